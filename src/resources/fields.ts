@@ -1,0 +1,226 @@
+import * as z from 'zod';
+
+/**
+ * Which side of the wire a schema serves.
+ *
+ * One field definition builds two schemas: `read` is what the SDK accepts from any
+ * server (liberal: unknown members kept, enums open, variant spellings and types
+ * coerced), `write` is what a compliant client sends and what the reference server
+ * accepts (strict: closed enums, ISO formats, unknown members refused). Building both
+ * from one definition is what keeps the SDK and the server from drifting apart.
+ */
+export type Mode = 'read' | 'write';
+
+/**
+ * A string that is one of `values` or, because the spec calls it a flexenum, any other
+ * string. The type keeps the known values for editor completion.
+ *
+ * @example
+ * ```ts
+ * const numberType = flexenum(['Home', 'Work', 'Mobile']);
+ * numberType.parse('Pager'); // 'Pager'
+ * ```
+ */
+export function flexenum<const T extends readonly string[]>(
+  _values: T,
+): z.ZodType<T[number] | (string & {}), string> {
+  // The values are documentation for the type only: a flexenum accepts any string on
+  // both sides of the wire.
+  return z.string() as z.ZodType<T[number] | (string & {}), string>;
+}
+
+/**
+ * A closed enum on write, an open one on read: a server in the wild that sends
+ * `female` instead of `Female` must not make a whole page of people unreadable.
+ *
+ * @example
+ * ```ts
+ * enumeration(['Female', 'Male', 'Other'], 'write').parse('Female');
+ * ```
+ */
+export function enumeration<const T extends readonly [string, ...string[]]>(
+  values: T,
+  mode: Mode,
+): z.ZodType<T[number] | (string & {}), string> {
+  return mode === 'write' ? z.enum(values) : flexenum(values);
+}
+
+const TRUE_STRINGS = new Set(['true', '1', 'yes']);
+const FALSE_STRINGS = new Set(['false', '0', 'no']);
+
+/**
+ * A boolean. On read the strings `"true"`/`"false"` are accepted too: the spec's table
+ * types a phone number's `primary` as a string while every other `primary` is boolean.
+ *
+ * @example
+ * ```ts
+ * bool('read').parse('true'); // true
+ * ```
+ */
+export function bool(mode: Mode): z.ZodType<boolean, unknown> {
+  if (mode === 'write') return z.boolean();
+  return z.preprocess((value) => {
+    if (typeof value !== 'string') return value;
+    const lower = value.trim().toLowerCase();
+    if (TRUE_STRINGS.has(lower)) return true;
+    if (FALSE_STRINGS.has(lower)) return false;
+    return value;
+  }, z.boolean());
+}
+
+/**
+ * An integer. On read a numeric string is accepted, as some servers serialise counts
+ * as strings.
+ *
+ * @example
+ * ```ts
+ * integer('read').parse('12'); // 12
+ * ```
+ */
+export function integer(mode: Mode): z.ZodType<number, unknown> {
+  if (mode === 'write') return z.number().int();
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value),
+    z.number(),
+  );
+}
+
+/**
+ * A float (money, coordinates). On read a numeric string is accepted.
+ *
+ * @example
+ * ```ts
+ * float('read').parse('10.50'); // 10.5
+ * ```
+ */
+export function float(mode: Mode): z.ZodType<number, unknown> {
+  if (mode === 'write') return z.number();
+  return z.preprocess(
+    (value) =>
+      typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+        ? Number(value)
+        : value,
+    z.number(),
+  );
+}
+
+/**
+ * An ISO 8601 date-time. Strict with an offset on write; any string on read, because
+ * servers in the wild send `2026-01-01 10:00:00` and similar.
+ *
+ * @example
+ * ```ts
+ * datetime('write').parse('2026-01-01T10:00:00Z');
+ * ```
+ */
+export function datetime(mode: Mode): z.ZodType<string, string> {
+  return mode === 'write' ? z.iso.datetime({ offset: true }) : z.string();
+}
+
+/**
+ * An ISO 8601 calendar date (`YYYY-MM-DD`).
+ *
+ * @example
+ * ```ts
+ * date('write').parse('2026-05-01');
+ * ```
+ */
+export function date(mode: Mode): z.ZodType<string, string> {
+  return mode === 'write' ? z.iso.date() : z.string();
+}
+
+/**
+ * A string matching `pattern` on write (ISO codes and the like), any string on read.
+ *
+ * @example
+ * ```ts
+ * code(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 country code', 'write').parse('US');
+ * ```
+ */
+export function code(pattern: RegExp, what: string, mode: Mode): z.ZodType<string, string> {
+  return mode === 'write' ? z.string().regex(pattern, `must be an ${what}`) : z.string();
+}
+
+/**
+ * An array whose members must be unique on write (identifiers, ethnicities, languages).
+ *
+ * @example
+ * ```ts
+ * uniqueStrings('write').parse(['en', 'es']);
+ * ```
+ */
+export function uniqueStrings(mode: Mode, item: z.ZodType<string, string> = z.string()) {
+  const list = z.array(item);
+  if (mode === 'read') return list;
+  return list.refine((values) => new Set(values).size === values.length, {
+    message: 'must not contain the same value twice',
+  });
+}
+
+/**
+ * An object of `shape`: loose on read (unknown members are kept, so nothing a server
+ * sends is lost), strict on write (an unknown member is almost always a typo, and
+ * silently dropping it would lose data).
+ *
+ * @example
+ * ```ts
+ * const profile = object({ provider: optional(z.string()) }, 'read');
+ * ```
+ */
+export function object<S extends z.ZodRawShape>(shape: S, mode: Mode) {
+  return mode === 'write' ? z.strictObject(shape) : z.looseObject(shape);
+}
+
+/**
+ * An optional member that may also be `null`: `null` is how a PUT clears a field, and
+ * some servers send `null` for "unset".
+ *
+ * @example
+ * ```ts
+ * const shape = { title: optional(z.string()) };
+ * ```
+ */
+export function optional<T extends z.ZodType>(schema: T) {
+  return schema.nullish();
+}
+
+/** Identifier of the form `<system name>:<id>`, as the spec's common fields define it. */
+export const IDENTIFIER_PATTERN = /^[^:\s]+:\S.*$/;
+
+/**
+ * The fields every resource has: `identifiers`, `created_date`, `modified_date`. The
+ * dates are read-only, so on write they are accepted and left for the server to ignore.
+ *
+ * @example
+ * ```ts
+ * const shape = { ...commonFields('read'), name: optional(z.string()) };
+ * ```
+ */
+export function commonFields(mode: Mode) {
+  return {
+    identifiers: optional(
+      uniqueStrings(
+        mode,
+        code(IDENTIFIER_PATTERN, 'identifier of the form <system name>:<id>', mode),
+      ),
+    ),
+    created_date: optional(mode === 'write' ? z.unknown() : datetime(mode)),
+    modified_date: optional(mode === 'write' ? z.unknown() : datetime(mode)),
+  };
+}
+
+/**
+ * HAL members a written document may carry: `_links` (for example `std:person` when
+ * creating a signature) and `_embedded`, which a server ignores on write.
+ *
+ * @example
+ * ```ts
+ * const shape = { ...halMembers(), name: optional(z.string()) };
+ * ```
+ */
+export function halMembers() {
+  return {
+    _links: optional(z.record(z.string(), z.unknown())),
+    _embedded: optional(z.record(z.string(), z.unknown())),
+  };
+}

@@ -1,0 +1,249 @@
+import * as z from 'zod';
+import {
+  bool,
+  code,
+  datetime,
+  enumeration,
+  flexenum,
+  float,
+  type Mode,
+  object,
+  optional,
+} from './fields.js';
+
+/** ISO 3166-1 alpha-2 country code. */
+export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
+/**
+ * ISO 3166-2 subdivision: the spec stores only the part after the country (`NY`, not
+ * `US-NY`); some subdivisions use digits (`FR-75`), so letters and digits are allowed.
+ */
+export const REGION_PATTERN = /^[A-Z0-9]{1,3}$/;
+/** ISO 639 language code (two or three letters), or an RFC 5646 tag such as `en-US`. */
+export const LANGUAGE_PATTERN = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{1,8})*$/;
+/**
+ * Phone numbers are digits only and must include the country code. The shortest
+ * international numbers have 7 digits with the code; E.164 allows at most 15.
+ */
+export const PHONE_NUMBER_PATTERN = /^\d{7,15}$/;
+
+/**
+ * Geocode of an address (`location` of a postal address or an event location).
+ *
+ * @example
+ * ```ts
+ * locationSchema('read').parse({ latitude: 38.9, longitude: -77.0, accuracy: 'Rooftop' });
+ * ```
+ */
+export function locationSchema(mode: Mode) {
+  return object(
+    {
+      latitude: optional(float(mode).pipe(z.number().min(-90).max(90))),
+      longitude: optional(float(mode).pipe(z.number().min(-180).max(180))),
+      accuracy: optional(enumeration(['Rooftop', 'Approximate'], mode)),
+    },
+    mode,
+  );
+}
+
+/**
+ * The address members shared by postal addresses, an employer's address and an
+ * event's location.
+ */
+function addressMembers(mode: Mode) {
+  return {
+    venue: optional(z.string()),
+    address_lines: optional(z.array(z.string())),
+    locality: optional(z.string()),
+    region: optional(code(REGION_PATTERN, 'ISO 3166-2 subdivision code such as NY', mode)),
+    postal_code: optional(z.string()),
+    country: optional(code(COUNTRY_PATTERN, 'ISO 3166-1 alpha-2 country code such as US', mode)),
+    language: optional(code(LANGUAGE_PATTERN, 'ISO 639 language code such as en', mode)),
+    location: optional(locationSchema(mode)),
+  };
+}
+
+/**
+ * Postal Address (element of `postal_addresses`).
+ *
+ * @example
+ * ```ts
+ * postalAddressSchema('write').parse({ primary: true, locality: 'Washington', region: 'DC', country: 'US' });
+ * ```
+ */
+export function postalAddressSchema(mode: Mode) {
+  return object(
+    {
+      primary: optional(bool(mode)),
+      address_type: optional(enumeration(['Home', 'Work', 'Mailing'], mode)),
+      ...addressMembers(mode),
+      status: optional(enumeration(['Potential', 'Verified', 'Bad', 'Past'], mode)),
+      last_verified_date: optional(datetime(mode)),
+      // The spec lists `occupation` among the address members.
+      occupation: optional(z.string()),
+    },
+    mode,
+  );
+}
+
+/**
+ * Employer address of a person: the address members without `primary`, with a
+ * smaller status list.
+ *
+ * @example
+ * ```ts
+ * employerAddressSchema('read').parse({ locality: 'Springfield' });
+ * ```
+ */
+export function employerAddressSchema(mode: Mode) {
+  return object(
+    {
+      ...addressMembers(mode),
+      status: optional(enumeration(['Potential', 'Verified', 'Bad'], mode)),
+    },
+    mode,
+  );
+}
+
+/**
+ * Email Address (element of `email_addresses`).
+ *
+ * @example
+ * ```ts
+ * emailAddressSchema('write').parse({ primary: true, address: 'ana@example.org' });
+ * ```
+ */
+export function emailAddressSchema(mode: Mode) {
+  return object(
+    {
+      primary: optional(bool(mode)),
+      address: optional(mode === 'write' ? z.email('must be an email address') : z.string()),
+      address_type: optional(flexenum(['personal', 'work', 'other'])),
+      status: optional(
+        enumeration(['subscribed', 'unsubscribed', 'bouncing', 'spam complaints'], mode),
+      ),
+    },
+    mode,
+  );
+}
+
+/**
+ * Phone Number (element of `phone_numbers`). On read, `number` may arrive as a JSON
+ * number and `primary` as a string (the spec's table types it so); both are
+ * normalised. On write, `number` must be digits only with the country code.
+ *
+ * @example
+ * ```ts
+ * phoneNumberSchema('read').parse({ primary: 'true', number: 12025550123 });
+ * // { primary: true, number: '12025550123' }
+ * ```
+ */
+export function phoneNumberSchema(mode: Mode) {
+  const phoneNumber =
+    mode === 'write'
+      ? z
+          .string()
+          .regex(PHONE_NUMBER_PATTERN, 'must be 7 to 15 digits including the country code')
+      : z.preprocess(
+          (value) => (typeof value === 'number' ? String(value) : value),
+          z.string(),
+        );
+  return object(
+    {
+      primary: optional(bool(mode)),
+      number: optional(phoneNumber),
+      extension: optional(z.string()),
+      description: optional(z.string()),
+      number_type: optional(
+        flexenum(['Home', 'Work', 'Mobile', 'Other', 'Daytime', 'Evening', 'Fax']),
+      ),
+      operator: optional(z.string()),
+      country: optional(code(COUNTRY_PATTERN, 'ISO 3166-1 alpha-2 country code such as US', mode)),
+      sms_capable: optional(bool(mode)),
+      do_not_call: optional(bool(mode)),
+    },
+    mode,
+  );
+}
+
+/**
+ * Profile (element of `profiles`): an account on an online service.
+ *
+ * @example
+ * ```ts
+ * profileSchema('write').parse({ provider: 'Mastodon', handle: 'ana' });
+ * ```
+ */
+export function profileSchema(mode: Mode) {
+  return object(
+    {
+      provider: optional(z.string()),
+      id: optional(z.string()),
+      url: optional(z.string()),
+      handle: optional(
+        mode === 'write'
+          ? z.string().refine((h) => !h.startsWith('@'), 'must not start with @')
+          : z.string(),
+      ),
+    },
+    mode,
+  );
+}
+
+/**
+ * Custom Fields: string keys to string values. On read, numbers and booleans are kept
+ * as they came rather than failing the whole record.
+ *
+ * @example
+ * ```ts
+ * customFieldsSchema('write').parse({ volunteer_shift: 'morning' });
+ * ```
+ */
+export function customFieldsSchema(mode: Mode) {
+  return mode === 'write'
+    ? z.record(z.string(), z.string().nullable())
+    : z.record(z.string(), z.unknown());
+}
+
+/**
+ * Referrer Data (`referrer_data`): where an action came from.
+ *
+ * @example
+ * ```ts
+ * referrerDataSchema('write').parse({ source: 'email-0412' });
+ * ```
+ */
+export function referrerDataSchema(mode: Mode) {
+  return object(
+    {
+      source: optional(z.string()),
+      referrer: optional(z.string()),
+      website: optional(z.string()),
+      url: optional(z.string()),
+    },
+    mode,
+  );
+}
+
+/**
+ * Checks that at most one member of `items` is primary, reporting the second primary
+ * member's path, as the spec allows only one primary address, email and phone.
+ */
+export function refineSinglePrimary(
+  items: readonly ({ primary?: boolean | null | undefined } | null | undefined)[] | null | undefined,
+  property: string,
+  ctx: z.RefinementCtx,
+): void {
+  if (!items) return;
+  let seen = false;
+  items.forEach((item, index) => {
+    if (!item?.primary) return;
+    if (seen) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `only one of ${property} may be primary`,
+        path: [property, index, 'primary'],
+      });
+    }
+    seen = true;
+  });
+}
