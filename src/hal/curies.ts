@@ -1,0 +1,158 @@
+import { type HalLink, isJsonObject, toLinkList } from './link.js';
+import { expandTemplate } from './template.js';
+import { resolveHref } from './uri.js';
+
+/**
+ * The curies in force for one HAL document: its own `_links.curies`, then those it
+ * inherits (an embedded resource inherits its container's; every document of a server
+ * inherits the entry point's, because many servers declare curies only there).
+ *
+ * A curie prefix is a local abbreviation: `std:people` and `osdi:people` are the same
+ * relation when `std` and `osdi` expand to the same URI. So relations are compared by
+ * their expanded URI ({@link Curies.relationId}), never by their spelling, and a prefix
+ * that no curie declares is compared literally.
+ *
+ * @example
+ * ```ts
+ * const curies = Curies.from(
+ *   [{ name: 'osdi', href: 'https://api.example.org/docs/v1/{rel}', templated: true }],
+ *   'https://api.example.org/api/v1/',
+ * );
+ * curies.relationId('osdi:people'); // 'https://api.example.org/docs/v1/people'
+ * curies.relationId('next');        // 'next'
+ * ```
+ */
+export class Curies {
+  readonly #own: ReadonlyMap<string, { link: HalLink; base: string }>;
+  readonly #inherited: Curies | undefined;
+  readonly #ids = new Map<string, string>();
+
+  private constructor(
+    own: ReadonlyMap<string, { link: HalLink; base: string }>,
+    inherited: Curies | undefined,
+  ) {
+    this.#own = own;
+    this.#inherited = inherited;
+  }
+
+  /** A set with no curies: every relation is compared literally. */
+  static readonly none: Curies = new Curies(new Map(), undefined);
+
+  /**
+   * Reads a `_links.curies` value (an array, or a single object as some servers send).
+   * Curies without a `name` are ignored: nothing could refer to them.
+   *
+   * @example
+   * ```ts
+   * const curies = Curies.from(body._links?.curies, documentUrl, entryPointCuries);
+   * ```
+   */
+  static from(value: unknown, base: string, inherited?: Curies): Curies {
+    const own = new Map<string, { link: HalLink; base: string }>();
+    for (const link of toLinkList(value)) {
+      if (typeof link.name === 'string' && link.name !== '') {
+        own.set(link.name, { link, base });
+      }
+    }
+    if (own.size === 0 && inherited) return inherited;
+    return new Curies(own, inherited);
+  }
+
+  /**
+   * A copy in which `alias` expands like `prefix`. The SDK names the specification's
+   * relations `std:…`; on a server that calls its curie `osdi`, the navigator aliases
+   * `std` to `osdi` so that `std:people` finds `osdi:people`.
+   *
+   * @example
+   * ```ts
+   * const aliased = curies.withAlias('std', 'osdi');
+   * aliased.relationId('std:people') === aliased.relationId('osdi:people'); // true
+   * ```
+   */
+  withAlias(alias: string, prefix: string): Curies {
+    const target = this.#lookup(prefix);
+    if (!target || alias === prefix) return this;
+    const own = new Map(this.#own);
+    own.set(alias, target);
+    return new Curies(own, this.#inherited);
+  }
+
+  /**
+   * The names of the curies in force, own first.
+   *
+   * @example
+   * ```ts
+   * curies.names(); // ['std']
+   * ```
+   */
+  names(): string[] {
+    const names = new Set(this.#own.keys());
+    for (const name of this.#inherited?.names() ?? []) names.add(name);
+    return [...names];
+  }
+
+  /**
+   * The href template of the curie `prefix`, if one is in force.
+   *
+   * @example
+   * ```ts
+   * curies.template('std'); // 'https://api.example.org/docs/v1/{rel}'
+   * ```
+   */
+  template(prefix: string): string | undefined {
+    return this.#lookup(prefix)?.link.href;
+  }
+
+  /**
+   * The identity of a relation: the expanded URI of a compact relation whose prefix is
+   * a known curie, otherwise the relation exactly as written.
+   *
+   * @example
+   * ```ts
+   * curies.relationId('std:people'); // 'https://api.example.org/docs/v1/people'
+   * ```
+   */
+  relationId(rel: string): string {
+    const cached = this.#ids.get(rel);
+    if (cached !== undefined) return cached;
+    const id = this.#expand(rel);
+    this.#ids.set(rel, id);
+    return id;
+  }
+
+  #expand(rel: string): string {
+    const colon = rel.indexOf(':');
+    if (colon <= 0) return rel;
+    const curie = this.#lookup(rel.slice(0, colon));
+    // An absolute URI used as a relation (`https://…`) has no curie named `https`, so
+    // it is kept literally, which is what it is.
+    if (!curie) return rel;
+    const reference = rel.slice(colon + 1);
+    // The HAL draft says the curie href carries the token `{rel}`; a server that forgets
+    // `templated: true` still means it, so the href is always expanded.
+    const expanded = expandTemplate(curie.link.href, { rel: reference });
+    try {
+      return resolveHref(curie.base, expanded);
+    } catch {
+      return expanded;
+    }
+  }
+
+  #lookup(prefix: string): { link: HalLink; base: string } | undefined {
+    return this.#own.get(prefix) ?? (this.#inherited ? this.#inherited.#lookup(prefix) : undefined);
+  }
+}
+
+/**
+ * The curies of a document body, or `inherited` when it declares none.
+ *
+ * @example
+ * ```ts
+ * const curies = curiesOf(body, 'https://api.example.org/api/v1/');
+ * ```
+ */
+export function curiesOf(body: unknown, base: string, inherited?: Curies): Curies {
+  const links = isJsonObject(body) ? body._links : undefined;
+  const value = isJsonObject(links) ? links.curies : undefined;
+  return Curies.from(value, base, inherited);
+}

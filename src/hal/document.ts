@@ -1,0 +1,225 @@
+import { Curies, curiesOf } from './curies.js';
+import { type HalLink, isJsonObject, toLinkList } from './link.js';
+import { expandTemplate, type TemplateVariables } from './template.js';
+import { resolveHref } from './uri.js';
+
+/**
+ * One link of a HAL document, with what is needed to turn it into a URL: the relation
+ * it was found under and the base URL of the document it came from.
+ *
+ * @example
+ * ```ts
+ * const next = page.link('next');
+ * if (next) await transport.request({ method: 'GET', url: next.url() });
+ * ```
+ */
+export class Link {
+  /** The relation exactly as the server spelled it, for example `osdi:people`. */
+  readonly rel: string;
+  /** The href exactly as the server wrote it (a template when `templated`). */
+  readonly href: string;
+  readonly templated: boolean;
+  readonly title: string | undefined;
+  readonly name: string | undefined;
+  /** All members of the link object, including ones HAL does not define. */
+  readonly attributes: Readonly<HalLink>;
+  /** The URL relative hrefs are resolved against. */
+  readonly base: string;
+
+  constructor(rel: string, attributes: HalLink, base: string) {
+    this.rel = rel;
+    this.href = attributes.href;
+    this.templated = attributes.templated === true;
+    this.title = typeof attributes.title === 'string' ? attributes.title : undefined;
+    this.name = typeof attributes.name === 'string' ? attributes.name : undefined;
+    this.attributes = attributes;
+    this.base = base;
+  }
+
+  /**
+   * The absolute URL of the link. A templated href is expanded with `variables` first
+   * and resolved afterwards (resolving first would percent-encode the braces).
+   * Variables given to a link that is not templated are ignored: the href is the only
+   * canonical address, and the SDK never appends to it.
+   *
+   * @example
+   * ```ts
+   * link.url();                  // 'https://api.example.org/api/v1/people'
+   * templatedLink.url({ page: 2 }); // 'https://api.example.org/api/v1/people?page=2'
+   * ```
+   */
+  url(variables?: TemplateVariables): string {
+    const href = this.templated ? expandTemplate(this.href, variables) : this.href;
+    return resolveHref(this.base, href);
+  }
+}
+
+/**
+ * A parsed HAL+JSON document.
+ *
+ * Ambiguities of HAL and how this class resolves them:
+ * - A relation may hold one link or an array of links; both read as a list.
+ * - Relations are matched by their curie-expanded URI, so `std:people` finds
+ *   `osdi:people` when both prefixes expand alike (see {@link Curies}).
+ * - Relative hrefs, including those inside `_embedded` resources, resolve against
+ *   the URL the outermost document was fetched from: that is the base URI of the whole
+ *   representation under RFC 3986, though HAL itself does not say so.
+ * - An embedded resource's own URL is its `self` link; without one it has none of its
+ *   own, and its container's URL is used as its base.
+ * - A body that is not an object (an empty page as `[]`, or nothing at all) reads as an
+ *   empty document rather than an error: the spec allows an empty JSON object for an
+ *   empty collection, and servers stretch that.
+ *
+ * @example
+ * ```ts
+ * const doc = HalDocument.parse(json, 'https://api.example.org/api/v1/');
+ * doc.link('std:people')?.url();
+ * doc.embedded('std:people').map((person) => person.properties.given_name);
+ * ```
+ */
+export class HalDocument {
+  /** The document's own URL: the URL it was fetched from, or an embedded resource's `self`. */
+  readonly url: string;
+  /** The base for relative hrefs. */
+  readonly base: string;
+  /** The document as received. */
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly curies: Curies;
+  readonly #links: Readonly<Record<string, unknown>>;
+  readonly #embedded: Readonly<Record<string, unknown>>;
+
+  private constructor(body: Record<string, unknown>, url: string, base: string, curies: Curies) {
+    this.body = body;
+    this.url = url;
+    this.base = base;
+    this.curies = curies;
+    this.#links = isJsonObject(body._links) ? body._links : {};
+    this.#embedded = isJsonObject(body._embedded) ? body._embedded : {};
+  }
+
+  /**
+   * Reads a document fetched from `url`. `inherited` are curies in force from outside
+   * the document, usually the entry point's.
+   *
+   * @example
+   * ```ts
+   * const doc = HalDocument.parse(await response.json(), response.url);
+   * ```
+   */
+  static parse(body: unknown, url: string, inherited?: Curies): HalDocument {
+    const object = isJsonObject(body) ? body : {};
+    return new HalDocument(object, url, url, curiesOf(object, url, inherited ?? Curies.none));
+  }
+
+  /**
+   * The members of the document other than `_links` and `_embedded`.
+   *
+   * @example
+   * ```ts
+   * doc.properties.total_records; // 1042
+   * ```
+   */
+  get properties(): Record<string, unknown> {
+    const { _links: _l, _embedded: _e, ...properties } = this.body;
+    return properties;
+  }
+
+  /**
+   * The relations present in `_links` (`curies` excluded), as the server spelled them.
+   *
+   * @example
+   * ```ts
+   * doc.relations(); // ['self', 'std:people', 'next']
+   * ```
+   */
+  relations(): string[] {
+    return Object.keys(this.#links).filter((rel) => rel !== 'curies');
+  }
+
+  /**
+   * All links of a relation, matched by curie-expanded identity.
+   *
+   * @example
+   * ```ts
+   * page.links('std:people').map((link) => link.url());
+   * ```
+   */
+  links(rel: string): Link[] {
+    const links: Link[] = [];
+    for (const key of this.#matchingKeys(this.#links, rel)) {
+      for (const attributes of toLinkList(this.#links[key])) {
+        links.push(new Link(key, attributes, this.base));
+      }
+    }
+    return links;
+  }
+
+  /**
+   * The first link of a relation, or undefined when the document has none.
+   *
+   * @example
+   * ```ts
+   * const next = page.link('next');
+   * ```
+   */
+  link(rel: string): Link | undefined {
+    return this.links(rel)[0];
+  }
+
+  /**
+   * The resources embedded under a relation, each as a document of its own that
+   * inherits this document's curies and base URL.
+   *
+   * @example
+   * ```ts
+   * for (const person of page.embedded('std:people')) console.log(person.url);
+   * ```
+   */
+  embedded(rel: string): HalDocument[] {
+    const documents: HalDocument[] = [];
+    for (const key of this.#matchingKeys(this.#embedded, rel)) {
+      const value = this.#embedded[key];
+      for (const item of Array.isArray(value) ? value : [value]) {
+        if (!isJsonObject(item)) continue;
+        const curies = curiesOf(item, this.base, this.curies);
+        const selfHref = toLinkList(isJsonObject(item._links) ? item._links.self : undefined)[0]
+          ?.href;
+        const url = selfHref === undefined ? this.base : resolveHref(this.base, selfHref);
+        documents.push(new HalDocument(item, url, this.base, curies));
+      }
+    }
+    return documents;
+  }
+
+  /**
+   * True when `_embedded` has a member for the relation (even an empty array: an empty
+   * embedded list is an answer, not a reason to fetch the links).
+   *
+   * @example
+   * ```ts
+   * if (page.hasEmbedded('std:people')) { ... }
+   * ```
+   */
+  hasEmbedded(rel: string): boolean {
+    return this.#matchingKeys(this.#embedded, rel).length > 0;
+  }
+
+  /**
+   * The document's `self` link URL, if it has one.
+   *
+   * @example
+   * ```ts
+   * person.selfUrl; // 'https://api.example.org/api/v1/people/4c1e…'
+   * ```
+   */
+  get selfUrl(): string | undefined {
+    return this.link('self')?.url();
+  }
+
+  #matchingKeys(members: Readonly<Record<string, unknown>>, rel: string): string[] {
+    const wanted = this.curies.relationId(rel);
+    return Object.keys(members).filter(
+      (key) => key === rel || (key !== 'curies' && this.curies.relationId(key) === wanted),
+    );
+  }
+}

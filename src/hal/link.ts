@@ -1,0 +1,63 @@
+/**
+ * A link object as HAL defines it. Only `href` is required; the other members are
+ * hints that servers in the wild fill in to varying degrees.
+ */
+export interface HalLink {
+  /** A URI, a relative reference, or an RFC 6570 template when `templated` is true. */
+  href: string;
+  templated?: boolean;
+  title?: string;
+  name?: string;
+  type?: string;
+  profile?: string;
+  hreflang?: string;
+  deprecation?: string;
+  /** The spec's docs link carries an `index`; other members are kept too. */
+  [member: string]: unknown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads the value of one `_links` member into a list of link objects.
+ *
+ * HAL allows a relation to hold one link object or an array of them, and a server may
+ * switch between the two as the number of links changes (one signature versus two), so
+ * both always read as a list. Some servers write a bare string href instead of an
+ * object; that is read as `{ href }`. Entries without a string `href` are dropped: a
+ * link nobody can follow is not a link.
+ *
+ * @example
+ * ```ts
+ * toLinkList({ href: '/people/1' });             // [{ href: '/people/1' }]
+ * toLinkList([{ href: '/a' }, { href: '/b' }]); // two links
+ * toLinkList('/people/1');                       // [{ href: '/people/1' }]
+ * ```
+ */
+export function toLinkList(value: unknown): HalLink[] {
+  const entries = Array.isArray(value) ? value : [value];
+  const links: HalLink[] = [];
+  for (const entry of entries) {
+    if (typeof entry === 'string') {
+      links.push({ href: entry });
+    } else if (isRecord(entry) && typeof entry.href === 'string') {
+      links.push({ ...entry, href: entry.href });
+    }
+  }
+  return links;
+}
+
+/**
+ * True when `value` is a plain JSON object (not an array or null).
+ *
+ * @example
+ * ```ts
+ * isJsonObject({}); // true
+ * isJsonObject([]); // false
+ * ```
+ */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return isRecord(value);
+}
