@@ -3,7 +3,12 @@ import { parse } from 'uri-template';
 /** Values for the variables of an RFC 6570 template. */
 export type TemplateVariables = Record<
   string,
-  string | number | boolean | readonly (string | number | boolean)[] | Record<string, string> | undefined
+  | string
+  | number
+  | boolean
+  | readonly (string | number | boolean)[]
+  | Record<string, string>
+  | undefined
 >;
 
 type ParsedTemplate = ReturnType<typeof parse>;

@@ -16,15 +16,3 @@ export function resolveHref(base: string, href: string): string {
   if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(href)) return href;
   return new URL(href, base).toString();
 }
-
-/**
- * The origin (`scheme://host:port`) of an absolute URL.
- *
- * @example
- * ```ts
- * originOf('https://api.example.org/api/v1/'); // 'https://api.example.org'
- * ```
- */
-export function originOf(url: string): string {
-  return new URL(url).origin;
-}

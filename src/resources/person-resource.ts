@@ -1,8 +1,8 @@
+import type { HalDocument } from '../hal/index.js';
 import { Collection } from '../navigator/collection.js';
 import type { NavigatorContext } from '../navigator/context.js';
 import { type ResourceKind, type UntypedData, untypedKindOf } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
-import type { HalDocument } from '../hal/index.js';
 import { type Person, type PersonInput, PersonSchema, PersonWriteSchema } from './person.js';
 
 /**
@@ -135,7 +135,11 @@ export class PersonResource extends Resource<Person, PersonInput> {
     const rel = `std:${plural}`;
     return new Collection(
       this.context,
-      async () => ((alternative && !this.link(rel) ? this.link(alternative) : undefined) ?? this.requireLink(rel)).url(),
+      async () =>
+        (
+          (alternative && !this.link(rel) ? this.link(alternative) : undefined) ??
+          this.requireLink(rel)
+        ).url(),
       untypedKindOf(singular, plural),
     );
   }

@@ -35,15 +35,18 @@ function genderPronounsSchema(mode: Mode) {
   if (mode === 'write') return object(shape, mode);
   // Some servers fix the spelling; read `possessive` into `posessive` so callers see
   // one member, and keep the original member too (nothing is dropped on read).
-  return z.preprocess((value) => {
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      const record = value as Record<string, unknown>;
-      if (record.posessive === undefined && record.possessive !== undefined) {
-        return { ...record, posessive: record.possessive };
+  return z.preprocess(
+    (value) => {
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        const record = value as Record<string, unknown>;
+        if (record.posessive === undefined && record.possessive !== undefined) {
+          return { ...record, posessive: record.possessive };
+        }
       }
-    }
-    return value;
-  }, object(shape, mode));
+      return value;
+    },
+    object(shape, mode),
+  );
 }
 
 function birthdateSchema(mode: Mode) {
@@ -158,12 +161,14 @@ export const PersonSchema = object({ ...personShape('read'), ...halMembers() }, 
  * result.success; // false: phone_numbers[0].number must be 7 to 15 digits
  * ```
  */
-export const PersonWriteSchema = object({ ...personShape('write'), ...halMembers() }, 'write')
-  .superRefine((person, ctx) => {
-    refineSinglePrimary(person.postal_addresses, 'postal_addresses', ctx);
-    refineSinglePrimary(person.email_addresses, 'email_addresses', ctx);
-    refineSinglePrimary(person.phone_numbers, 'phone_numbers', ctx);
-  });
+export const PersonWriteSchema = object(
+  { ...personShape('write'), ...halMembers() },
+  'write',
+).superRefine((person, ctx) => {
+  refineSinglePrimary(person.postal_addresses, 'postal_addresses', ctx);
+  refineSinglePrimary(person.email_addresses, 'email_addresses', ctx);
+  refineSinglePrimary(person.phone_numbers, 'phone_numbers', ctx);
+});
 
 /** A person read from a server. Derived from {@link PersonSchema}. */
 export type Person = z.output<typeof PersonSchema>;
@@ -180,4 +185,9 @@ export type PhoneNumber = NonNullable<Person['phone_numbers']>[number];
  * Fields of a person that a client may not set: the server computes them. A PUT that
  * carries them is not an error; the values are ignored.
  */
-export const PERSON_READ_ONLY_FIELDS = ['created_date', 'modified_date', '_links', '_embedded'] as const;
+export const PERSON_READ_ONLY_FIELDS = [
+  'created_date',
+  'modified_date',
+  '_links',
+  '_embedded',
+] as const;

@@ -140,13 +140,8 @@ export function emailAddressSchema(mode: Mode) {
 export function phoneNumberSchema(mode: Mode) {
   const phoneNumber =
     mode === 'write'
-      ? z
-          .string()
-          .regex(PHONE_NUMBER_PATTERN, 'must be 7 to 15 digits including the country code')
-      : z.preprocess(
-          (value) => (typeof value === 'number' ? String(value) : value),
-          z.string(),
-        );
+      ? z.string().regex(PHONE_NUMBER_PATTERN, 'must be 7 to 15 digits including the country code')
+      : z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string());
   return object(
     {
       primary: optional(bool(mode)),
@@ -229,7 +224,10 @@ export function referrerDataSchema(mode: Mode) {
  * member's path, as the spec allows only one primary address, email and phone.
  */
 export function refineSinglePrimary(
-  items: readonly ({ primary?: boolean | null | undefined } | null | undefined)[] | null | undefined,
+  items:
+    | readonly ({ primary?: boolean | null | undefined } | null | undefined)[]
+    | null
+    | undefined,
   property: string,
   ctx: z.RefinementCtx,
 ): void {

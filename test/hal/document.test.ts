@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Curies, HalDocument, expandTemplate, resolveHref, templateVariableNames } from '../../src/hal/index.js';
+import {
+  Curies,
+  expandTemplate,
+  HalDocument,
+  resolveHref,
+  templateVariableNames,
+} from '../../src/hal/index.js';
 
 const BASE = 'https://api.example.org/api/v1/';
 const STD = { name: 'std', href: 'https://api.example.org/docs/v1/{rel}', templated: true };
@@ -60,7 +66,10 @@ describe('HalDocument links', () => {
     const doc = HalDocument.parse(
       {
         _links: {
-          curies: [STD, { name: 'vendor', href: 'https://vendor.example/rels/{rel}', templated: true }],
+          curies: [
+            STD,
+            { name: 'vendor', href: 'https://vendor.example/rels/{rel}', templated: true },
+          ],
           'vendor:people': { href: 'vendor-people' },
         },
       },
@@ -78,7 +87,11 @@ describe('HalDocument links', () => {
 
   it('uses inherited curies when the document declares none', () => {
     const entry = Curies.from([OSDI], BASE).withAlias('std', 'osdi');
-    const doc = HalDocument.parse({ _links: { 'osdi:signatures': { href: 'sigs' } } }, `${BASE}people/1`, entry);
+    const doc = HalDocument.parse(
+      { _links: { 'osdi:signatures': { href: 'sigs' } } },
+      `${BASE}people/1`,
+      entry,
+    );
     expect(doc.link('std:signatures')?.url()).toBe(`${BASE}people/sigs`);
   });
 
@@ -110,7 +123,13 @@ describe('HalDocument embedded', () => {
     _links: { curies: [OSDI] },
     _embedded: {
       'osdi:people': [
-        { given_name: 'Ana', _links: { self: { href: 'people/1' }, 'osdi:signatures': { href: 'people/1/signatures' } } },
+        {
+          given_name: 'Ana',
+          _links: {
+            self: { href: 'people/1' },
+            'osdi:signatures': { href: 'people/1/signatures' },
+          },
+        },
         { given_name: 'Ben' },
         'not a resource',
       ],
@@ -119,7 +138,11 @@ describe('HalDocument embedded', () => {
 
   it('gives each embedded resource its own self URL and the container curies', () => {
     const doc = HalDocument.parse(page, `${BASE}people?page=1`, Curies.none);
-    const aliased = HalDocument.parse(page, `${BASE}people?page=1`, Curies.from([OSDI], BASE).withAlias('std', 'osdi'));
+    const aliased = HalDocument.parse(
+      page,
+      `${BASE}people?page=1`,
+      Curies.from([OSDI], BASE).withAlias('std', 'osdi'),
+    );
     const [ana, ben] = aliased.embedded('std:people');
     expect(ana?.url).toBe(`${BASE}people/1`);
     expect(ana?.link('std:signatures')?.url()).toBe(`${BASE}people/1/signatures`);
@@ -138,14 +161,20 @@ describe('HalDocument embedded', () => {
 
 describe('templates and URIs', () => {
   it('expands RFC 6570 level 3 forms and leaves undefined variables out', () => {
-    expect(expandTemplate('/people{?page,per_page}', { page: 3, per_page: undefined })).toBe('/people?page=3');
+    expect(expandTemplate('/people{?page,per_page}', { page: 3, per_page: undefined })).toBe(
+      '/people?page=3',
+    );
     expect(expandTemplate('/docs/{rel}', { rel: 'people' })).toBe('/docs/people');
     expect(expandTemplate('/search{?q}', { q: 'a b&c' })).toBe('/search?q=a%20b%26c');
     expect(expandTemplate('{/segments*}', { segments: ['a', 'b'] })).toBe('/a/b');
   });
 
   it('lists template variable names', () => {
-    expect(templateVariableNames('/people{?page,per_page}{/id}')).toEqual(['page', 'per_page', 'id']);
+    expect(templateVariableNames('/people{?page,per_page}{/id}')).toEqual([
+      'page',
+      'per_page',
+      'id',
+    ]);
   });
 
   it('resolves only relative references', () => {
@@ -157,7 +186,10 @@ describe('templates and URIs', () => {
 describe('Curies', () => {
   it('expands a curie even when templated is missing, and ignores nameless curies', () => {
     const curies = Curies.from(
-      [{ name: 'std', href: '/docs/v1/{rel}' }, { href: '/ignored/{rel}', templated: true }],
+      [
+        { name: 'std', href: '/docs/v1/{rel}' },
+        { href: '/ignored/{rel}', templated: true },
+      ],
       BASE,
     );
     expect(curies.relationId('std:people')).toBe('https://api.example.org/docs/v1/people');

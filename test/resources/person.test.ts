@@ -60,10 +60,19 @@ describe('PersonWriteSchema (write)', () => {
       languages_spoken: ['en', 'es-MX'],
       birthdate: { year: 1990, month: 4, day: 12 },
       postal_addresses: [
-        { primary: true, address_lines: ['1 Main St'], locality: 'Springfield', region: 'IL', postal_code: '62701', country: 'US' },
+        {
+          primary: true,
+          address_lines: ['1 Main St'],
+          locality: 'Springfield',
+          region: 'IL',
+          postal_code: '62701',
+          country: 'US',
+        },
       ],
       email_addresses: [{ primary: true, address: 'ana@example.org', status: 'subscribed' }],
-      phone_numbers: [{ primary: true, number: '12175550123', number_type: 'Mobile', sms_capable: true }],
+      phone_numbers: [
+        { primary: true, number: '12175550123', number_type: 'Mobile', sms_capable: true },
+      ],
       profiles: [{ provider: 'Mastodon', handle: 'ana' }],
       custom_fields: { shift: 'morning' },
     });
@@ -90,7 +99,10 @@ describe('PersonWriteSchema (write)', () => {
   it('rejects unknown members, which are usually typos', () => {
     const result = PersonWriteSchema.safeParse({ given_nme: 'Ana' });
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['given_nme'] });
+    expect(result.error?.issues[0]).toMatchObject({
+      code: 'unrecognized_keys',
+      keys: ['given_nme'],
+    });
   });
 
   it('allows at most one primary email, phone and address', () => {
@@ -100,7 +112,10 @@ describe('PersonWriteSchema (write)', () => {
           { primary: true, address: 'a@example.org' },
           { primary: true, address: 'b@example.org' },
         ],
-        phone_numbers: [{ primary: true, number: '12175550123' }, { primary: false, number: '12175550124' }],
+        phone_numbers: [
+          { primary: true, number: '12175550123' },
+          { primary: false, number: '12175550124' },
+        ],
       }),
     ).toEqual(['email_addresses.1.primary']);
   });
@@ -115,9 +130,8 @@ describe('PersonWriteSchema (write)', () => {
   });
 
   it('rejects a profile handle with a leading @ and an impossible birth month', () => {
-    expect(issuePaths({ profiles: [{ handle: '@ana' }], birthdate: { month: 13 } }).sort()).toEqual([
-      'birthdate.month',
-      'profiles.0.handle',
-    ]);
+    expect(issuePaths({ profiles: [{ handle: '@ana' }], birthdate: { month: 13 } }).sort()).toEqual(
+      ['birthdate.month', 'profiles.0.handle'],
+    );
   });
 });

@@ -1,0 +1,38 @@
+import { ADIS_ERROR_BRAND } from './brand.js';
+
+/**
+ * The `code` of each error class of the SDK. Switch on it (or narrow an
+ * {@link AdisErrorUnion}) instead of comparing classes.
+ */
+export type AdisErrorCode =
+  | 'HTTP_ERROR'
+  | 'TIMEOUT'
+  | 'NETWORK'
+  | 'RESPONSE_FORMAT'
+  | 'SCHEMA_VALIDATION'
+  | 'REDIRECT'
+  | 'LINK_NOT_FOUND';
+
+/**
+ * Base class of every error the SDK throws. Each subclass fixes a literal `code`, so
+ * `catch (error) { if (isAdisError(error)) switch (error.code) ... }` narrows.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.people.get(url);
+ * } catch (error) {
+ *   if (error instanceof AdisError) console.error(error.code, error.message);
+ * }
+ * ```
+ */
+export abstract class AdisError extends Error {
+  abstract readonly code: AdisErrorCode;
+  declare readonly [ADIS_ERROR_BRAND]: true;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    // Non-enumerable so that logging or JSON.stringify of an error stays clean.
+    Object.defineProperty(this, ADIS_ERROR_BRAND, { value: true, enumerable: false });
+  }
+}

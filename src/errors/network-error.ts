@@ -1,0 +1,37 @@
+import { AdisError } from './adis-error.js';
+
+/**
+ * The request never got a response: DNS, refused connection, TLS, CORS, a dropped
+ * socket. `cause` is what `fetch` threw.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await transport.request({ method: 'GET', url });
+ * } catch (error) {
+ *   if (isNetworkError(error)) console.warn('offline?', error.cause);
+ * }
+ * ```
+ */
+export class NetworkError extends AdisError {
+  readonly code = 'NETWORK' as const;
+  override readonly name = 'NetworkError' as const;
+  readonly method: string;
+  readonly url: string;
+
+  constructor(method: string, url: string, cause: unknown) {
+    super(`Network error: ${method} ${url}${reasonOf(cause)}`, { cause });
+    this.method = method;
+    this.url = url;
+  }
+}
+
+// Node's fetch says only "fetch failed" and keeps the useful part (ECONNREFUSED,
+// ENOTFOUND) one level down, so name both.
+function reasonOf(cause: unknown): string {
+  if (!(cause instanceof Error)) return '';
+  const inner = cause.cause instanceof Error ? cause.cause : undefined;
+  const innerCode = (inner as { code?: unknown } | undefined)?.code;
+  const innerText = typeof innerCode === 'string' ? innerCode : inner?.message;
+  return innerText ? ` (${cause.message}: ${innerText})` : ` (${cause.message})`;
+}

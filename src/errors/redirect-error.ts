@@ -1,0 +1,44 @@
+import { AdisError } from './adis-error.js';
+
+/** Why a redirect could not be followed. */
+export type RedirectFailure =
+  | 'opaque-redirect'
+  | 'too-many-redirects'
+  | 'missing-location'
+  | 'unsupported-location';
+
+const EXPLANATIONS: Record<RedirectFailure, string> = {
+  'opaque-redirect':
+    'the runtime hid the redirect target (opaque redirect), so it cannot be checked before the API key is sent again; call the final URL directly',
+  'too-many-redirects': 'too many redirects',
+  'missing-location': 'redirect without a usable Location header',
+  'unsupported-location': 'redirect to a URL that is not http(s)',
+};
+
+/**
+ * A redirect of an authenticated request could not be followed safely. The transport
+ * follows such redirects itself so it can decide per hop whether the API key goes on.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await transport.request({ method: 'GET', url });
+ * } catch (error) {
+ *   if (isAdisError(error) && error.code === 'REDIRECT') console.error(error.reason);
+ * }
+ * ```
+ */
+export class RedirectError extends AdisError {
+  readonly code = 'REDIRECT' as const;
+  override readonly name = 'RedirectError' as const;
+  readonly method: string;
+  readonly url: string;
+  readonly reason: RedirectFailure;
+
+  constructor(method: string, url: string, reason: RedirectFailure) {
+    super(`Cannot follow redirect: ${EXPLANATIONS[reason]}: ${method} ${url}`);
+    this.method = method;
+    this.url = url;
+    this.reason = reason;
+  }
+}

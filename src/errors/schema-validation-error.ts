@@ -1,0 +1,92 @@
+import { AdisError } from './adis-error.js';
+
+/** One failing path of a validated response, in zod's vocabulary. */
+export interface ValidationIssue {
+  path: (string | number)[];
+  message: string;
+  /** zod's issue code, e.g. `invalid_type`. */
+  code: string;
+}
+
+/**
+ * The part of a zod 4 error this class reads. Structural, so ZodError, `z.core.$ZodError`
+ * and zod/mini errors all fit.
+ */
+export interface ZodErrorLike {
+  readonly issues: readonly {
+    readonly path: readonly PropertyKey[];
+    readonly message: string;
+    readonly code?: string;
+  }[];
+}
+
+/** Where a failing document came from. */
+export interface SchemaValidationContext {
+  url?: string;
+  /** Resource name, e.g. `std:person`. */
+  resource?: string;
+}
+
+const LISTED_ISSUES = 5;
+
+/**
+ * A response did not match the schema of the resource it should be, with validation
+ * on. Lists every failing path.
+ *
+ * @example
+ * ```ts
+ * const result = PersonSchema.safeParse(doc);
+ * if (!result.success) throw new SchemaValidationError(result.error, { url, resource: 'std:person' });
+ * ```
+ */
+export class SchemaValidationError extends AdisError {
+  readonly code = 'SCHEMA_VALIDATION' as const;
+  override readonly name = 'SchemaValidationError' as const;
+  readonly issues: ValidationIssue[];
+  readonly url: string | undefined;
+  readonly resource: string | undefined;
+
+  constructor(error: ZodErrorLike, context: SchemaValidationContext = {}) {
+    const issues = error.issues.map(
+      (issue): ValidationIssue => ({
+        path: issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key)),
+        message: issue.message,
+        code: issue.code ?? 'custom',
+      }),
+    );
+    super(validationMessage(issues, context), { cause: error });
+    this.issues = issues;
+    this.url = context.url;
+    this.resource = context.resource;
+  }
+}
+
+function validationMessage(issues: ValidationIssue[], context: SchemaValidationContext): string {
+  const what = context.resource ?? 'resource';
+  const where = context.url ? ` from ${context.url}` : '';
+  const listed = issues
+    .slice(0, LISTED_ISSUES)
+    .map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  if (issues.length > LISTED_ISSUES) listed.push(`and ${issues.length - LISTED_ISSUES} more`);
+  return `Invalid ${what}${where}: ${listed.join('; ')}`;
+}
+
+/**
+ * Writes an issue path the way it would be written in code: `emails[0].address`,
+ * with keys such as `std:person` quoted.
+ *
+ * @example
+ * ```ts
+ * formatPath(['_embedded', 'std:people', 0, 'given_name']); // '_embedded["std:people"][0].given_name'
+ * ```
+ */
+export function formatPath(path: readonly (string | number)[]): string {
+  if (path.length === 0) return '(root)';
+  let text = '';
+  for (const key of path) {
+    if (typeof key === 'number') text += `[${key}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(key)) text += text ? `.${key}` : key;
+    else text += `[${JSON.stringify(key)}]`;
+  }
+  return text;
+}

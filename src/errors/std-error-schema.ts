@@ -1,0 +1,80 @@
+import * as z from 'zod';
+
+/**
+ * Why one resource of a request failed: one entry of a `std:error` resource status.
+ * Member names follow the specification's tables, whatever spelling the server used.
+ *
+ * @example
+ * ```ts
+ * ErrorDescriptionSchema.parse({ error_code: 'START_DATE_AFTER_END_DATE', properties: ['start_date'] });
+ * ```
+ */
+export const ErrorDescriptionSchema = z.object({
+  /** Machine-readable reason, e.g. `TAG_NAME_DOES_NOT_EXIST`; `UNKNOWN` when the server gave none. */
+  error_code: z.string(),
+  description: z.string().optional(),
+  /** Properties that caused the error, e.g. `start_date` or `responses[2].name`. */
+  properties: z.array(z.string()),
+  hint: z.string().optional(),
+  reference_code: z.string().optional(),
+});
+
+/** One error description, normalised. */
+export type ErrorDescription = z.infer<typeof ErrorDescriptionSchema>;
+
+/**
+ * The outcome for one resource involved in a request.
+ *
+ * @example
+ * ```ts
+ * ResourceStatusSchema.parse({ resource: 'std:tagging', response_code: 400, error_descriptions: [] });
+ * ```
+ */
+export const ResourceStatusSchema = z.object({
+  /** Resource name, e.g. `std:person`. */
+  resource: z.string().optional(),
+  response_code: z.number().int().optional(),
+  error_descriptions: z.array(ErrorDescriptionSchema),
+});
+
+/** The outcome for one resource, normalised. */
+export type ResourceStatus = z.infer<typeof ResourceStatusSchema>;
+
+/**
+ * Whether the request failed as a whole (`atomic`) or partly (`non-atomic`, helpers).
+ *
+ * @example
+ * ```ts
+ * RequestTypeSchema.parse('non-atomic');
+ * ```
+ */
+export const RequestTypeSchema = z.enum(['atomic', 'non-atomic']);
+
+/** `atomic` or `non-atomic`. */
+export type RequestType = z.infer<typeof RequestTypeSchema>;
+
+/**
+ * A decoded `std:error`, normalised to the specification's member names whatever shape
+ * the server sent (see {@link decodeStdError}).
+ *
+ * @example
+ * ```ts
+ * const parsed = StdErrorSchema.safeParse(decodeStdError(body));
+ * ```
+ */
+export const StdErrorSchema = z.object({
+  request_type: RequestTypeSchema,
+  /** Outcome of the request as a whole: the status for atomic requests, 400 for non-atomic. */
+  response_code: z.number().int().optional(),
+  resource_status: z.array(ResourceStatusSchema),
+  /**
+   * Members of the body beside the error (and inside its `_embedded`), e.g. the
+   * `std:person` a non-atomic helper did create. Present only when there were any.
+   */
+  results: z.record(z.string(), z.unknown()).optional(),
+  /** The error exactly as received, for anything the normalised form drops. */
+  raw: z.unknown(),
+});
+
+/** A decoded, normalised `std:error`. */
+export type StdError = z.infer<typeof StdErrorSchema>;

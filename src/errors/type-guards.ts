@@ -1,0 +1,113 @@
+import { hasAdisBrand } from './brand.js';
+import type { HTTPError } from './http-error.js';
+import type { AdisErrorUnion } from './index.js';
+import type { LinkNotFoundError } from './link-not-found-error.js';
+import type { NetworkError } from './network-error.js';
+import type { RedirectError } from './redirect-error.js';
+import type { ResponseFormatError } from './response-format-error.js';
+import type { SchemaValidationError } from './schema-validation-error.js';
+import type { TimeoutError } from './timeout-error.js';
+
+// The guards check the brand plus `name`, never `instanceof`: an error thrown by
+// another copy of this module (a second bundle, an iframe) is a different class, and
+// ky's own HTTPError/TimeoutError share our names but not the brand.
+
+/**
+ * Whether a value is an error thrown by this SDK, from any copy of it.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (isAdisError(error)) switch (error.code) { case 'HTTP_ERROR': ... } }
+ * ```
+ */
+export function isAdisError(error: unknown): error is AdisErrorUnion {
+  return hasAdisBrand(error);
+}
+
+function named(error: unknown, name: string): boolean {
+  return hasAdisBrand(error) && error.name === name;
+}
+
+/**
+ * Whether a value is an {@link HTTPError} (a non-2xx answer).
+ *
+ * @example
+ * ```ts
+ * if (isHTTPError(error) && error.status === 404) return undefined;
+ * ```
+ */
+export function isHTTPError(error: unknown): error is HTTPError {
+  return named(error, 'HTTPError');
+}
+
+/**
+ * Whether a value is a {@link TimeoutError}.
+ *
+ * @example
+ * ```ts
+ * if (isTimeoutError(error)) console.warn(error.timeout);
+ * ```
+ */
+export function isTimeoutError(error: unknown): error is TimeoutError {
+  return named(error, 'TimeoutError');
+}
+
+/**
+ * Whether a value is a {@link NetworkError}.
+ *
+ * @example
+ * ```ts
+ * if (isNetworkError(error)) scheduleRetryLater();
+ * ```
+ */
+export function isNetworkError(error: unknown): error is NetworkError {
+  return named(error, 'NetworkError');
+}
+
+/**
+ * Whether a value is a {@link ResponseFormatError}.
+ *
+ * @example
+ * ```ts
+ * if (isResponseFormatError(error)) console.error(error.bodyText);
+ * ```
+ */
+export function isResponseFormatError(error: unknown): error is ResponseFormatError {
+  return named(error, 'ResponseFormatError');
+}
+
+/**
+ * Whether a value is a {@link SchemaValidationError}.
+ *
+ * @example
+ * ```ts
+ * if (isSchemaValidationError(error)) for (const issue of error.issues) console.log(issue.path);
+ * ```
+ */
+export function isSchemaValidationError(error: unknown): error is SchemaValidationError {
+  return named(error, 'SchemaValidationError');
+}
+
+/**
+ * Whether a value is a {@link RedirectError}.
+ *
+ * @example
+ * ```ts
+ * if (isRedirectError(error)) console.error(error.reason);
+ * ```
+ */
+export function isRedirectError(error: unknown): error is RedirectError {
+  return named(error, 'RedirectError');
+}
+
+/**
+ * Whether a value is a {@link LinkNotFoundError}.
+ *
+ * @example
+ * ```ts
+ * if (isLinkNotFoundError(error)) console.error(error.available);
+ * ```
+ */
+export function isLinkNotFoundError(error: unknown): error is LinkNotFoundError {
+  return named(error, 'LinkNotFoundError');
+}

@@ -1,0 +1,319 @@
+import type { ShouldRetryState } from 'ky';
+import ky, { isHTTPError as isKyHTTPError, isTimeoutError as isKyTimeoutError } from 'ky';
+import { HTTPError } from '../errors/http-error.js';
+import { NetworkError } from '../errors/network-error.js';
+import { RedirectError } from '../errors/redirect-error.js';
+import { ResponseFormatError } from '../errors/response-format-error.js';
+import { TimeoutError } from '../errors/timeout-error.js';
+import { isAdisError, isNetworkError } from '../errors/type-guards.js';
+import { bodyValue, readBody } from './json-body.js';
+import { originOf, TrustedOrigins } from './origins.js';
+import { RateLimiter } from './rate-limiter.js';
+import { type Hop, isRedirectStatus, MAX_REDIRECTS, nextHop } from './redirects.js';
+import { type RetryOptions, toKyRetry } from './retry-policy.js';
+import type { TransportHooks } from './transport-hooks.js';
+
+export type { RetryOptions } from './retry-policy.js';
+export type {
+  AttemptEvent,
+  ResponseEvent,
+  RetryEvent,
+  TransportHooks,
+} from './transport-hooks.js';
+
+/** The methods the SDK sends. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One request as the rest of the SDK describes it. */
+export interface HttpRequest {
+  method: HttpMethod;
+  /** Absolute URL, used exactly as given (links are canonical; never rewritten). */
+  url: string;
+  /** Serialised as JSON when present, with `Content-Type: application/json`. */
+  body?: unknown;
+  /** Cancels this call; rejects with the signal's reason, unwrapped. */
+  signal?: AbortSignal;
+  /** Per-attempt timeout for this call in ms, or `false` for none. */
+  timeout?: number | false;
+  headers?: Record<string, string>;
+  /** Default true. `false` never sends the key (unauthenticated helper calls from browsers). */
+  authenticate?: boolean;
+}
+
+/** A successful (2xx) response, body already parsed. */
+export interface HttpResponse {
+  status: number;
+  /** Final URL of the response, after redirects. */
+  url: string;
+  headers: Headers;
+  /** Parsed JSON; undefined for an empty body (204, or 200 with no content). */
+  body: unknown;
+}
+
+/** How a transport talks to one server. */
+export interface TransportOptions {
+  apiKey?: string;
+  /** Default `STD-API-Token`; some servers use `OSDI-API-Token` or their own name. */
+  apiKeyHeader?: string;
+  /** Origins that may receive the key besides those added with `trustOrigin`. */
+  trustedOrigins?: readonly string[];
+  /** Custom fetch (msw, proxies, tests). Default: the global fetch at call time. */
+  fetch?: typeof globalThis.fetch;
+  /** Per attempt, ms, or `false` for none. Default 30 000. */
+  timeout?: number | false;
+  /** A number is the retry limit; `false` disables retries. Default: limit 3. */
+  retry?: RetryOptions | number | false;
+  /** Most request starts (retries and redirect hops included) per second; default unlimited. */
+  rateLimit?: number;
+  /** Extra headers on every request (User-Agent etc.). */
+  headers?: Record<string, string>;
+  hooks?: TransportHooks;
+}
+
+/** Sends requests for the SDK; see {@link createTransport}. */
+export interface Transport {
+  /** Sends one request; resolves with a 2xx response or rejects with an SDK error. */
+  request(request: HttpRequest): Promise<HttpResponse>;
+  /** Lets the origin of this URL receive the API key (the navigator adds the entry point). */
+  trustOrigin(urlOrOrigin: string): void;
+  /** Whether the API key would be sent to this URL. */
+  isTrusted(url: string): boolean;
+}
+
+/** The spec's name for the key header. */
+export const DEFAULT_API_KEY_HEADER = 'STD-API-Token';
+/** Per-attempt timeout when none is given, ms. */
+export const DEFAULT_TIMEOUT = 30_000;
+
+const DEFAULT_ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.1';
+const BODY_PREVIEW_LENGTH = 500;
+
+/**
+ * Creates the HTTP transport every other part of the SDK sends through. It sends the
+ * API key only to trusted origins (and re-checks on every redirect hop), retries
+ * idempotent requests with backoff and jitter honouring `Retry-After`, spaces request
+ * starts under a client-side rate limit, times out each attempt, parses JSON leniently
+ * and turns every failure into an SDK error.
+ *
+ * @example
+ * ```ts
+ * const transport = createTransport({ apiKey: process.env.ADIS_KEY, rateLimit: 4 });
+ * transport.trustOrigin('https://api.example.org/api/v1/');
+ * const { body } = await transport.request({ method: 'GET', url: 'https://api.example.org/api/v1/' });
+ * ```
+ */
+export function createTransport(options: TransportOptions = {}): Transport {
+  const origins = new TrustedOrigins(options.trustedOrigins);
+  const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
+  const keyHeader = options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
+  const hooks = options.hooks ?? {};
+  // Looked up per call so that fetch mocks installed after the transport (msw) still apply.
+  const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  async function request(call: HttpRequest): Promise<HttpResponse> {
+    const { signal } = call;
+    signal?.throwIfAborted();
+    // Links are resolved before they get here; a relative URL is a bug in the caller.
+    if (originOf(call.url) === undefined) {
+      throw new TypeError(`Not an absolute http(s) URL: ${JSON.stringify(call.url)}`);
+    }
+    try {
+      return await followRedirects(call);
+    } catch (error) {
+      // Whatever surfaced (fetch's AbortError, a limiter rejection, a half-read body),
+      // a caller who aborted gets back exactly the reason they aborted with.
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    }
+  }
+
+  async function followRedirects(call: HttpRequest): Promise<HttpResponse> {
+    let hop: Hop = { method: call.method, url: call.url, body: call.body };
+    const firstOrigin = originOf(call.url);
+    // Once a chain leaves the trusted origins the key stays off, even if a later hop
+    // comes back: otherwise any server a link points at could make us send an
+    // authenticated request of its choosing.
+    let keyAllowed = options.apiKey !== undefined && call.authenticate !== false;
+    for (let redirects = 0; ; redirects++) {
+      keyAllowed = keyAllowed && origins.has(hop.url);
+      const crossOrigin = originOf(hop.url) !== firstOrigin;
+      const response = await send(call, hop, keyAllowed, crossOrigin);
+      // Only key-carrying hops use `redirect: 'manual'`; others let fetch follow.
+      if (keyAllowed && response.type === 'opaqueredirect') {
+        throw new RedirectError(hop.method, hop.url, 'opaque-redirect');
+      }
+      const location = response.headers.get('location');
+      if (!keyAllowed || !isRedirectStatus(response.status) || location === null) {
+        return toHttpResponse(hop, response);
+      }
+      void response.body?.cancel().catch(() => undefined);
+      if (redirects >= MAX_REDIRECTS) {
+        throw new RedirectError(hop.method, hop.url, 'too-many-redirects');
+      }
+      const target = resolveLocation(location, hop.url);
+      if (target === undefined)
+        throw new RedirectError(hop.method, hop.url, 'unsupported-location');
+      hop = nextHop(hop, response.status, target);
+    }
+  }
+
+  async function send(
+    call: HttpRequest,
+    hop: Hop,
+    withKey: boolean,
+    crossOrigin: boolean,
+  ): Promise<Response> {
+    const { signal } = call;
+    const timeout = call.timeout ?? options.timeout ?? DEFAULT_TIMEOUT;
+    const event = { method: hop.method, url: hop.url, authenticated: withKey };
+    let attemptStart = 0;
+    const shouldRetry = ({ error }: ShouldRetryState): boolean | undefined => {
+      if (signal?.aborted) return false;
+      // Only transport failures are worth another attempt; an error thrown by a hook is not.
+      return isNetworkError(error) || isKyHTTPError(error) || isKyTimeoutError(error)
+        ? undefined
+        : false;
+    };
+    try {
+      return await ky(hop.url, {
+        method: hop.method,
+        headers: requestHeaders(call, withKey, crossOrigin, hop.body !== undefined),
+        ...(hop.body === undefined ? {} : { json: hop.body }),
+        ...(signal ? { signal } : {}),
+        timeout,
+        retry: toKyRetry(options.retry, shouldRetry),
+        redirect: withKey ? 'manual' : 'follow',
+        // 3xx (and the status 0 of an opaque redirect) come back for us to follow.
+        throwHttpErrors: (status) => status >= 400,
+        fetch: async (input, init) => {
+          try {
+            return await baseFetch(input, init);
+          } catch (error) {
+            const aborted = input instanceof Request ? input.signal.aborted : init?.signal?.aborted;
+            // Aborts and timeouts are ky's (and the caller's) business, not network errors.
+            if (aborted) throw error;
+            throw new NetworkError(hop.method, hop.url, error);
+          }
+        },
+        hooks: {
+          beforeRequest: [
+            async (_request, _options, { retryCount }) => {
+              if (limiter) await limiter.acquire(signal);
+              attemptStart = performance.now();
+              await hooks.beforeRequest?.({ ...event, attempt: retryCount + 1 });
+            },
+          ],
+          afterResponse: [
+            async (_request, _options, response, { retryCount }) => {
+              await hooks.afterResponse?.({
+                ...event,
+                attempt: retryCount + 1,
+                status: response.status,
+                durationMs: performance.now() - attemptStart,
+              });
+            },
+          ],
+          beforeRetry: [
+            async ({ error, retryCount }) => {
+              if (!hooks.beforeRetry) return;
+              const reported = await toAdisError(error, hop, timeout);
+              await hooks.beforeRetry({ ...event, attempt: retryCount + 1, error: reported });
+            },
+          ],
+        },
+      });
+    } catch (error) {
+      throw await toAdisError(error, hop, timeout);
+    }
+  }
+
+  function requestHeaders(
+    call: HttpRequest,
+    withKey: boolean,
+    crossOrigin: boolean,
+    hasBody: boolean,
+  ): Headers {
+    const headers = new Headers({ accept: DEFAULT_ACCEPT });
+    for (const [name, value] of Object.entries({ ...options.headers, ...call.headers })) {
+      headers.set(name, value);
+    }
+    // A key put into the extra headers by hand must obey the same origin rule.
+    headers.delete(keyHeader);
+    if (withKey && options.apiKey !== undefined) headers.set(keyHeader, options.apiKey);
+    if (crossOrigin) {
+      // As fetch does on a cross-origin redirect: caller credentials stay with their origin.
+      headers.delete('authorization');
+      headers.delete('cookie');
+    }
+    if (!hasBody) headers.delete('content-type');
+    return headers;
+  }
+
+  return {
+    request,
+    trustOrigin: (urlOrOrigin) => origins.add(urlOrOrigin),
+    isTrusted: (url) => origins.has(url),
+  };
+}
+
+async function toHttpResponse(hop: Hop, response: Response): Promise<HttpResponse> {
+  const url = response.url || hop.url;
+  const body = await readBody(response);
+  if (response.status < 200 || response.status > 299) {
+    throw new HTTPError({
+      method: hop.method,
+      url,
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+      body: bodyValue(body),
+    });
+  }
+  if (body.kind === 'text') {
+    throw new ResponseFormatError({
+      method: hop.method,
+      url,
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      bodyText: body.text.slice(0, BODY_PREVIEW_LENGTH),
+      cause: body.error,
+    });
+  }
+  return {
+    status: response.status,
+    url,
+    headers: response.headers,
+    body: body.kind === 'json' ? body.value : undefined,
+  };
+}
+
+async function toAdisError(error: unknown, hop: Hop, timeout: number | false): Promise<unknown> {
+  if (isAdisError(error)) return error;
+  if (isKyHTTPError(error)) {
+    const { response } = error;
+    const body = await readBody(response).catch(() => ({ kind: 'empty' }) as const);
+    return new HTTPError({
+      method: hop.method,
+      url: response.url || hop.url,
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+      body: bodyValue(body),
+    });
+  }
+  if (isKyTimeoutError(error)) {
+    return new TimeoutError(hop.method, hop.url, timeout === false ? 0 : timeout, { cause: error });
+  }
+  return error;
+}
+
+function resolveLocation(location: string, base: string): string | undefined {
+  try {
+    const target = new URL(location, base);
+    return target.protocol === 'http:' || target.protocol === 'https:'
+      ? target.toString()
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,297 @@
+import type { HalDocument } from '../hal/index.js';
+import { CollectionPageSchema } from '../resources/collection-page.js';
+import type { CallOptions, NavigatorContext } from './context.js';
+import type { ResourceKind } from './kind.js';
+import type { Resource } from './resource.js';
+import { controlMember, type WriteOptions } from './write.js';
+
+/**
+ * Options for paging through a collection.
+ *
+ * @example
+ * ```ts
+ * for await (const person of client.people.items({ limit: 500, readAhead: true })) { ... }
+ * ```
+ */
+export interface PagingOptions {
+  /** Stop after this many records (items) or pages (pages()). */
+  limit?: number;
+  /**
+   * Fetch the next page while the caller works on the current one. Costs one page of
+   * memory and, on an early `break`, one request whose answer is thrown away.
+   */
+  readAhead?: boolean;
+  /** Cancels paging; a pending read-ahead is cancelled too. */
+  signal?: AbortSignal;
+}
+
+/**
+ * One page of a collection.
+ *
+ * @example
+ * ```ts
+ * for await (const page of client.people.pages()) {
+ *   console.log(`page ${page.number} of ${page.totalPages ?? '?'}: ${page.items.length}`);
+ * }
+ * ```
+ */
+export interface Page<W> {
+  /** The URL the page was fetched from. */
+  url: string;
+  /** The page's records, typed. */
+  items: W[];
+  /** The `page` member, when the server sends it. */
+  number: number | undefined;
+  totalPages: number | undefined;
+  totalRecords: number | undefined;
+  perPage: number | undefined;
+  /** The URL of the next page, when the server links one. */
+  next: string | undefined;
+  document: HalDocument;
+}
+
+/**
+ * A collection of resources of one kind (the people of a server, the signatures of a
+ * petition): an async iterable over its records, page by page, following `next` links.
+ *
+ * Paging stops on a page without `next`, on an empty page, and on a `next` that points
+ * at a page already fetched (servers in the wild do all three), so no page is fetched
+ * twice. Only the current page (and the read-ahead page, when on) is held in memory.
+ *
+ * @example
+ * ```ts
+ * for await (const person of client.people) console.log(person.data.given_name);
+ * const created = await client.people.create({ given_name: 'Ana' });
+ * ```
+ */
+export class Collection<T extends object, I, W extends Resource<T, I>> implements AsyncIterable<W> {
+  readonly #context: NavigatorContext;
+  readonly #locate: (options: CallOptions) => Promise<string>;
+  readonly #kind: ResourceKind<T, I, W>;
+
+  constructor(
+    context: NavigatorContext,
+    locate: (options: CallOptions) => Promise<string>,
+    kind: ResourceKind<T, I, W>,
+  ) {
+    this.#context = context;
+    this.#locate = locate;
+    this.#kind = kind;
+  }
+
+  /** The relation of the collection's records, for example `std:people`. */
+  get itemRelation(): string {
+    return `std:${this.#kind.plural}`;
+  }
+
+  /**
+   * The collection's URL: the href of the link that leads to it.
+   *
+   * @example
+   * ```ts
+   * await client.people.url(); // 'https://api.example.org/api/v1/people'
+   * ```
+   */
+  url(options: CallOptions = {}): Promise<string> {
+    return this.#locate(options);
+  }
+
+  /**
+   * Iterates the records of every page in order.
+   *
+   * @example
+   * ```ts
+   * for await (const person of client.people.items({ limit: 10 })) console.log(person.url);
+   * ```
+   */
+  async *items(options: PagingOptions = {}): AsyncGenerator<W, void, undefined> {
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    if (limit <= 0) return;
+    let count = 0;
+    for await (const page of this.#pages(options, limit)) {
+      for (const item of page.items) {
+        yield item;
+        options.signal?.throwIfAborted();
+        count += 1;
+        if (count >= limit) return;
+      }
+    }
+  }
+
+  /**
+   * Iterates the pages of the collection.
+   *
+   * @example
+   * ```ts
+   * for await (const page of client.people.pages({ readAhead: true })) save(page.items);
+   * ```
+   */
+  pages(options: PagingOptions = {}): AsyncGenerator<Page<W>, void, undefined> {
+    return this.#pages(options, Number.POSITIVE_INFINITY, options.limit);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<W> {
+    return this.items();
+  }
+
+  /**
+   * Collects records into an array. Give a limit for large collections.
+   *
+   * @example
+   * ```ts
+   * const first20 = await client.people.toArray({ limit: 20 });
+   * ```
+   */
+  async toArray(options: PagingOptions = {}): Promise<W[]> {
+    const all: W[] = [];
+    for await (const item of this.items(options)) all.push(item);
+    return all;
+  }
+
+  /**
+   * Reads one resource of this kind from its URL.
+   *
+   * @example
+   * ```ts
+   * const person = await client.people.get('https://api.example.org/api/v1/people/4c1e…');
+   * ```
+   */
+  async get(url: string, options: CallOptions = {}): Promise<W> {
+    return this.#kind.wrap(this.#context, await this.#context.get(url, options));
+  }
+
+  /**
+   * Creates a resource by POST to the collection. The input is checked against the
+   * kind's write schema first, so a mistake is reported without a request. Servers may
+   * answer 201 or 200; both are success.
+   * With `returnResponse: false` the server need not send the resource back; the call
+   * then resolves to the new resource's URL when the server gives one.
+   *
+   * @example
+   * ```ts
+   * const person = await client.people.create({
+   *   given_name: 'Ana',
+   *   email_addresses: [{ address: 'ana@example.org', primary: true }],
+   * });
+   * ```
+   */
+  async create(input: I, options?: WriteOptions & { returnResponse?: true }): Promise<W>;
+  async create(
+    input: I,
+    options: WriteOptions & { returnResponse: false },
+  ): Promise<string | undefined>;
+  async create(input: I, options: WriteOptions = {}): Promise<W | string | undefined> {
+    const { returnResponse, ...call } = options;
+    const url = await this.#locate(call);
+    const body = this.#context.parse(
+      this.#kind.writeSchema,
+      input,
+      url,
+      `std:${this.#kind.singular}`,
+    );
+    const result = await this.#context.send(
+      'POST',
+      url,
+      { ...(body as object), ...controlMember(this.#context, returnResponse) },
+      call,
+    );
+    const location = result.response.headers.get('location') ?? undefined;
+    if (returnResponse === false) return result.document?.selfUrl ?? location;
+    if (result.document && result.document.relations().length > 0) {
+      return this.#kind.wrap(this.#context, result.document);
+    }
+    // A server that created the resource but sent no representation still says where.
+    const where = location ?? result.document?.selfUrl;
+    if (where === undefined) {
+      throw new TypeError(
+        `POST ${url} answered ${result.status} without the created resource or its Location`,
+      );
+    }
+    return this.get(new URL(where, url).toString(), call);
+  }
+
+  async *#pages(
+    options: PagingOptions,
+    recordLimit: number,
+    pageLimit = Number.POSITIVE_INFINITY,
+  ): AsyncGenerator<Page<W>, void, undefined> {
+    if (pageLimit <= 0) return;
+    // One controller for the whole walk, so that leaving the loop early (break, limit,
+    // an error in the caller) cancels a read-ahead still in flight.
+    const controller = new AbortController();
+    const abort = () => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', abort, { once: true });
+    const signal = controller.signal;
+    // Loops are recognised by URL (the one fetched and the page's own `self`) and by
+    // page number, since `?page=1` and the bare collection URL are the same page.
+    const visited = new Set<string>();
+    const pageNumbers = new Set<number>();
+    let pending: Promise<Page<W>> | undefined;
+    try {
+      options.signal?.throwIfAborted();
+      const first = await this.#locate({ signal });
+      visited.add(first);
+      pending = this.#fetchPage(first, signal);
+      let records = 0;
+      let pages = 0;
+      while (pending) {
+        const page: Page<W> = await pending;
+        pending = undefined;
+        if (page.items.length === 0) return;
+        if (page.number !== undefined) {
+          if (pageNumbers.has(page.number)) return;
+          pageNumbers.add(page.number);
+        }
+        const self = page.document.selfUrl;
+        if (self !== undefined) visited.add(self);
+        pages += 1;
+        records += page.items.length;
+        const next: string | undefined = page.next;
+        const more: boolean =
+          next !== undefined && !visited.has(next) && pages < pageLimit && records < recordLimit;
+        if (more && next !== undefined) visited.add(next);
+        let prefetch: Promise<Page<W>> | undefined;
+        if (more && next !== undefined && options.readAhead) {
+          prefetch = this.#fetchPage(next, signal);
+          // Marked handled now: if the caller stops early, nobody awaits it.
+          prefetch.catch(() => undefined);
+        }
+        yield page;
+        signal.throwIfAborted();
+        pending =
+          prefetch ?? (more && next !== undefined ? this.#fetchPage(next, signal) : undefined);
+      }
+    } finally {
+      options.signal?.removeEventListener('abort', abort);
+      controller.abort();
+    }
+  }
+
+  async #fetchPage(url: string, signal: AbortSignal): Promise<Page<W>> {
+    const document = await this.#context.get(url, { signal });
+    const info = this.#context.parse(CollectionPageSchema, document.properties, url, 'collection');
+    const relation = this.itemRelation;
+    let items: W[];
+    if (document.hasEmbedded(relation)) {
+      items = document.embedded(relation).map((item) => this.#kind.wrap(this.#context, item));
+    } else {
+      // No embedded records: fetch each linked one. The transport's rate limit paces these.
+      const links = document.links(relation);
+      items = await Promise.all(
+        links.map(async (link) =>
+          this.#kind.wrap(this.#context, await this.#context.get(link.url(), { signal })),
+        ),
+      );
+    }
+    return {
+      url,
+      items,
+      number: info.page ?? undefined,
+      totalPages: info.total_pages ?? undefined,
+      totalRecords: info.total_records ?? undefined,
+      perPage: info.per_page ?? undefined,
+      next: document.link('next')?.url(),
+      document,
+    };
+  }
+}

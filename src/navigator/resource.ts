@@ -1,0 +1,181 @@
+import { LinkNotFoundError } from '../errors/index.js';
+import type { HalDocument, Link, TemplateVariables } from '../hal/index.js';
+import type { CallOptions, NavigatorContext } from './context.js';
+import type { ResourceKind } from './kind.js';
+import { controlMember, type WriteOptions } from './write.js';
+
+/**
+ * Options for following a link.
+ *
+ * @example
+ * ```ts
+ * await resource.follow('std:people', { variables: { page: 2 } });
+ * ```
+ */
+export interface FollowOptions extends CallOptions {
+  /** Values for a templated href. */
+  variables?: TemplateVariables;
+}
+
+/**
+ * A resource read from a server: its typed fields in `data`, its links, and the calls
+ * that act on it. Subclasses add a method per link relation of their kind.
+ *
+ * @example
+ * ```ts
+ * const person = await client.people.get(url);
+ * console.log(person.data.given_name, person.url);
+ * const updated = await person.update({ family_name: 'Lopez' });
+ * ```
+ */
+export class Resource<T extends object, I = T> {
+  /** The typed fields of the resource. */
+  readonly data: T;
+  /** The HAL document the resource was read from. */
+  readonly document: HalDocument;
+  protected readonly context: NavigatorContext;
+  protected readonly kind: ResourceKind<T, I, Resource<T, I>>;
+
+  constructor(
+    context: NavigatorContext,
+    document: HalDocument,
+    kind: ResourceKind<T, I, Resource<T, I>>,
+  ) {
+    this.context = context;
+    this.document = document;
+    this.kind = kind;
+    this.data = context.parse(
+      kind.schema,
+      document.properties,
+      document.url,
+      `std:${kind.singular}`,
+    );
+  }
+
+  /**
+   * The resource's canonical URL: its `self` link, else the URL it was read from.
+   *
+   * @example
+   * ```ts
+   * person.url; // 'https://api.example.org/api/v1/people/4c1e…'
+   * ```
+   */
+  get url(): string {
+    return this.document.selfUrl ?? this.document.url;
+  }
+
+  /**
+   * The identifiers of the resource (`<system>:<id>`), or an empty list.
+   *
+   * @example
+   * ```ts
+   * person.identifiers; // ['adis:4c1e…', 'crm:881']
+   * ```
+   */
+  get identifiers(): string[] {
+    const value = (this.data as { identifiers?: unknown }).identifiers;
+    return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
+  }
+
+  /**
+   * The first link of a relation, or undefined.
+   *
+   * @example
+   * ```ts
+   * person.link('std:signatures')?.url();
+   * ```
+   */
+  link(rel: string): Link | undefined {
+    return this.document.link(rel);
+  }
+
+  /**
+   * All links of a relation.
+   *
+   * @example
+   * ```ts
+   * person.links('std:taggings').length;
+   * ```
+   */
+  links(rel: string): Link[] {
+    return this.document.links(rel);
+  }
+
+  /**
+   * Follows a relation to the resource it points at. An embedded copy is used when the
+   * document carries one, so no request is made.
+   *
+   * @example
+   * ```ts
+   * const petition = await signature.follow('std:petition');
+   * ```
+   */
+  async follow(rel: string, options: FollowOptions = {}): Promise<HalDocument> {
+    const [embedded] = this.document.embedded(rel);
+    if (embedded) return embedded;
+    const { variables, ...call } = options;
+    return this.context.get(this.requireLink(rel).url(variables), call);
+  }
+
+  /**
+   * Reads the resource again from its URL.
+   *
+   * @example
+   * ```ts
+   * const fresh = await person.refresh();
+   * ```
+   */
+  async refresh(options: CallOptions = {}): Promise<this> {
+    const document = await this.context.get(this.url, options);
+    return this.kind.wrap(this.context, document) as this;
+  }
+
+  /**
+   * Updates the resource with PUT. Send only the fields to change: fields left out are
+   * untouched, `null` clears a field, and an array replaces the whole array.
+   * Returns the updated resource, or undefined when `returnResponse` is false.
+   *
+   * @example
+   * ```ts
+   * const updated = await person.update({ family_name: 'Lopez', honorific_prefix: null });
+   * await person.update({ given_name: 'Ana' }, { returnResponse: false });
+   * ```
+   */
+  async update(changes: I, options?: WriteOptions & { returnResponse?: true }): Promise<this>;
+  async update(changes: I, options: WriteOptions & { returnResponse: false }): Promise<undefined>;
+  async update(changes: I, options: WriteOptions = {}): Promise<this | undefined> {
+    const { returnResponse, ...call } = options;
+    const body = this.context.validate
+      ? this.context.parse(this.kind.writeSchema, changes, this.url, `std:${this.kind.singular}`)
+      : changes;
+    const result = await this.context.send(
+      'PUT',
+      this.url,
+      { ...(body as object), ...controlMember(this.context, returnResponse) },
+      call,
+    );
+    if (returnResponse === false) return undefined;
+    // Some servers answer an update with an empty body; read the resource again then.
+    if (!result.document || result.document.relations().length === 0) return this.refresh(call);
+    return this.kind.wrap(this.context, result.document) as this;
+  }
+
+  /**
+   * Deletes the resource.
+   *
+   * @example
+   * ```ts
+   * await person.delete();
+   * ```
+   */
+  async delete(options: CallOptions = {}): Promise<void> {
+    await this.context.send('DELETE', this.url, undefined, options);
+  }
+
+  /** The link of a relation, or a LinkNotFoundError naming the relations present. */
+  protected requireLink(rel: string): Link {
+    const link = this.document.link(rel);
+    if (!link) throw new LinkNotFoundError(rel, this.url, this.document.relations());
+    return link;
+  }
+}

@@ -1,0 +1,219 @@
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect, isHTTPError, isLinkNotFoundError } from '../../src/index.js';
+import { peopleServer } from '../fixtures/people-server.js';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+async function names(iterable: AsyncIterable<{ data: { given_name?: string | null } }>) {
+  const all: (string | null | undefined)[] = [];
+  for await (const item of iterable) all.push(item.data.given_name);
+  return all;
+}
+
+describe('paging through people', () => {
+  it('walks every page in order, with page numbers and totals', async () => {
+    const fixture = peopleServer({ people: 5, perPage: 2 });
+    server.use(...fixture.handlers);
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    expect(client.entryPoint.motd).toBe('hello');
+    const pages = [];
+    for await (const page of client.people.pages()) pages.push(page);
+    expect(pages.map((p) => [p.number, p.items.length, p.totalPages, p.totalRecords])).toEqual([
+      [1, 2, 3, 5],
+      [2, 2, 3, 5],
+      [3, 1, 3, 5],
+    ]);
+    expect(await names(client.people)).toEqual([
+      'Person 1',
+      'Person 2',
+      'Person 3',
+      'Person 4',
+      'Person 5',
+    ]);
+  });
+
+  it('works with another curie prefix and another key header name', async () => {
+    const fixture = peopleServer({ prefix: 'osdi', keyHeader: 'OSDI-API-Token', people: 3 });
+    server.use(...fixture.handlers);
+    const client = await connect(fixture.entryPoint, {
+      apiKey: fixture.key,
+      apiKeyHeader: 'OSDI-API-Token',
+    });
+    expect(await names(client.people)).toEqual(['Person 1', 'Person 2', 'Person 3']);
+    expect(fixture.recorded.keys.every((key) => key === fixture.key)).toBe(true);
+  });
+
+  it('resolves relations with curies declared only at the entry point', async () => {
+    const fixture = peopleServer({ prefix: 'osdi', people: 3, curiesOnlyAtEntryPoint: true });
+    server.use(...fixture.handlers);
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    expect(await names(client.people)).toHaveLength(3);
+  });
+
+  it('pages a collection without totals', async () => {
+    const fixture = peopleServer({ people: 3, withoutTotals: true });
+    server.use(...fixture.handlers);
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    const pages = [];
+    for await (const page of client.people.pages()) pages.push(page);
+    expect(pages.map((p) => p.totalRecords)).toEqual([undefined, undefined]);
+    expect(pages.flatMap((p) => p.items)).toHaveLength(3);
+  });
+
+  it('stops at the empty page behind a `next` on the last page', async () => {
+    const fixture = peopleServer({ people: 4, perPage: 2, nextOnLastPage: true });
+    server.use(...fixture.handlers);
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    expect(await names(client.people)).toHaveLength(4);
+    const pageRequests = fixture.recorded.urls.filter((url) => url.includes('/people?'));
+    expect(pageRequests).toEqual([
+      'https://api.example.org/api/v1/people?page=2',
+      'https://api.example.org/api/v1/people?page=3',
+    ]);
+  });
+
+  it('stops when `next` points at a page already fetched, fetching no page twice', async () => {
+    const fixture = peopleServer({ people: 4, perPage: 2, loopingNext: true });
+    server.use(...fixture.handlers);
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    expect(await names(client.people)).toHaveLength(4);
+    const pageUrls = fixture.recorded.urls.filter((url) => url.includes('/people'));
+    expect(new Set(pageUrls).size).toBe(pageUrls.length);
+  });
+
+  it('fetches linked records when a page embeds none', async () => {
+    const fixture = peopleServer({ people: 3, linksOnly: true });
+    server.use(...fixture.handlers);
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    expect(await names(client.people)).toEqual(['Person 1', 'Person 2', 'Person 3']);
+    expect(fixture.recorded.urls.filter((url) => /\/people\/\d+$/.test(url))).toHaveLength(3);
+  });
+
+  it('stops fetching on an early break and honours a limit', async () => {
+    const fixture = peopleServer({ people: 10, perPage: 2 });
+    server.use(...fixture.handlers);
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    for await (const person of client.people) {
+      expect(person.data.given_name).toBe('Person 1');
+      break;
+    }
+    expect(fixture.recorded.urls.filter((url) => url.includes('/people'))).toHaveLength(1);
+    fixture.recorded.urls.length = 0;
+    const firstThree = await client.people.toArray({ limit: 3 });
+    expect(firstThree.map((p) => p.data.given_name)).toEqual(['Person 1', 'Person 2', 'Person 3']);
+    // Three records need two pages of two; a third page must not be fetched.
+    expect(fixture.recorded.urls.filter((url) => url.includes('/people'))).toHaveLength(2);
+  });
+
+  it('reads ahead one page while the caller works, and no further', async () => {
+    const fixture = peopleServer({ people: 10, perPage: 2 });
+    server.use(...fixture.handlers);
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    const iterator = client.people.pages({ readAhead: true });
+    const first = await iterator.next();
+    expect(first.value?.number).toBe(1);
+    // Let the read-ahead request go out while "the caller works".
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const pageUrls = () => fixture.recorded.urls.filter((url) => url.includes('/people'));
+    expect(pageUrls()).toEqual([
+      'https://api.example.org/api/v1/people',
+      'https://api.example.org/api/v1/people?page=2',
+    ]);
+    const second = await iterator.next();
+    expect(second.value?.number).toBe(2);
+    await iterator.return(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pageUrls()).toHaveLength(3); // page 3 was read ahead, page 4 never asked for
+  });
+
+  it('without read-ahead fetches a page only when asked', async () => {
+    const fixture = peopleServer({ people: 10, perPage: 2 });
+    server.use(...fixture.handlers);
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    const iterator = client.people.pages();
+    await iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fixture.recorded.urls.filter((url) => url.includes('/people'))).toHaveLength(1);
+    await iterator.return(undefined);
+  });
+
+  it('cancels paging with an AbortSignal', async () => {
+    const fixture = peopleServer({ people: 10, perPage: 2 });
+    server.use(...fixture.handlers);
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    const controller = new AbortController();
+    const seen: string[] = [];
+    await expect(async () => {
+      for await (const person of client.people.items({ signal: controller.signal })) {
+        seen.push(String(person.data.given_name));
+        if (seen.length === 3) controller.abort(new Error('enough'));
+      }
+    }).rejects.toThrow('enough');
+    expect(seen).toHaveLength(3);
+  });
+
+  it('reads an empty collection sent as {}', async () => {
+    const base = 'https://empty.example/api/v1';
+    server.use(
+      http.get(`${base}/`, () =>
+        HttpResponse.json({
+          _links: { self: { href: `${base}/` }, 'std:people': { href: `${base}/people` } },
+        }),
+      ),
+      http.get(`${base}/people`, () => HttpResponse.json({})),
+    );
+    const client = await connect(`${base}/`);
+    expect(await client.people.toArray()).toEqual([]);
+  });
+});
+
+describe('connecting', () => {
+  it('reports an entry point without the relation asked for', async () => {
+    const base = 'https://bare.example/api/v1';
+    server.use(
+      http.get(`${base}/`, () => HttpResponse.json({ _links: { self: { href: `${base}/` } } })),
+    );
+    const client = await connect(`${base}/`);
+    const error = await client.people.toArray().catch((e: unknown) => e);
+    expect(isLinkNotFoundError(error)).toBe(true);
+    expect(String(error)).toContain('std:people');
+  });
+
+  it('rejects a document that is not an entry point', async () => {
+    const base = 'https://notapi.example';
+    server.use(http.get(`${base}/`, () => HttpResponse.json({ hello: 'world' })));
+    await expect(connect(`${base}/`)).rejects.toThrow(/entry point/);
+  });
+
+  it('rejects a wrong key with an HTTPError that says method, URL and status', async () => {
+    const fixture = peopleServer();
+    server.use(...fixture.handlers);
+    const error = await connect(fixture.entryPoint, { apiKey: 'wrong' }).catch((e: unknown) => e);
+    expect(isHTTPError(error) && error.status).toBe(401);
+    expect(String(error)).toContain(`GET ${fixture.entryPoint}`);
+  });
+
+  it('never sends the key to another origin a link points at', async () => {
+    const fixture = peopleServer({ people: 0 });
+    const seenElsewhere: (string | null)[] = [];
+    server.use(
+      ...fixture.handlers,
+      http.get('https://evil.example/people/1', ({ request }) => {
+        seenElsewhere.push(request.headers.get('STD-API-Token'));
+        return HttpResponse.json({
+          given_name: 'Mallory',
+          _links: { self: { href: 'https://evil.example/people/1' } },
+        });
+      }),
+    );
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    const person = await client.people.get('https://evil.example/people/1');
+    expect(person.data.given_name).toBe('Mallory');
+    expect(seenElsewhere).toEqual([null]);
+  });
+});
