@@ -19,8 +19,8 @@ import {
   LANGUAGE_PATTERN,
   phoneNumberSchema,
   postalAddressSchema,
+  primaryList,
   profileSchema,
-  refineSinglePrimary,
 } from './shared.js';
 
 const PARTY_VALUES = ['None', 'Democratic', 'Republican', 'Independent'] as const;
@@ -32,15 +32,17 @@ function genderPronounsSchema(mode: Mode) {
     // Spelled `posessive` on the wire (READING-NOTES.md).
     posessive: optional(flexenum(['Hers', 'His', 'Theirs'])),
   };
-  if (mode === 'write') return object(shape, mode);
-  // Some servers fix the spelling; read `possessive` into `posessive` so callers see
-  // one member, and keep the original member too (nothing is dropped on read).
+  // Some servers and clients fix the spelling. On read, `possessive` is copied into
+  // `posessive` so callers see one member, and kept (nothing is dropped on read). On
+  // write it is accepted and renamed, so only the wire spelling is sent or stored.
   return z.preprocess(
     (value) => {
       if (value && typeof value === 'object' && !Array.isArray(value)) {
-        const record = value as Record<string, unknown>;
-        if (record.posessive === undefined && record.possessive !== undefined) {
-          return { ...record, posessive: record.possessive };
+        const { possessive, ...rest } = value as Record<string, unknown>;
+        if (possessive !== undefined && rest.posessive === undefined) {
+          return mode === 'write'
+            ? { ...rest, posessive: possessive }
+            : { ...rest, possessive, posessive: possessive };
         }
       }
       return value;
@@ -125,9 +127,9 @@ function personShape(mode: Mode) {
     work_title: optional(z.string()),
     work_department: optional(z.string()),
     employer_address: optional(employerAddressSchema(mode)),
-    postal_addresses: optional(z.array(postalAddressSchema(mode))),
-    email_addresses: optional(z.array(emailAddressSchema(mode))),
-    phone_numbers: optional(z.array(phoneNumberSchema(mode))),
+    postal_addresses: optional(primaryList(postalAddressSchema(mode), 'postal_addresses', mode)),
+    email_addresses: optional(primaryList(emailAddressSchema(mode), 'email_addresses', mode)),
+    phone_numbers: optional(primaryList(phoneNumberSchema(mode), 'phone_numbers', mode)),
     profiles: optional(z.array(profileSchema(mode))),
     custom_fields: optional(customFieldsSchema(mode)),
     division_info: optional(z.array(divisionInfoSchema(mode))),
@@ -161,14 +163,7 @@ export const PersonSchema = object({ ...personShape('read'), ...halMembers() }, 
  * result.success; // false: phone_numbers[0].number must be 7 to 15 digits
  * ```
  */
-export const PersonWriteSchema = object(
-  { ...personShape('write'), ...halMembers() },
-  'write',
-).superRefine((person, ctx) => {
-  refineSinglePrimary(person.postal_addresses, 'postal_addresses', ctx);
-  refineSinglePrimary(person.email_addresses, 'email_addresses', ctx);
-  refineSinglePrimary(person.phone_numbers, 'phone_numbers', ctx);
-});
+export const PersonWriteSchema = object({ ...personShape('write'), ...halMembers() }, 'write');
 
 /** A person read from a server. Derived from {@link PersonSchema}. */
 export type Person = z.output<typeof PersonSchema>;

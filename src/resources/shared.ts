@@ -144,7 +144,9 @@ export function phoneNumberSchema(mode: Mode) {
       : z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string());
   return object(
     {
-      primary: optional(bool(mode)),
+      // READING-NOTES.md: the table types it a string; accept "true"/"false" on both
+      // sides and always produce (and so send) a boolean.
+      primary: optional(bool('read')),
       number: optional(phoneNumber),
       extension: optional(z.string()),
       description: optional(z.string()),
@@ -219,29 +221,41 @@ export function referrerDataSchema(mode: Mode) {
   );
 }
 
+/** The `params.code` of the issue raised when more than one member is primary. */
+export const MULTIPLE_PRIMARY = 'MULTIPLE_PRIMARY';
+
 /**
- * Checks that at most one member of `items` is primary, reporting the second primary
- * member's path, as the spec allows only one primary address, email and phone.
+ * A list of addresses, emails or phones of which at most one may be primary, as the
+ * spec requires. On write, the second primary member is reported at its own path with
+ * `params.code` {@link MULTIPLE_PRIMARY}, so a server can map it to an error code
+ * without reading the message. The check sits on the list itself so that it runs even
+ * when other members of the person are invalid: every problem is reported at once.
+ *
+ * @example
+ * ```ts
+ * primaryList(emailAddressSchema('write'), 'email_addresses', 'write');
+ * ```
  */
-export function refineSinglePrimary(
-  items:
-    | readonly ({ primary?: boolean | null | undefined } | null | undefined)[]
-    | null
-    | undefined,
+export function primaryList<T extends z.ZodType<{ primary?: boolean | null | undefined }, unknown>>(
+  item: T,
   property: string,
-  ctx: z.RefinementCtx,
-): void {
-  if (!items) return;
-  let seen = false;
-  items.forEach((item, index) => {
-    if (!item?.primary) return;
-    if (seen) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `only one of ${property} may be primary`,
-        path: [property, index, 'primary'],
-      });
-    }
-    seen = true;
+  mode: Mode,
+) {
+  const list = z.array(item);
+  if (mode === 'read') return list;
+  return list.superRefine((items, ctx) => {
+    let seen = false;
+    items.forEach((member, index) => {
+      if (!member.primary) return;
+      if (seen) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `only one of ${property} may be primary`,
+          path: [index, 'primary'],
+          params: { code: MULTIPLE_PRIMARY },
+        });
+      }
+      seen = true;
+    });
   });
 }

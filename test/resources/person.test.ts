@@ -135,3 +135,33 @@ describe('PersonWriteSchema (write)', () => {
     );
   });
 });
+
+describe('PersonWriteSchema normalisation', () => {
+  it('reports a second primary together with other problems, with a stable code', () => {
+    const result = PersonWriteSchema.safeParse({
+      gender: 'female',
+      phone_numbers: [
+        { primary: true, number: '12025550123' },
+        { primary: true, number: '12025550124' },
+      ],
+    });
+    const issues = result.success ? [] : result.error.issues;
+    expect(issues.map((issue) => issue.path.join('.')).sort()).toEqual([
+      'gender',
+      'phone_numbers.1.primary',
+    ]);
+    const primary = issues.find((issue) => issue.path.at(-1) === 'primary');
+    expect(primary && 'params' in primary ? primary.params : undefined).toEqual({
+      code: 'MULTIPLE_PRIMARY',
+    });
+  });
+
+  it('accepts "true"/"false" for a phone primary and `possessive`, and outputs the wire forms', () => {
+    const parsed = PersonWriteSchema.parse({
+      phone_numbers: [{ primary: 'true', number: '12025550123' }],
+      gender_pronouns: { possessive: 'Theirs' },
+    });
+    expect(parsed.phone_numbers?.[0]?.primary).toBe(true);
+    expect(parsed.gender_pronouns).toEqual({ posessive: 'Theirs' });
+  });
+});

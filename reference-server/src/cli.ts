@@ -1,0 +1,201 @@
+/**
+ * Command line: `tsx src/cli.ts [--port n] [--host addr] [--db path] [--keys file] [--seed n]`.
+ * Exit codes: 0 after a clean shutdown, 1 on a start-up failure, 2 on bad arguments.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import * as z from 'zod';
+import { createApp } from './http/app.js';
+import { seedPeople } from './seed.js';
+import { startServer } from './server.js';
+import { openStorage } from './storage/sqlite.js';
+
+const HELP = `ADIS reference server
+
+Usage: npm start -- [options]     (or: npx tsx src/cli.ts [options] in reference-server/)
+
+Options:
+  --port <n>        TCP port (default 8000; 0 picks a free port)
+  --host <addr>     interface to listen on (default 127.0.0.1)
+  --db <path>       SQLite file, or :memory: (default data/adis.db in reference-server/)
+  --keys <file>     JSON API keys: {"keys":[{"token":"…","tenant":"…","access":"read"|"write"}]}
+                    (without it, a write key for the 'demo' tenant is created and printed)
+  --seed <n>        add n demo people to the 'demo' tenant
+                    (default: 300 when the database is new, 0 otherwise)
+  --public-url <u>  absolute root for links (default: the request's origin)
+  --help            show this help
+`;
+
+/** Error in the command line: message and exit code 2. */
+class UsageError extends Error {}
+
+const KeysFileSchema = z.strictObject({
+  keys: z
+    .array(
+      z.strictObject({
+        token: z.string().min(8, 'token must have at least 8 characters'),
+        tenant: z.string().min(1),
+        access: z.enum(['read', 'write']),
+        namespace: z
+          .string()
+          .regex(/^[A-Za-z0-9_.-]+$/, 'namespace may hold letters, digits, _ . -')
+          .optional(),
+      }),
+    )
+    .min(1, 'list at least one key'),
+});
+
+type KeysFile = z.output<typeof KeysFileSchema>;
+
+function readKeysFile(path: string): KeysFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read keys file ${path}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`keys file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  const result = KeysFileSchema.safeParse(json);
+  if (!result.success) {
+    const problems = result.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(file)'}: ${issue.message}`,
+    );
+    throw new UsageError(`keys file ${path} is invalid:\n${problems.join('\n')}`);
+  }
+  return result.data;
+}
+
+function integerOption(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  max: number,
+): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) {
+    throw new UsageError(
+      `--${name} must be an integer from 0 to ${max}, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return Number(raw);
+}
+
+async function main(argv: string[]): Promise<void> {
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(argv);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values } = parsed;
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const port = integerOption('port', values.port, 8000, 65535);
+  const host = values.host ?? '127.0.0.1';
+  const keysFile = values.keys === undefined ? undefined : readKeysFile(resolve(values.keys));
+  const serverRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const dbPath =
+    values.db === ':memory:' ? ':memory:' : resolve(serverRoot, values.db ?? 'data/adis.db');
+  if (values['public-url'] !== undefined && !/^https?:\/\/[^/]+/.test(values['public-url'])) {
+    throw new UsageError('--public-url must be an absolute http(s) URL');
+  }
+
+  const storage = openStorage(dbPath);
+  const seedCount = integerOption('seed', values.seed, storage.created ? 300 : 0, 10_000_000);
+
+  if (keysFile) {
+    // The file is authoritative for the keys it manages: keys removed from it stop working.
+    storage.transaction(() => {
+      storage.removeApiKeys('keys-file');
+      for (const key of keysFile.keys) {
+        storage.ensureTenant(key.tenant, key.namespace);
+        storage.putApiKey(key.token, key.tenant, key.access, 'keys-file');
+      }
+    });
+    console.log(`API keys: ${keysFile.keys.length} loaded from ${values.keys}`);
+  } else {
+    let token = storage.getSetting('demo_token');
+    if (!token) {
+      token = `demo-${randomBytes(18).toString('base64url')}`;
+      storage.transaction(() => {
+        storage.putApiKey(token as string, 'demo', 'write', 'demo');
+        storage.setSetting('demo_token', token as string);
+      });
+    }
+    console.log(`API key (demo tenant, write): ${token}`);
+  }
+
+  if (seedCount > 0) {
+    const started = performance.now();
+    seedPeople(storage, { tenant: 'demo', count: seedCount, seed: Date.now() & 0x7fffffff });
+    console.log(`Seeded ${seedCount} demo people in ${Math.round(performance.now() - started)} ms`);
+  }
+  console.log(`Database: ${dbPath}`);
+
+  const app = createApp({ storage, publicUrl: values['public-url'] });
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer({ app, port, host });
+  } catch (error) {
+    storage.close();
+    throw error;
+  }
+  console.log(`Entry point: ${running.entryPoint}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    // Do not hang forever on a client that never finishes its request.
+    const force = setTimeout(() => {
+      running.server.closeAllConnections();
+    }, 5000);
+    force.unref();
+    running
+      .close()
+      .catch((error: unknown) => console.error(error))
+      .finally(() => {
+        storage.close();
+        process.exit(0);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function parseOptions(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      db: { type: 'string' },
+      keys: { type: 'string' },
+      seed: { type: 'string' },
+      'public-url': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`error: ${error.message}\n\nRun with --help for usage.`);
+    process.exit(2);
+  }
+  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,154 @@
+/**
+ * The spec's error model (`std:error`) and the one error type the server throws.
+ *
+ * Domain and HTTP code throw {@link ApiError}; the HTTP layer's error handler turns it
+ * into the response body with {@link errorBody}. Keeping the type tiny (a status and a
+ * list of descriptions) lets validation report every problem at once, as the spec's
+ * examples do ("both errors are reported together in one error_descriptions array").
+ */
+
+/** One reason a request failed: the spec's ErrorDescription. */
+export interface ErrorDescription {
+  /** Machine-readable reason, upper case with underscores. */
+  error_code: string;
+  /** Human-readable reason. */
+  description: string;
+  /** Properties of the resource (or request) causing the error, as indexed paths. */
+  properties?: string[];
+  /** How to resolve it, for example a pattern the value must match. */
+  hint?: string;
+  /** Reference to an internal error report (logged to stderr). */
+  reference_code?: string;
+}
+
+/** Outcome for one resource of a request: the spec's ResourceStatus. */
+export interface ResourceStatus {
+  resource: string;
+  response_code: number;
+  error_descriptions?: ErrorDescription[];
+}
+
+/** The `std:error` member of an error body. */
+export interface StdError {
+  request_type: 'atomic' | 'non-atomic';
+  response_code: number;
+  resource_status: ResourceStatus[];
+}
+
+/**
+ * Error codes this server emits. Documented in the README; the spec lists only a few
+ * (NOT_SUPPORTED among them) and leaves the rest to the implementation.
+ */
+export const ErrorCode = {
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  INVALID_JSON: 'INVALID_JSON',
+  INVALID_BODY: 'INVALID_BODY',
+  INVALID_PROPERTY: 'INVALID_PROPERTY',
+  UNKNOWN_PROPERTY: 'UNKNOWN_PROPERTY',
+  MULTIPLE_PRIMARY: 'MULTIPLE_PRIMARY',
+  INVALID_PARAMETER: 'INVALID_PARAMETER',
+  INVALID_CONTROL: 'INVALID_CONTROL',
+  LOCAL_IDENTIFIER_NOT_ALLOWED: 'LOCAL_IDENTIFIER_NOT_ALLOWED',
+  DUPLICATE_IDENTIFIER: 'DUPLICATE_IDENTIFIER',
+  NOT_SUPPORTED: 'NOT_SUPPORTED',
+  INTERNAL_ERROR: 'INTERNAL_ERROR',
+} as const;
+
+/** One of the {@link ErrorCode} values. */
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * An atomic request failure: an HTTP status and every reason, for one resource.
+ *
+ * @example
+ * ```ts
+ * throw new ApiError(404, [{ error_code: 'NOT_FOUND', description: 'no such person' }], 'std:person');
+ * ```
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly errors: ErrorDescription[];
+  readonly resource: string;
+  /** Extra response headers (for example `Allow` on 405). */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    errors: ErrorDescription[],
+    resource = 'request',
+    headers: Record<string, string> = {},
+  ) {
+    super(errors.map((e) => e.description).join('; ') || `HTTP ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.errors = errors;
+    this.resource = resource;
+    this.headers = headers;
+  }
+}
+
+/**
+ * Shorthand for an {@link ApiError} with a single description.
+ *
+ * @example
+ * ```ts
+ * throw apiError(400, 'INVALID_PARAMETER', 'page must be a positive integer', { properties: ['page'] });
+ * ```
+ */
+export function apiError(
+  status: number,
+  errorCode: string,
+  description: string,
+  extra: { properties?: string[]; hint?: string; resource?: string } = {},
+): ApiError {
+  const entry: ErrorDescription = { error_code: errorCode, description };
+  if (extra.properties) entry.properties = extra.properties;
+  if (extra.hint) entry.hint = extra.hint;
+  return new ApiError(status, [entry], extra.resource);
+}
+
+/**
+ * The response body of an atomic error: `{ "std:error": { request_type: "atomic", ... } }`
+ * with exactly one resource_status entry, as the spec requires of atomic requests.
+ *
+ * @example
+ * ```ts
+ * const body = errorBody(new ApiError(400, [{ error_code: 'INVALID_JSON', description: 'bad' }]));
+ * body['std:error'].resource_status[0]?.response_code; // 400
+ * ```
+ */
+export function errorBody(error: ApiError): { 'std:error': StdError } {
+  return {
+    'std:error': {
+      request_type: 'atomic',
+      response_code: error.status,
+      resource_status: [
+        {
+          resource: error.resource,
+          response_code: error.status,
+          error_descriptions: error.errors,
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * The body of a non-atomic error: overall 400 and one resource_status entry per
+ * resource involved, as the spec's person signup helper example shows.
+ *
+ * @example
+ * ```ts
+ * nonAtomicErrorBody([{ resource: 'std:person', response_code: 201 }]);
+ * ```
+ */
+export function nonAtomicErrorBody(statuses: ResourceStatus[]): { 'std:error': StdError } {
+  return {
+    'std:error': { request_type: 'non-atomic', response_code: 400, resource_status: statuses },
+  };
+}

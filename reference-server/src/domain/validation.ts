@@ -1,0 +1,134 @@
+/**
+ * Turning zod issues into the spec's ErrorDescriptions.
+ *
+ * The schemas are the SDK's (single source of truth); this module only translates
+ * their findings into `error_code`, `properties` (indexed paths such as
+ * `phone_numbers[0].number`), `description` and `hint`.
+ */
+import type * as z from 'zod';
+import { MULTIPLE_PRIMARY } from '../../../src/resources/shared.js';
+import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
+
+/**
+ * Formats a zod path as the spec's indexed property path.
+ *
+ * @example
+ * ```ts
+ * propertyPath(['phone_numbers', 0, 'number']); // 'phone_numbers[0].number'
+ * propertyPath(['person', 'given_name'], 'person'); // 'person.given_name'
+ * ```
+ */
+export function propertyPath(path: readonly PropertyKey[], prefix = ''): string {
+  let out = prefix;
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+/** A readable list of allowed values for a hint, short enough to read. */
+function listValues(values: readonly unknown[]): string {
+  return values.map((v) => JSON.stringify(v)).join(', ');
+}
+
+/**
+ * Maps one zod issue to one ErrorDescription.
+ *
+ * Codes: `UNKNOWN_PROPERTY` for members the schema does not know (strict objects),
+ * `MULTIPLE_PRIMARY` for the "only one primary" rule, `INVALID_PROPERTY` for everything
+ * else (wrong type, pattern, enum value, range).
+ *
+ * @example
+ * ```ts
+ * const result = PersonWriteSchema.safeParse({ nickname: 'x' });
+ * if (!result.success) issueToDescription(result.error.issues[0]!); // UNKNOWN_PROPERTY, ['nickname']
+ * ```
+ */
+export function issueToDescription(issue: z.core.$ZodIssue, prefix = ''): ErrorDescription {
+  const where = propertyPath(issue.path, prefix);
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const properties = issue.keys.map((key) => propertyPath([...issue.path, key], prefix));
+      return {
+        error_code: ErrorCode.UNKNOWN_PROPERTY,
+        description: `unknown ${properties.length === 1 ? 'property' : 'properties'}: ${properties.join(', ')}`,
+        properties,
+        hint: 'remove the property or check its spelling against the specification',
+      };
+    }
+    case 'invalid_type':
+      return {
+        error_code: ErrorCode.INVALID_PROPERTY,
+        description: `${where || 'body'}: ${issue.message}`,
+        properties: where ? [where] : [],
+        hint: `must be of type ${issue.expected}`,
+      };
+    case 'invalid_format': {
+      const description: ErrorDescription = {
+        error_code: ErrorCode.INVALID_PROPERTY,
+        description: `${where}: ${issue.message}`,
+        properties: [where],
+      };
+      // The pattern is the most useful hint a client can get (the spec's own example).
+      // For built-in formats (email, datetime) the pattern is unreadable; name the format.
+      if (issue.format === 'regex' && 'pattern' in issue && typeof issue.pattern === 'string') {
+        description.hint = `must match ${issue.pattern}`;
+      } else {
+        description.hint = `must be a valid ${issue.format}`;
+      }
+      return description;
+    }
+    case 'invalid_value':
+      return {
+        error_code: ErrorCode.INVALID_PROPERTY,
+        description: `${where}: ${issue.message}`,
+        properties: [where],
+        hint: `one of ${listValues(issue.values)}`,
+      };
+    case 'custom':
+      if (issue.params?.code === MULTIPLE_PRIMARY) {
+        return {
+          error_code: ErrorCode.MULTIPLE_PRIMARY,
+          description: `${where}: ${issue.message}`,
+          properties: [where],
+          hint: 'set primary to true on at most one member',
+        };
+      }
+      return {
+        error_code: ErrorCode.INVALID_PROPERTY,
+        description: `${where}: ${issue.message}`,
+        properties: [where],
+      };
+    default:
+      return {
+        error_code: ErrorCode.INVALID_PROPERTY,
+        description: `${where || 'body'}: ${issue.message}`,
+        properties: where ? [where] : [],
+      };
+  }
+}
+
+/**
+ * Parses `value` with `schema`; on failure throws one atomic 400 {@link ApiError} that
+ * carries every issue, for the resource named `resource`.
+ *
+ * @example
+ * ```ts
+ * const person = parseOrThrow(PersonWriteSchema, body, 'std:person');
+ * ```
+ */
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  resource: string,
+  prefix = '',
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new ApiError(
+    400,
+    result.error.issues.map((issue) => issueToDescription(issue, prefix)),
+    resource,
+  );
+}

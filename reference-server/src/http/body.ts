@@ -1,0 +1,91 @@
+/**
+ * Reading request bodies: media type check, JSON parsing, object check and the
+ * `std:control` object. Size is enforced before this by hono's bodyLimit.
+ */
+import type { Context } from 'hono';
+import * as z from 'zod';
+import { ApiError, apiError, ErrorCode } from '../domain/errors.js';
+import { isPlainObject } from '../domain/merge.js';
+import { issueToDescription } from '../domain/validation.js';
+import type { JsonObject } from '../storage/storage.js';
+import type { AppEnv } from './env.js';
+
+/** `application/json`, `application/hal+json` and any other `+json` type. */
+const JSON_MEDIA_TYPE = /^application\/([a-z0-9.!#$&^_-]+\+)?json$/i;
+
+/**
+ * Reads the body as a JSON object. Wrong media type: 415; unparsable: 400 INVALID_JSON;
+ * not an object (array, string, empty): 400 INVALID_BODY.
+ *
+ * @example
+ * ```ts
+ * const body = await readJsonObject(c);
+ * ```
+ */
+export async function readJsonObject(c: Context<AppEnv>): Promise<JsonObject> {
+  const contentType = c.req.header('content-type');
+  const text = await c.req.text();
+  const mediaType = contentType?.split(';')[0]?.trim() ?? '';
+  // An empty body is a missing body whatever its declared type (fetch labels an empty
+  // string body text/plain).
+  if (text.trim() === '') {
+    throw apiError(400, ErrorCode.INVALID_BODY, 'the request needs a JSON object body');
+  }
+  if (!JSON_MEDIA_TYPE.test(mediaType)) {
+    throw apiError(
+      415,
+      ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      `unsupported Content-Type ${JSON.stringify(contentType ?? '')}: send JSON`,
+      { hint: 'Content-Type: application/json (or application/hal+json)' },
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw apiError(
+      400,
+      ErrorCode.INVALID_JSON,
+      `the body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (!isPlainObject(value)) {
+    throw apiError(400, ErrorCode.INVALID_BODY, 'the body must be a JSON object');
+  }
+  return value;
+}
+
+const ControlSchema = z.strictObject({ return_response: z.boolean().optional() });
+
+/** The parsed `std:control` object. */
+export interface Control {
+  returnResponse: boolean;
+}
+
+/**
+ * Removes `std:control` from a body and validates it (an object with an optional
+ * boolean `return_response`, default true).
+ *
+ * @example
+ * ```ts
+ * const { control, rest } = takeControl({ 'std:control': { return_response: false }, given_name: 'Ana' });
+ * control.returnResponse; // false
+ * ```
+ */
+export function takeControl(body: JsonObject): { control: Control; rest: JsonObject } {
+  const { 'std:control': raw, ...rest } = body;
+  if (raw === undefined) return { control: { returnResponse: true }, rest };
+  const result = ControlSchema.safeParse(raw);
+  if (!result.success) {
+    // Control errors get their own code: they are not properties of the resource.
+    throw new ApiError(
+      400,
+      result.error.issues.map((issue) => ({
+        ...issueToDescription(issue, 'std:control'),
+        error_code: ErrorCode.INVALID_CONTROL,
+      })),
+      'std:control',
+    );
+  }
+  return { control: { returnResponse: result.data.return_response ?? true }, rest };
+}

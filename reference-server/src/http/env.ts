@@ -1,0 +1,33 @@
+/**
+ * Types shared by the HTTP layer: the Hono environment and the resolved app config.
+ */
+import type { KindRegistry } from '../domain/kinds.js';
+import type { RecordService } from '../domain/records.js';
+import type { ApiKeyInfo, Storage } from '../storage/storage.js';
+import type { Urls } from './links.js';
+
+/** Settings every route reads, with defaults applied. */
+export interface AppConfig {
+  storage: Storage;
+  records: RecordService;
+  registry: KindRegistry;
+  apiKeyHeader: string;
+  publicUrl: string | undefined;
+  maxPageSize: number;
+  maxBodyBytes: number;
+  motd: string;
+  vendorName: string;
+  productName: string;
+  stdVersion: string;
+  logError: (message: string) => void;
+}
+
+/** Hono environment: per-request variables set by the middleware. */
+export interface AppEnv {
+  Variables: {
+    /** The caller's key and tenant (set by the auth middleware). */
+    auth: ApiKeyInfo;
+    /** Absolute URL builder for this request (origin or the configured public URL). */
+    urls: Urls;
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Absolute hrefs. Built from the request's origin, so the server works behind any host
+ * and port, unless a public URL is configured (behind a proxy that rewrites Host).
+ */
+
+/** The API path prefix (the spec's versioned `{base_url}`). */
+export const API_PREFIX = '/api/v1';
+/** The documentation path prefix (the curie's `/docs/v1/{rel}`). */
+export const DOCS_PREFIX = '/docs/v1';
+
+/** A HAL link object. */
+export interface Link {
+  href: string;
+  title?: string;
+  templated?: boolean;
+  name?: string;
+  index?: string;
+}
+
+/**
+ * URL builder for one request.
+ *
+ * @example
+ * ```ts
+ * const urls = new Urls('http://127.0.0.1:8000');
+ * urls.record('people', 'abc'); // 'http://127.0.0.1:8000/api/v1/people/abc'
+ * ```
+ */
+export class Urls {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = root.replace(/\/+$/, '');
+  }
+
+  /** The entry point (with its trailing slash, as the spec's examples show it). */
+  entryPoint(): string {
+    return `${this.root}${API_PREFIX}/`;
+  }
+
+  /** A path below the API base. */
+  api(path: string): string {
+    return `${this.root}${API_PREFIX}/${path.replace(/^\/+/, '')}`;
+  }
+
+  /** A collection. */
+  collection(plural: string): string {
+    return this.api(plural);
+  }
+
+  /** A record. */
+  record(plural: string, id: string): string {
+    return this.api(`${plural}/${encodeURIComponent(id)}`);
+  }
+
+  /** A record's sub-collection. */
+  subCollection(plural: string, id: string, sub: string): string {
+    return this.api(`${plural}/${encodeURIComponent(id)}/${sub}`);
+  }
+
+  /** The documentation index. */
+  docs(): string {
+    return `${this.root}${DOCS_PREFIX}/`;
+  }
+
+  /** The curies array every document carries. */
+  curies(): Link[] {
+    return [{ name: 'std', href: `${this.root}${DOCS_PREFIX}/{rel}`, templated: true }];
+  }
+}
+
+/**
+ * The root URL for a request: the configured public URL, or the request's origin.
+ *
+ * @example
+ * ```ts
+ * requestRoot('http://localhost:8000/api/v1/people?page=2', undefined); // 'http://localhost:8000'
+ * ```
+ */
+export function requestRoot(requestUrl: string, publicUrl: string | undefined): string {
+  return publicUrl ?? new URL(requestUrl).origin;
+}
+
+/**
+ * Adds query parameters to a URL.
+ *
+ * @example
+ * ```ts
+ * withQuery('http://h/api/v1/people', { page: 2, per_page: 100 }); // 'http://h/api/v1/people?page=2&per_page=100'
+ * ```
+ */
+export function withQuery(
+  href: string,
+  params: Record<string, string | number | undefined>,
+): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  const query = search.toString();
+  return query ? `${href}?${query}` : href;
+}

@@ -1,0 +1,54 @@
+/**
+ * Response construction. Every API response, errors included, is HAL+JSON with the
+ * spec's Cache-Control header.
+ */
+import { type ApiError, errorBody } from '../domain/errors.js';
+
+/** The content type of every API response. */
+export const HAL_CONTENT_TYPE = 'application/hal+json; charset=utf-8';
+/** The spec's Cache-Control value. */
+export const CACHE_CONTROL = 'max-age=0, private, must-revalidate';
+
+/**
+ * Sets the spec's headers on a response's header list.
+ *
+ * @example
+ * ```ts
+ * const headers = new Headers();
+ * setApiHeaders(headers);
+ * ```
+ */
+export function setApiHeaders(headers: Headers): void {
+  headers.set('Content-Type', HAL_CONTENT_TYPE);
+  headers.set('Cache-Control', CACHE_CONTROL);
+}
+
+/**
+ * A HAL+JSON response. `body` undefined gives an empty body (204).
+ *
+ * @example
+ * ```ts
+ * return hal({ motd: 'hi' }, 200);
+ * ```
+ */
+export function hal(
+  body: unknown,
+  status = 200,
+  extraHeaders: Record<string, string> = {},
+): Response {
+  const headers = new Headers(extraHeaders);
+  setApiHeaders(headers);
+  return new Response(body === undefined ? null : JSON.stringify(body), { status, headers });
+}
+
+/**
+ * The response for an {@link ApiError}.
+ *
+ * @example
+ * ```ts
+ * return errorResponse(new ApiError(404, [{ error_code: 'NOT_FOUND', description: 'gone' }]));
+ * ```
+ */
+export function errorResponse(error: ApiError): Response {
+  return hal(errorBody(error), error.status, error.headers);
+}

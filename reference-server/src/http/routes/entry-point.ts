@@ -1,0 +1,46 @@
+/**
+ * The API entry point: the spec's fields plus links built from the kind registry, so a
+ * kind registered later appears here without changing this file.
+ */
+import type { Hono } from 'hono';
+import type { AppConfig, AppEnv } from '../env.js';
+import { API_PREFIX, type Link } from '../links.js';
+import { methodNotAllowed } from '../middleware.js';
+import { hal } from '../respond.js';
+
+/**
+ * Registers `GET /api/v1/`.
+ *
+ * @example
+ * ```ts
+ * registerEntryPoint(app, config);
+ * ```
+ */
+export function registerEntryPoint(app: Hono<AppEnv>, config: AppConfig): void {
+  app.get(API_PREFIX, (c) => {
+    const urls = c.get('urls');
+    const { tenant } = c.get('auth');
+    const links: Record<string, Link | Link[]> = {
+      self: { href: urls.entryPoint(), title: `${config.productName} entry point` },
+      docs: { href: urls.docs(), title: 'Documentation', name: 'Docs', index: 'index' },
+      curies: urls.curies(),
+    };
+    for (const kind of config.registry.all()) {
+      if (kind.inEntryPoint)
+        links[`std:${kind.plural}`] = { href: urls.collection(kind.plural), title: kind.title };
+    }
+    for (const helper of config.registry.helperLinks()) {
+      links[`std:${helper.rel}`] = { href: urls.api(helper.path), title: helper.title };
+    }
+    return hal({
+      motd: config.motd,
+      max_pagesize: config.maxPageSize,
+      vendor_name: config.vendorName,
+      product_name: config.productName,
+      std_version: config.stdVersion,
+      namespace: tenant.namespace,
+      _links: links,
+    });
+  });
+  app.all(API_PREFIX, methodNotAllowed(['GET']));
+}

@@ -1,0 +1,61 @@
+/**
+ * The ADIS reference server as a library: build the app, open storage, seed demo
+ * people, serve over HTTP.
+ *
+ * @example
+ * ```ts
+ * import { createApp, openStorage, startServer } from 'adis-server';
+ * const storage = openStorage(':memory:');
+ * storage.putApiKey('secret', 'demo', 'write');
+ * const running = await startServer({ app: createApp({ storage }), port: 0 });
+ * ```
+ */
+export {
+  ApiError,
+  apiError,
+  ErrorCode,
+  type ErrorDescription,
+  errorBody,
+  nonAtomicErrorBody,
+  type ResourceStatus,
+  type StdError,
+} from './domain/errors.js';
+export {
+  type HelperLink,
+  KindRegistry,
+  type ResourceKind,
+  type SubCollection,
+} from './domain/kinds.js';
+export {
+  type PagePlan,
+  type PageRequest,
+  parsePageRequest,
+  planPage,
+  totalPages,
+} from './domain/paging.js';
+export { type Person, type PersonInput, parsePerson, personKind } from './domain/person.js';
+export { personSignup, type SignupResult } from './domain/person-signup.js';
+export { type CollectionPage, RecordService } from './domain/records.js';
+export { type AppOptions, createApp, defaultRegistry } from './http/app.js';
+export type { AppEnv } from './http/env.js';
+export { demoPerson, prng, type SeedOptions, seedPeople } from './seed.js';
+export { type RunningServer, type StartServerOptions, startServer } from './server.js';
+export {
+  hashToken,
+  MIGRATIONS,
+  openStorage,
+  SqliteStorage,
+  type SqliteStorageOptions,
+} from './storage/sqlite.js';
+export type {
+  Access,
+  ApiKeyInfo,
+  JsonObject,
+  LookupKey,
+  PageQuery,
+  ParentRef,
+  RecordWrite,
+  Storage,
+  StoredRecord,
+  Tenant,
+} from './storage/storage.js';

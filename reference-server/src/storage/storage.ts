@@ -1,0 +1,154 @@
+/**
+ * The storage contract. HTTP and domain code talk only to this interface, so another
+ * engine (Postgres, an in-memory map for tests) can implement it without touching them.
+ *
+ * Storage is deliberately generic: it stores JSON documents of any resource kind,
+ * keyed by (tenant, kind, id), with a monotonically increasing `seq` for ordering and
+ * keyset paging, a table of identifiers for uniqueness, lookup keys (a person's
+ * lower-cased email addresses, phone numbers) for matching, and parent references for
+ * sub-collections (a person's signatures, a petition's signatures). Domain rules
+ * (what a valid person is, how updates merge) live in `src/domain`, not here.
+ */
+
+/** A JSON object as stored and returned. */
+export type JsonObject = { [key: string]: unknown };
+
+/** What an API key may do: `read` allows GET only, `write` allows every method. */
+export type Access = 'read' | 'write';
+
+/** A tenant: the owner of records. Each API key belongs to one tenant. */
+export interface Tenant {
+  id: number;
+  name: string;
+  /** Identifier namespace of the tenant's records (`<namespace>:<id>`). */
+  namespace: string;
+}
+
+/** The result of looking up an API key. */
+export interface ApiKeyInfo {
+  tenant: Tenant;
+  access: Access;
+}
+
+/** A stored record as read back. */
+export interface StoredRecord {
+  /** Monotonic insertion number: order of collections and the keyset paging cursor. */
+  seq: number;
+  kind: string;
+  id: string;
+  doc: JsonObject;
+  created_date: string;
+  modified_date: string;
+}
+
+/** A named lookup value of a record (for example `email` → `ana@example.org`). */
+export interface LookupKey {
+  name: string;
+  value: string;
+}
+
+/** A reference from a record to a parent record, for sub-collections. */
+export interface ParentRef {
+  kind: string;
+  id: string;
+}
+
+/** Everything written for one record. */
+export interface RecordWrite {
+  tenantId: number;
+  kind: string;
+  id: string;
+  doc: JsonObject;
+  created_date: string;
+  modified_date: string;
+  /** All identifiers of the record; unique per (tenant, kind). */
+  identifiers: readonly string[];
+  /** Lookup keys for matching; replaced whole on every write. */
+  keys?: readonly LookupKey[];
+  /** Parents whose sub-collections list this record; replaced whole on every write. */
+  parents?: readonly ParentRef[];
+}
+
+/** Which records a collection query covers. */
+export interface CollectionScope {
+  tenantId: number;
+  kind: string;
+  /** Only records referring to this parent (a sub-collection). */
+  parent?: ParentRef;
+}
+
+/**
+ * One page of a collection, in ascending `seq` order whatever the access path.
+ * Exactly one of `after`, `before`, `offset` or `offsetFromEnd` selects the records.
+ */
+export interface PageQuery extends CollectionScope {
+  limit: number;
+  /** Records with seq greater than this (keyset, forward). */
+  after?: number;
+  /** The `limit` records with seq just below this (keyset, backward). */
+  before?: number;
+  /** Skip this many records from the start. */
+  offset?: number;
+  /** Skip this many records from the end (scans the index backwards; cheap deep pages). */
+  offsetFromEnd?: number;
+}
+
+/** Raised when a write would give two records of a tenant and kind the same identifier. */
+export class DuplicateIdentifierError extends Error {
+  readonly identifier: string;
+  constructor(identifier: string) {
+    super(`identifier ${identifier} is already used by another record`);
+    this.name = 'DuplicateIdentifierError';
+    this.identifier = identifier;
+  }
+}
+
+/** The storage engine contract. All methods are synchronous (better-sqlite3 style). */
+export interface Storage {
+  /** True when this open created the database (no schema existed). */
+  readonly created: boolean;
+
+  /** Returns the tenant named `name`, creating it (with `namespace`) when missing. */
+  ensureTenant(name: string, namespace?: string): Tenant;
+  /** The tenant named `name`, if any. */
+  getTenant(name: string): Tenant | undefined;
+  /** Stores an API key (hashed) for a tenant; `source` groups keys for replacement. */
+  putApiKey(token: string, tenantName: string, access: Access, source?: string): void;
+  /** Removes every API key added with `source`; returns how many. */
+  removeApiKeys(source: string): number;
+  /** Looks up a plain-text API key. */
+  authenticate(token: string): ApiKeyInfo | undefined;
+  /** A persistent setting. */
+  getSetting(key: string): string | undefined;
+  /** Stores a persistent setting. */
+  setSetting(key: string, value: string): void;
+
+  /** Inserts a record; throws {@link DuplicateIdentifierError} on a taken identifier. */
+  insertRecord(write: RecordWrite): StoredRecord;
+  /**
+   * Inserts many records in one transaction (bulk load, seeding); returns the count.
+   * All or nothing: a failure rolls the whole batch back.
+   */
+  insertRecords(writes: Iterable<RecordWrite>): number;
+  /** Replaces a record's document, identifiers, keys and parents; undefined when missing. */
+  updateRecord(write: RecordWrite): StoredRecord | undefined;
+  /** Deletes a record; false when it did not exist. */
+  deleteRecord(tenantId: number, kind: string, id: string): boolean;
+  /** One record. */
+  getRecord(tenantId: number, kind: string, id: string): StoredRecord | undefined;
+  /** Number of records in a collection. */
+  countRecords(scope: CollectionScope): number;
+  /** One page of a collection, ascending by seq. */
+  listRecords(query: PageQuery): StoredRecord[];
+  /** Whether the collection holds a record with seq greater than `seq`. */
+  hasRecordAfter(scope: CollectionScope, seq: number): boolean;
+  /** Id of the record of that tenant and kind carrying `identifier`. */
+  findByIdentifier(tenantId: number, kind: string, identifier: string): string | undefined;
+  /** Ids of records with the lookup key `name` = `value`, oldest first. */
+  findByKey(tenantId: number, kind: string, name: string, value: string): string[];
+
+  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T;
+  /** Closes the database. */
+  close(): void;
+}

@@ -1,0 +1,148 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const tsx = resolve(serverDir, '..', 'node_modules', '.bin', 'tsx');
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'adis-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function run(args: string[]) {
+  const child = spawn(tsx, ['src/cli.ts', ...args], {
+    cwd: serverDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const ready = new Promise<string>((done, fail) => {
+    const timer = setInterval(() => {
+      const match = /^Entry point: (\S+)$/m.exec(stdout);
+      if (match?.[1]) {
+        clearInterval(timer);
+        done(match[1]);
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        fail(new Error(`server exited ${child.exitCode}: ${stderr}`));
+      }
+    }, 50);
+  });
+  // Cases that expect a failed start never await `ready`; keep its rejection handled.
+  ready.catch(() => {});
+  return { child, ready, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe('command line', () => {
+  it('serves over loopback on port 0 with a keys file and exits 0 on SIGTERM', async () => {
+    const dir = tempDir();
+    const keys = join(dir, 'keys.json');
+    writeFileSync(
+      keys,
+      JSON.stringify({
+        keys: [
+          { token: 'cli-write-key-1', tenant: 'acme', access: 'write' },
+          { token: 'cli-read-key-01', tenant: 'acme', access: 'read' },
+        ],
+      }),
+    );
+    const server = run([
+      '--port',
+      '0',
+      '--db',
+      join(dir, 'adis.db'),
+      '--keys',
+      keys,
+      '--seed',
+      '12',
+    ]);
+    const entry = await server.ready;
+    expect(entry).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/$/);
+    expect(entry).not.toContain(':0/');
+    expect(server.output().stdout.match(/^Entry point:/gm)).toHaveLength(1);
+
+    const res = await fetch(entry, { headers: { 'STD-API-Token': 'cli-read-key-01' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/hal+json; charset=utf-8');
+    const body = (await res.json()) as { _links: Record<string, { href: string }> };
+    expect(body._links.self?.href).toBe(entry);
+    const people = await fetch(`${entry}people`, {
+      headers: { 'STD-API-Token': 'cli-write-key-1' },
+    });
+    // Seeded people go to the demo tenant, not to acme.
+    expect(((await people.json()) as { total_records: number }).total_records).toBe(0);
+    const created = await fetch(`${entry}people`, {
+      method: 'POST',
+      headers: { 'STD-API-Token': 'cli-write-key-1', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ given_name: 'Over the wire' }),
+    });
+    expect(created.status).toBe(201);
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('creates a demo key once and reprints it on restart', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'adis.db');
+    const first = run(['--port', '0', '--db', db]);
+    await first.ready;
+    const token = /API key \(demo tenant, write\): (\S+)/.exec(first.output().stdout)?.[1];
+    expect(token).toBeDefined();
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+    const second = run(['--port', '0', '--db', db]);
+    const entry = await second.ready;
+    expect(second.output().stdout).toContain(`API key (demo tenant, write): ${token}`);
+    const res = await fetch(`${entry}people?per_page=1`, {
+      headers: { 'STD-API-Token': token ?? '' },
+    });
+    // 300 demo people were seeded when the database was new, none on restart.
+    expect(((await res.json()) as { total_records: number }).total_records).toBe(300);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('exits 2 on bad arguments and bad key files', async () => {
+    const dir = tempDir();
+    const bad = join(dir, 'bad.json');
+    writeFileSync(
+      bad,
+      JSON.stringify({ keys: [{ token: 'short', tenant: 'a', access: 'admin' }] }),
+    );
+    const cases = [
+      ['--port', 'abc'],
+      ['--bogus'],
+      ['--keys', bad],
+      ['--keys', join(dir, 'missing.json')],
+    ];
+    for (const args of cases) {
+      const proc = run([...args, '--db', ':memory:']);
+      expect(await proc.exited, args.join(' ')).toBe(2);
+      expect(proc.output().stderr).toMatch(/error:/);
+    }
+    const help = run(['--help']);
+    expect(await help.exited).toBe(0);
+    expect(help.output().stdout).toContain('--keys');
+  });
+});

@@ -1,0 +1,61 @@
+import { createApp, type ErrorDescription, openStorage, type SqliteStorage } from '../src/index.js';
+
+export const WRITE = 'write-key-000000';
+export const READ = 'read-key-0000000';
+export const OTHER = 'other-tenant-key';
+export const ORIGIN = 'http://adis.test';
+
+export interface Call {
+  body?: unknown;
+  raw?: string;
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface Harness {
+  storage: SqliteStorage;
+  app: ReturnType<typeof createApp>;
+  call(method: string, path: string, options?: Call): Promise<Response>;
+  json(
+    method: string,
+    path: string,
+    options?: Call,
+  ): Promise<{ status: number; body: Json; res: Response }>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read deep JSON freely
+export type Json = any;
+
+export function harness(options: Partial<Parameters<typeof createApp>[0]> = {}): Harness {
+  const storage = openStorage(':memory:');
+  storage.putApiKey(WRITE, 'acme', 'write');
+  storage.putApiKey(READ, 'acme', 'read');
+  storage.putApiKey(OTHER, 'other', 'write');
+  const app = createApp({ storage, logError: () => {}, ...options });
+  const call = async (method: string, path: string, opts: Call = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key !== null) headers['STD-API-Token'] = opts.key ?? WRITE;
+    let body: string | undefined;
+    if (opts.raw !== undefined) body = opts.raw;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const url = path.startsWith('http') ? path : `${ORIGIN}${path}`;
+    return app.fetch(new Request(url, { method, headers, body }));
+  };
+  return {
+    storage,
+    app,
+    call,
+    async json(method, path, opts) {
+      const res = await call(method, path, opts);
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined, res };
+    },
+  };
+}
+
+export function errorOf(body: Json): ErrorDescription[] {
+  return body['std:error'].resource_status[0].error_descriptions;
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyPatch, dropNulls } from '../src/domain/merge.js';
+import { createApp, MIGRATIONS, openStorage, seedPeople } from '../src/index.js';
+
+const dirs: string[] = [];
+function tempDb(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'adis-storage-'));
+  dirs.push(dir);
+  return join(dir, 'nested', 'adis.db');
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SqliteStorage', () => {
+  it('durability: data written through one instance is there after close and reopen', async () => {
+    const path = tempDb();
+    const first = openStorage(path);
+    expect(first.created).toBe(true);
+    expect(first.database.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(first.database.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    expect(first.database.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    first.putApiKey('durable-key-0001', 'acme', 'write');
+    first.setSetting('demo_token', 'abc');
+    const app = createApp({ storage: first });
+    const res = await app.fetch(
+      new Request('http://h/api/v1/people', {
+        method: 'POST',
+        headers: { 'STD-API-Token': 'durable-key-0001', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ given_name: 'Durable', identifiers: ['crm:1'] }),
+      }),
+    );
+    expect(res.status).toBe(201);
+    const self = ((await res.json()) as { _links: { self: { href: string } } })._links.self.href;
+    first.close();
+
+    const second = openStorage(path);
+    expect(second.created).toBe(false);
+    expect(second.getSetting('demo_token')).toBe('abc');
+    const again = await createApp({ storage: second }).fetch(
+      new Request(self, { headers: { 'STD-API-Token': 'durable-key-0001' } }),
+    );
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { given_name: string }).given_name).toBe('Durable');
+    const tenant = second.getTenant('acme');
+    expect(tenant).toBeDefined();
+    expect(second.findByIdentifier(tenant?.id ?? 0, 'person', 'crm:1')).toBeDefined();
+    second.close();
+  });
+
+  it('keeps totals and side tables in step with inserts and deletes', () => {
+    const storage = openStorage(':memory:');
+    seedPeople(storage, { tenant: 'demo', count: 40, seed: 3 });
+    const tenant = storage.ensureTenant('demo');
+    const scope = { tenantId: tenant.id, kind: 'person' };
+    expect(storage.countRecords(scope)).toBe(40);
+    const [first] = storage.listRecords({ ...scope, limit: 1 });
+    expect(first).toBeDefined();
+    const emails = (first?.doc.email_addresses ?? []) as { address: string }[];
+    const email = emails[0]?.address ?? '';
+    expect(storage.findByKey(tenant.id, 'person', 'email', email.toLowerCase())).toEqual([
+      first?.id,
+    ]);
+    expect(storage.deleteRecord(tenant.id, 'person', first?.id ?? '')).toBe(true);
+    expect(storage.countRecords(scope)).toBe(40 - 1);
+    expect(storage.findByKey(tenant.id, 'person', 'email', email.toLowerCase())).toEqual([]);
+    const identifiers = storage.database.prepare('SELECT count(*) AS n FROM identifiers').get() as {
+      n: number;
+    };
+    expect(identifiers.n).toBe(39);
+    storage.close();
+  });
+
+  it('uses the covering seq index for paging queries', () => {
+    const storage = openStorage(':memory:');
+    const plan = storage.database
+      .prepare(
+        'EXPLAIN QUERY PLAN SELECT seq FROM records WHERE tenant_id = 1 AND kind = ? ORDER BY seq DESC LIMIT 10 OFFSET 5',
+      )
+      .all('person') as { detail: string }[];
+    expect(plan.map((row) => row.detail).join(' ')).toMatch(/COVERING INDEX records_by_seq/);
+    storage.close();
+  });
+
+  it('refuses a database from a newer server', () => {
+    const path = tempDb();
+    const storage = openStorage(path);
+    storage.database.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    storage.close();
+    expect(() => openStorage(path)).toThrow(/newer/);
+  });
+});
+
+describe('merge rules', () => {
+  it('applyPatch: null clears, arrays replace, objects merge, ignored keys skipped', () => {
+    expect(
+      applyPatch(
+        { a: 1, b: [1, 2], c: { x: 1, y: 2 }, d: 'keep' },
+        { a: null, b: [3], c: { y: null, z: 3 }, d: 'no' },
+        ['d'],
+      ),
+    ).toEqual({ b: [3], c: { x: 1, z: 3 }, d: 'keep' });
+  });
+
+  it('dropNulls removes nulls at every depth', () => {
+    expect(dropNulls({ a: null, b: { c: null, d: [{ e: null, f: 1 }] } })).toEqual({
+      b: { d: [{ f: 1 }] },
+    });
+  });
+});
