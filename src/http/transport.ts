@@ -203,16 +203,20 @@ export function createTransport(options: TransportOptions = {}): Transport {
               await hooks.beforeRequest?.({ ...event, attempt: retryCount + 1 });
             },
           ],
-          afterResponse: [
-            async (_request, _options, response, { retryCount }) => {
-              await hooks.afterResponse?.({
-                ...event,
-                attempt: retryCount + 1,
-                status: response.status,
-                durationMs: performance.now() - attemptStart,
-              });
-            },
-          ],
+          // ky tees every response body for an afterResponse hook, so the hook is only
+          // installed when someone listens: otherwise every page is copied for nothing.
+          afterResponse: !hooks.afterResponse
+            ? []
+            : [
+                async (_request, _options, response, { retryCount }) => {
+                  await hooks.afterResponse?.({
+                    ...event,
+                    attempt: retryCount + 1,
+                    status: response.status,
+                    durationMs: performance.now() - attemptStart,
+                  });
+                },
+              ],
           beforeRetry: [
             async ({ error, retryCount }) => {
               if (!hooks.beforeRetry) return;

@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// These tests run the built package (npm test builds first), so that a broken
+// exports map or a CJS build that cannot load ky is caught before users see it.
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+let server: Server;
+let entryPoint: string;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    response.setHeader('content-type', 'application/hal+json');
+    if (request.headers['std-api-token'] !== 'k') {
+      response.statusCode = 401;
+      response.end('{}');
+      return;
+    }
+    response.end(
+      JSON.stringify({ motd: 'built ok', _links: { self: { href: '/api/v1/' }, 'std:people': { href: '/api/v1/people' } } }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  entryPoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const script = (load: string) =>
+  `${load}.then(({ connect }) => connect(process.argv[1], { apiKey: 'k' })).then((c) => console.log(c.entryPoint.motd))` +
+  `.catch((e) => { console.error(e); process.exit(1); })`;
+
+describe('the built package', () => {
+  it('exists (npm test builds before testing)', () => {
+    expect(existsSync(`${root}dist/index.js`)).toBe(true);
+    expect(existsSync(`${root}dist/index.cjs`)).toBe(true);
+  });
+
+  it('works when imported as ESM by its package name', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--input-type=module', '-e', script("import('adis-sdk')"), entryPoint],
+      { cwd: root },
+    );
+    expect(stdout.trim()).toBe('built ok');
+  });
+
+  it('works when required as CommonJS (ky is bundled into the CJS build)', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--input-type=commonjs', '-e', script("Promise.resolve(require('adis-sdk'))"), entryPoint],
+      { cwd: root },
+    );
+    expect(stdout.trim()).toBe('built ok');
+  });
+});
