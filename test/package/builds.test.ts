@@ -22,7 +22,10 @@ beforeAll(async () => {
       return;
     }
     response.end(
-      JSON.stringify({ motd: 'built ok', _links: { self: { href: '/api/v1/' }, 'std:people': { href: '/api/v1/people' } } }),
+      JSON.stringify({
+        motd: 'built ok',
+        _links: { self: { href: '/api/v1/' }, 'std:people': { href: '/api/v1/people' } },
+      }),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
