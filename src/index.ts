@@ -9,21 +9,7 @@
  */
 export * from './errors/index.js';
 export * from './hal/index.js';
-export {
-  type AttemptEvent,
-  createTransport,
-  DEFAULT_API_KEY_HEADER,
-  DEFAULT_TIMEOUT,
-  type HttpMethod,
-  type HttpRequest,
-  type HttpResponse,
-  type ResponseEvent,
-  type RetryEvent,
-  type RetryOptions,
-  type Transport,
-  type TransportHooks,
-  type TransportOptions,
-} from './http/transport.js';
+export * from './http/index.js';
 export { Client, type ClientOptions, connect } from './navigator/client.js';
 export { Collection, type Page, type PagingOptions } from './navigator/collection.js';
 export type { CallOptions, NavigatorContext, SendResult } from './navigator/context.js';

@@ -1,5 +1,5 @@
-export { originOf, TrustedOrigins } from './origins.js';
-export { type Clock, RateLimiter } from './rate-limiter.js';
+// The transport's public surface. Origins, the rate limiter and redirect handling are
+// internals of createTransport and stay out of the package's API.
 export {
   DEFAULT_RETRY_AFTER_STATUS_CODES,
   DEFAULT_RETRY_LIMIT,

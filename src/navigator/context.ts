@@ -29,7 +29,16 @@ export interface SendResult {
 /**
  * What every resource and collection of one connection shares: the transport, the
  * entry point's curies (inherited by every document, because many servers declare them
- * only there) and the validation setting.
+ * only there) and the validation setting. {@link connect} builds it; resource kinds
+ * receive it in their `wrap` function.
+ *
+ * @example
+ * ```ts
+ * const kind: ResourceKind<Person, PersonInput, PersonResource> = {
+ *   ...personKind,
+ *   wrap: (context, document) => new PersonResource(context, document, kind),
+ * };
+ * ```
  */
 export class NavigatorContext {
   readonly transport: Transport;

@@ -217,3 +217,30 @@ describe('connecting', () => {
     expect(seenElsewhere).toEqual([null]);
   });
 });
+
+describe('rate limits while paging', () => {
+  it('waits out a 429 with Retry-After and goes on without skipping a page', async () => {
+    const fixture = peopleServer({ people: 6, perPage: 2 });
+    let limited = 0;
+    server.use(
+      http.get('https://api.example.org/api/v1/people', ({ request }) => {
+        if (new URL(request.url).searchParams.get('page') === '2' && limited === 0) {
+          limited += 1;
+          return new HttpResponse(null, { status: 429, headers: { 'Retry-After': '1' } });
+        }
+        return undefined; // fall through to the fixture
+      }),
+      ...fixture.handlers,
+    );
+    const retries: number[] = [];
+    const client = await connect(fixture.entryPoint, {
+      apiKey: fixture.key,
+      hooks: { beforeRetry: ({ attempt }) => void retries.push(attempt) },
+    });
+    const started = Date.now();
+    expect(await names(client.people)).toHaveLength(6);
+    expect(limited).toBe(1);
+    expect(retries).toHaveLength(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+});

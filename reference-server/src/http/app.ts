@@ -44,7 +44,14 @@ export interface AppOptions {
   logError?: (message: string) => void;
 }
 
-/** The default registry of slice 1: people and the person signup helper. */
+/**
+ * The kinds the server serves by default: people, and the person signup helper.
+ *
+ * @example
+ * ```ts
+ * const app = createApp({ storage, registry: defaultRegistry() });
+ * ```
+ */
 export function defaultRegistry(): KindRegistry {
   return new KindRegistry().register(personKind).registerHelper({
     rel: 'person_signup_helper',

@@ -93,7 +93,16 @@ export interface PageQuery extends CollectionScope {
   offsetFromEnd?: number;
 }
 
-/** Raised when a write would give two records of a tenant and kind the same identifier. */
+/**
+ * Raised when a write would give two records of a tenant and kind the same identifier.
+ * The domain layer turns it into a 400 `DUPLICATE_IDENTIFIER`.
+ *
+ * @example
+ * ```ts
+ * try { storage.insertRecord(write); }
+ * catch (error) { if (error instanceof DuplicateIdentifierError) console.log(error.identifier); }
+ * ```
+ */
 export class DuplicateIdentifierError extends Error {
   readonly identifier: string;
   constructor(identifier: string) {
