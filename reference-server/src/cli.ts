@@ -20,7 +20,7 @@ Usage: npm start -- [options]     (or: npx tsx src/cli.ts [options] in reference
 Options:
   --port <n>        TCP port (default 8000; 0 picks a free port)
   --host <addr>     interface to listen on (default 127.0.0.1)
-  --db <path>       SQLite file, or :memory: (default data/adis.db in reference-server/)
+  --db <path>       SQLite file, or :memory: (default reference-server/data/adis.db)
   --keys <file>     JSON API keys: {"keys":[{"token":"…","tenant":"…","access":"read"|"write"}]}
                     (without it, a write key for the 'demo' tenant is created and printed)
   --seed <n>        add n demo people to the 'demo' tenant
@@ -102,10 +102,19 @@ async function main(argv: string[]): Promise<void> {
   }
   const port = integerOption('port', values.port, 8000, 65535);
   const host = values.host ?? '127.0.0.1';
-  const keysFile = values.keys === undefined ? undefined : readKeysFile(resolve(values.keys));
+  // `npm start` from the repository root runs this in reference-server/; npm keeps the
+  // directory the user typed the command in as INIT_CWD, and paths the user gives are
+  // relative to that.
+  const userDir = process.env.INIT_CWD ?? process.cwd();
+  const keysFile =
+    values.keys === undefined ? undefined : readKeysFile(resolve(userDir, values.keys));
   const serverRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const dbPath =
-    values.db === ':memory:' ? ':memory:' : resolve(serverRoot, values.db ?? 'data/adis.db');
+    values.db === ':memory:'
+      ? ':memory:'
+      : values.db === undefined
+        ? resolve(serverRoot, 'data/adis.db')
+        : resolve(userDir, values.db);
   if (values['public-url'] !== undefined && !/^https?:\/\/[^/]+/.test(values['public-url'])) {
     throw new UsageError('--public-url must be an absolute http(s) URL');
   }
