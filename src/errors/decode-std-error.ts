@@ -1,5 +1,6 @@
+import { isJsonObject as isRecord } from '../hal/link.js';
 import type { ErrorDescription, StdError } from './std-error-schema.js';
-import { isRecord, isStdErrorObject, toStdError } from './std-error-wire.js';
+import { isStdErrorObject, toStdError } from './std-error-wire.js';
 
 // The prefix is a server-local abbreviation (`std`, `osdi`, a vendor's), so any
 // `<prefix>:error` member is the error relation.

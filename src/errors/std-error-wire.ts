@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isJsonObject as isRecord } from '../hal/link.js';
 import type {
   ErrorDescription,
   RequestType,
@@ -196,19 +197,6 @@ export function toStdError(value: unknown, raw: unknown): StdError | undefined {
   const descriptions = toDescriptions(value);
   if (!descriptions) return undefined;
   return { request_type: 'atomic', resource_status: [{ error_descriptions: descriptions }], raw };
-}
-
-/**
- * Whether a value is a plain JSON object.
- *
- * @example
- * ```ts
- * isRecord({}); // true
- * isRecord([]); // false
- * ```
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function listOf(value: unknown): unknown[] {

@@ -92,18 +92,6 @@ export class Curies {
   }
 
   /**
-   * The href template of the curie `prefix`, if one is in force.
-   *
-   * @example
-   * ```ts
-   * curies.template('std'); // 'https://api.example.org/docs/v1/{rel}'
-   * ```
-   */
-  template(prefix: string): string | undefined {
-    return this.#lookup(prefix)?.link.href;
-  }
-
-  /**
    * The identity of a relation: the expanded URI of a compact relation whose prefix is
    * a known curie, otherwise the relation exactly as written.
    *

@@ -16,10 +16,6 @@ export interface HalLink {
   [member: string]: unknown;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Reads the value of one `_links` member into a list of link objects.
  *
@@ -42,7 +38,7 @@ export function toLinkList(value: unknown): HalLink[] {
   for (const entry of entries) {
     if (typeof entry === 'string') {
       links.push({ href: entry });
-    } else if (isRecord(entry) && typeof entry.href === 'string') {
+    } else if (isJsonObject(entry) && typeof entry.href === 'string') {
       links.push({ ...entry, href: entry.href });
     }
   }
@@ -59,5 +55,5 @@ export function toLinkList(value: unknown): HalLink[] {
  * ```
  */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return isRecord(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

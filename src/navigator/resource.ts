@@ -145,9 +145,13 @@ export class Resource<T extends object, I = T> {
   async update(changes: I, options: WriteOptions & { returnResponse: false }): Promise<undefined>;
   async update(changes: I, options: WriteOptions = {}): Promise<this | undefined> {
     const { returnResponse, ...call } = options;
-    const body = this.context.validate
-      ? this.context.parse(this.kind.writeSchema, changes, this.url, `std:${this.kind.singular}`)
-      : changes;
+    // parse() returns the input unchanged when validation is off.
+    const body = this.context.parse(
+      this.kind.writeSchema,
+      changes,
+      this.url,
+      `std:${this.kind.singular}`,
+    );
     const result = await this.context.send(
       'PUT',
       this.url,
