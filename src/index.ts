@@ -13,6 +13,7 @@ export * from './http/index.js';
 export { Client, type ClientOptions, connect } from './navigator/client.js';
 export { Collection, type Page, type PagingOptions } from './navigator/collection.js';
 export type { CallOptions, NavigatorContext, SendResult } from './navigator/context.js';
+export * from './navigator/filter.js';
 export {
   type ResourceKind,
   type UntypedData,
@@ -20,9 +21,41 @@ export {
   untypedKindOf,
 } from './navigator/kind.js';
 export { type FollowOptions, Resource } from './navigator/resource.js';
-export type { WriteOptions } from './navigator/write.js';
+export { linkTo, type WriteOptions } from './navigator/write.js';
+export * from './resources/advocacy-campaign.js';
+export * from './resources/answer.js';
+export * from './resources/attendance.js';
+export * from './resources/canvass.js';
 export { type CollectionPageInfo, CollectionPageSchema } from './resources/collection-page.js';
+export * from './resources/donation.js';
 export { type EntryPoint, EntryPointSchema } from './resources/entry-point.js';
+export * from './resources/event.js';
+export * from './resources/form.js';
+export * from './resources/fundraising-page.js';
+export * from './resources/identifiers.js';
+export * from './resources/item.js';
+export * from './resources/list.js';
+export * from './resources/message.js';
+export {
+  type CanvassContactType,
+  CanvassContactTypeSchema,
+  type CanvassContactTypes,
+  CanvassContactTypesSchema,
+  type CanvassInputType,
+  CanvassInputTypeSchema,
+  type CanvassInputTypes,
+  CanvassInputTypesSchema,
+  type CanvassResponseCode,
+  CanvassResponseCodeSchema,
+  type CanvassResponseCodes,
+  CanvassResponseCodesSchema,
+  Metadata,
+  type MetadataRoot,
+  MetadataRootSchema,
+  type ResponseCodesOptions,
+} from './resources/metadata.js';
+export * from './resources/organization.js';
+export * from './resources/outreach.js';
 export {
   type EmailAddress,
   type Person,
@@ -33,3 +66,13 @@ export {
   type PostalAddress,
 } from './resources/person.js';
 export { PersonResource, personKind } from './resources/person-resource.js';
+export * from './resources/petition.js';
+export * from './resources/query.js';
+export * from './resources/question.js';
+export { addRuleIssue, RuleCode, type RuleCodeValue, type RuleIssue } from './resources/rules.js';
+export * from './resources/share-page.js';
+export * from './resources/signature.js';
+export * from './resources/submission.js';
+export * from './resources/tag.js';
+export * from './resources/tagging.js';
+export * from './resources/wrapper.js';

@@ -1,9 +1,113 @@
 import { LinkNotFoundError, ResponseFormatError } from '../errors/index.js';
 import { type Curies, HalDocument } from '../hal/index.js';
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js';
+import {
+  type AdvocacyCampaign,
+  type AdvocacyCampaignInput,
+  type AdvocacyCampaignResource,
+  advocacyCampaignKind,
+} from '../resources/advocacy-campaign.js';
+import {
+  type Answer,
+  type AnswerInput,
+  type AnswerResource,
+  answerKind,
+} from '../resources/answer.js';
+import {
+  type Attendance,
+  type AttendanceInput,
+  type AttendanceResource,
+  attendanceKind,
+} from '../resources/attendance.js';
+import {
+  type Canvass,
+  type CanvassInput,
+  type CanvassResource,
+  canvassKind,
+} from '../resources/canvass.js';
+import {
+  type Donation,
+  type DonationInput,
+  type DonationResource,
+  donationKind,
+} from '../resources/donation.js';
 import { type EntryPoint, EntryPointSchema } from '../resources/entry-point.js';
+import { type Event, type EventInput, type EventResource, eventKind } from '../resources/event.js';
+import { type Form, type FormInput, type FormResource, formKind } from '../resources/form.js';
+import {
+  type FundraisingPage,
+  type FundraisingPageInput,
+  type FundraisingPageResource,
+  fundraisingPageKind,
+} from '../resources/fundraising-page.js';
+import { localId } from '../resources/identifiers.js';
+import { type Item, type ItemInput, type ItemResource, itemKind } from '../resources/item.js';
+import { type List, type ListInput, type ListResource, listKind } from '../resources/list.js';
+import {
+  type Message,
+  type MessageInput,
+  type MessageResource,
+  messageKind,
+} from '../resources/message.js';
+import { Metadata } from '../resources/metadata.js';
+import {
+  type Organization,
+  type OrganizationInput,
+  type OrganizationResource,
+  organizationKind,
+} from '../resources/organization.js';
+import {
+  type Outreach,
+  type OutreachInput,
+  type OutreachResource,
+  outreachKind,
+} from '../resources/outreach.js';
 import type { Person, PersonInput } from '../resources/person.js';
 import { type PersonResource, personKind } from '../resources/person-resource.js';
+import {
+  type Petition,
+  type PetitionInput,
+  type PetitionResource,
+  petitionKind,
+} from '../resources/petition.js';
+import { type Query, type QueryInput, type QueryResource, queryKind } from '../resources/query.js';
+import {
+  type Question,
+  type QuestionInput,
+  type QuestionResource,
+  questionKind,
+} from '../resources/question.js';
+import {
+  type SharePage,
+  type SharePageInput,
+  type SharePageResource,
+  sharePageKind,
+} from '../resources/share-page.js';
+import {
+  type Signature,
+  type SignatureInput,
+  type SignatureResource,
+  signatureKind,
+} from '../resources/signature.js';
+import {
+  type Submission,
+  type SubmissionInput,
+  type SubmissionResource,
+  submissionKind,
+} from '../resources/submission.js';
+import { type Tag, type TagInput, type TagResource, tagKind } from '../resources/tag.js';
+import {
+  type Tagging,
+  type TaggingInput,
+  type TaggingResource,
+  taggingKind,
+} from '../resources/tagging.js';
+import {
+  type Wrapper,
+  type WrapperInput,
+  type WrapperResource,
+  wrapperKind,
+} from '../resources/wrapper.js';
 import { Collection } from './collection.js';
 import { type CallOptions, NavigatorContext } from './context.js';
 import type { ResourceKind } from './kind.js';
@@ -51,15 +155,91 @@ export class Client {
   readonly entryPoint: EntryPoint;
   /** The entry point document. */
   readonly root: HalDocument;
-  /** The server's people. */
+  /** The server's people (`std:people`). */
   readonly people: Collection<Person, PersonInput, PersonResource>;
+  /** The server's organizations (experimental in the spec) (`std:organizations`). */
+  readonly organizations: Collection<Organization, OrganizationInput, OrganizationResource>;
+  /** The server's petitions (`std:petitions`). */
+  readonly petitions: Collection<Petition, PetitionInput, PetitionResource>;
+  /** The server's petition signatures (`std:signatures`). */
+  readonly signatures: Collection<Signature, SignatureInput, SignatureResource>;
+  /** The server's forms (`std:forms`). */
+  readonly forms: Collection<Form, FormInput, FormResource>;
+  /** The server's form submissions (`std:submissions`). */
+  readonly submissions: Collection<Submission, SubmissionInput, SubmissionResource>;
+  /** The server's fundraising pages (`std:fundraising_pages`). */
+  readonly fundraisingPages: Collection<
+    FundraisingPage,
+    FundraisingPageInput,
+    FundraisingPageResource
+  >;
+  /** The server's donations (`std:donations`). */
+  readonly donations: Collection<Donation, DonationInput, DonationResource>;
+  /** The server's share pages (`std:share_pages`). */
+  readonly sharePages: Collection<SharePage, SharePageInput, SharePageResource>;
+  /** The server's advocacy campaigns (`std:advocacy_campaigns`). */
+  readonly advocacyCampaigns: Collection<
+    AdvocacyCampaign,
+    AdvocacyCampaignInput,
+    AdvocacyCampaignResource
+  >;
+  /** The server's advocacy outreaches (`std:outreaches`). */
+  readonly outreaches: Collection<Outreach, OutreachInput, OutreachResource>;
+  /** The server's events (`std:events`). */
+  readonly events: Collection<Event, EventInput, EventResource>;
+  /** The server's event attendances (`std:attendances`). */
+  readonly attendances: Collection<Attendance, AttendanceInput, AttendanceResource>;
+  /** The server's questions (`std:questions`). */
+  readonly questions: Collection<Question, QuestionInput, QuestionResource>;
+  /** The server's answers to questions (`std:answers`). */
+  readonly answers: Collection<Answer, AnswerInput, AnswerResource>;
+  /** The server's message wrappers (`std:wrappers`). */
+  readonly wrappers: Collection<Wrapper, WrapperInput, WrapperResource>;
+  /** The server's messages (`std:messages`). */
+  readonly messages: Collection<Message, MessageInput, MessageResource>;
+  /** The server's tags (`std:tags`). */
+  readonly tags: Collection<Tag, TagInput, TagResource>;
+  /** The server's taggings (`std:taggings`). */
+  readonly taggings: Collection<Tagging, TaggingInput, TaggingResource>;
+  /** The server's lists (`std:lists`). */
+  readonly lists: Collection<List, ListInput, ListResource>;
+  /** The server's list items (`std:items`). */
+  readonly items: Collection<Item, ItemInput, ItemResource>;
+  /** The server's queries (`std:queries`). */
+  readonly queries: Collection<Query, QueryInput, QueryResource>;
+  /** The server's canvasses (`std:canvasses`). */
+  readonly canvasses: Collection<Canvass, CanvassInput, CanvassResource>;
   readonly #context: NavigatorContext;
 
   constructor(context: NavigatorContext, root: HalDocument) {
     this.#context = context;
     this.root = root;
     this.entryPoint = context.parse(EntryPointSchema, root.properties, root.url, 'entry point');
+    // Collections are located lazily: a server that does not link one fails only when
+    // it is used, with a LinkNotFoundError naming the relations it does link.
     this.people = this.collection(personKind);
+    this.organizations = this.collection(organizationKind);
+    this.petitions = this.collection(petitionKind);
+    this.signatures = this.collection(signatureKind);
+    this.forms = this.collection(formKind);
+    this.submissions = this.collection(submissionKind);
+    this.fundraisingPages = this.collection(fundraisingPageKind);
+    this.donations = this.collection(donationKind);
+    this.sharePages = this.collection(sharePageKind);
+    this.advocacyCampaigns = this.collection(advocacyCampaignKind);
+    this.outreaches = this.collection(outreachKind);
+    this.events = this.collection(eventKind);
+    this.attendances = this.collection(attendanceKind);
+    this.questions = this.collection(questionKind);
+    this.answers = this.collection(answerKind);
+    this.wrappers = this.collection(wrapperKind);
+    this.messages = this.collection(messageKind);
+    this.tags = this.collection(tagKind);
+    this.taggings = this.collection(taggingKind);
+    this.lists = this.collection(listKind);
+    this.items = this.collection(itemKind);
+    this.queries = this.collection(queryKind);
+    this.canvasses = this.collection(canvassKind);
   }
 
   /** The transport this client sends through. */
@@ -92,6 +272,35 @@ export class Client {
   ): Collection<T, I, W> {
     const rel = `std:${kind.plural}`;
     return new Collection(this.#context, async () => this.#requireLink(rel).url(), kind);
+  }
+
+  /**
+   * The id of a resource in this server's namespace: the id part of its identifier
+   * `<namespace>:<id>`, where the namespace is the entry point's `namespace`.
+   *
+   * @example
+   * ```ts
+   * const person = await client.people.create({ given_name: 'Ana' });
+   * client.localId(person); // '4c1e…'
+   * ```
+   */
+  localId(resource: { readonly identifiers: readonly string[] }): string | undefined {
+    const namespace = this.entryPoint.namespace;
+    return namespace ? localId(resource.identifiers, namespace) : undefined;
+  }
+
+  /**
+   * The metadata root (`std:metadata` of the entry point) and the canvass lists it
+   * links to.
+   *
+   * @example
+   * ```ts
+   * const metadata = await client.metadata();
+   * const door = await metadata.responseCodes({ contactType: 'door' });
+   * ```
+   */
+  async metadata(options: CallOptions = {}): Promise<Metadata> {
+    return Metadata.load(this.#context, this.#requireLink('std:metadata').url(), options);
   }
 
   /**

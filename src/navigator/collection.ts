@@ -3,7 +3,7 @@ import { CollectionPageSchema } from '../resources/collection-page.js';
 import type { CallOptions, NavigatorContext } from './context.js';
 import type { ResourceKind } from './kind.js';
 import type { Resource } from './resource.js';
-import { controlMember, type WriteOptions } from './write.js';
+import { outgoingBody, type WriteOptions } from './write.js';
 
 /**
  * Options for paging through a collection.
@@ -68,15 +68,45 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
   readonly #context: NavigatorContext;
   readonly #locate: (options: CallOptions) => Promise<string>;
   readonly #kind: ResourceKind<T, I, W>;
+  readonly #firstPage: HalDocument | undefined;
 
+  /**
+   * @param locate - Resolves the URL of the collection (the href of the link to it).
+   * @param firstPage - The first page when it is already at hand (embedded in the
+   *   resource that links the collection), so it is not fetched again.
+   */
   constructor(
     context: NavigatorContext,
     locate: (options: CallOptions) => Promise<string>,
     kind: ResourceKind<T, I, W>,
+    firstPage?: HalDocument,
   ) {
     this.#context = context;
     this.#locate = locate;
     this.#kind = kind;
+    this.#firstPage = firstPage;
+  }
+
+  /**
+   * The same collection narrowed by a filter query (`filter=…`, the OData-style syntax
+   * servers in the wild use; see {@link Filter}). The filter is added as a query
+   * parameter to the collection's href, or fills the `filter` variable of a templated
+   * one. A server that cannot apply it answers 400, never the unfiltered records.
+   *
+   * @example
+   * ```ts
+   * import { field } from 'adis-sdk';
+   * const changed = client.people.filter(field('modified_date').gt('2026-01-01T00:00:00Z'));
+   * for await (const person of changed) console.log(person.url);
+   * ```
+   */
+  filter(filter: { toString(): string }): Collection<T, I, W> {
+    const expression = filter.toString();
+    return new Collection(
+      this.#context,
+      async (options) => withQueryParameter(await this.#locate(options), 'filter', expression),
+      this.#kind,
+    );
   }
 
   /** The relation of the collection's records, for example `std:people`. */
@@ -192,7 +222,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     const result = await this.#context.send(
       'POST',
       url,
-      { ...(body as object), ...controlMember(this.#context, returnResponse) },
+      outgoingBody(this.#context, body, returnResponse),
       call,
     );
     const location = result.response.headers.get('location') ?? undefined;
@@ -231,7 +261,9 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       options.signal?.throwIfAborted();
       const first = await this.#locate({ signal });
       visited.add(first);
-      pending = this.#fetchPage(first, signal);
+      pending = this.#firstPage
+        ? Promise.resolve(this.#readPage(this.#firstPage.url, this.#firstPage))
+        : this.#fetchPage(first, signal);
       let records = 0;
       let pages = 0;
       while (pending) {
@@ -269,6 +301,10 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
 
   async #fetchPage(url: string, signal: AbortSignal): Promise<Page<W>> {
     const document = await this.#context.get(url, { signal });
+    return this.#readPage(url, document, signal);
+  }
+
+  async #readPage(url: string, document: HalDocument, signal?: AbortSignal): Promise<Page<W>> {
     const info = this.#context.parse(CollectionPageSchema, document.properties, url, 'collection');
     const relation = this.itemRelation;
     let items: W[];
@@ -279,7 +315,10 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       const links = document.links(relation);
       items = await Promise.all(
         links.map(async (link) =>
-          this.#kind.wrap(this.#context, await this.#context.get(link.url(), { signal })),
+          this.#kind.wrap(
+            this.#context,
+            await this.#context.get(link.url(), signal ? { signal } : {}),
+          ),
         ),
       );
     }
@@ -294,4 +333,14 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       document,
     };
   }
+}
+
+/**
+ * Adds a query parameter to a URL taken from a link. The href stays the address; only
+ * the parameter the server's filter syntax defines is added to its query.
+ */
+function withQueryParameter(href: string, name: string, value: string): string {
+  const url = new URL(href);
+  url.searchParams.set(name, value);
+  return url.toString();
 }

@@ -1,8 +1,9 @@
 import { LinkNotFoundError } from '../errors/index.js';
 import type { HalDocument, Link, TemplateVariables } from '../hal/index.js';
+import { Collection } from './collection.js';
 import type { CallOptions, NavigatorContext } from './context.js';
 import type { ResourceKind } from './kind.js';
-import { controlMember, type WriteOptions } from './write.js';
+import { outgoingBody, type WriteOptions } from './write.js';
 
 /**
  * Options for following a link.
@@ -155,7 +156,7 @@ export class Resource<T extends object, I = T> {
     const result = await this.context.send(
       'PUT',
       this.url,
-      { ...(body as object), ...controlMember(this.context, returnResponse) },
+      outgoingBody(this.context, body, returnResponse),
       call,
     );
     if (returnResponse === false) return undefined;
@@ -174,6 +175,81 @@ export class Resource<T extends object, I = T> {
    */
   async delete(options: CallOptions = {}): Promise<void> {
     await this.context.send('DELETE', this.url, undefined, options);
+  }
+
+  /**
+   * The resource a single-valued relation points at (a signature's `std:person`),
+   * typed by `kind`. An embedded copy is used when present; otherwise one GET.
+   * Throws a LinkNotFoundError when the resource has no such link.
+   *
+   * @example
+   * ```ts
+   * class SignatureResource extends Resource<Signature, SignatureInput> {
+   *   person(options?: CallOptions) { return this.linkedResource(personKind, 'std:person', options); }
+   * }
+   * ```
+   */
+  protected async linkedResource<T2 extends object, I2, W2 extends Resource<T2, I2>>(
+    kind: ResourceKind<T2, I2, W2>,
+    rel: string,
+    options: CallOptions = {},
+  ): Promise<W2> {
+    return kind.wrap(this.context, await this.follow(rel, options));
+  }
+
+  /**
+   * Like {@link Resource.linkedResource} for an optional relation (a petition's
+   * `std:sponsor`): undefined when the resource neither links nor embeds it.
+   *
+   * @example
+   * ```ts
+   * const sponsor = await petition.sponsor(); // OrganizationResource | undefined
+   * ```
+   */
+  protected async optionalLinkedResource<T2 extends object, I2, W2 extends Resource<T2, I2>>(
+    kind: ResourceKind<T2, I2, W2>,
+    rel: string,
+    options: CallOptions = {},
+  ): Promise<W2 | undefined> {
+    if (!this.document.link(rel) && !this.document.hasEmbedded(rel)) return undefined;
+    return this.linkedResource(kind, rel, options);
+  }
+
+  /**
+   * The collection a relation of this resource leads to (a petition's
+   * `std:signatures`), typed by `kind`. When the resource embeds the collection's
+   * first page, paging starts from it without a request. `alternatives` are other
+   * spellings of the relation that servers use (`std:attendance`).
+   *
+   * @example
+   * ```ts
+   * class PetitionResource extends Resource<Petition, PetitionInput> {
+   *   signatures() { return this.linkedCollection(signatureKind, 'std:signatures'); }
+   * }
+   * ```
+   */
+  protected linkedCollection<T2 extends object, I2, W2 extends Resource<T2, I2>>(
+    kind: ResourceKind<T2, I2, W2>,
+    rel: string,
+    ...alternatives: string[]
+  ): Collection<T2, I2, W2> {
+    const rels = [rel, ...alternatives];
+    const present = rels.find((r) => this.document.link(r)) ?? rel;
+    const [embedded] = this.document.embedded(present);
+    const itemRel = `std:${kind.plural}`;
+    // An embedded collection document (with records or record links of its own) is the
+    // first page; anything else embedded under the relation is not used for paging.
+    const firstPage =
+      embedded &&
+      (embedded.hasEmbedded(itemRel) || embedded.links(itemRel).length > 0 || embedded.link('next'))
+        ? embedded
+        : undefined;
+    return new Collection(
+      this.context,
+      async () => (firstPage ? firstPage.url : this.requireLink(present).url()),
+      kind,
+      firstPage,
+    );
   }
 
   /** The link of a relation, or a LinkNotFoundError naming the relations present. */

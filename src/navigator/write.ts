@@ -33,3 +33,43 @@ export function controlMember(
   if (returnResponse !== false) return {};
   return { [`${context.specPrefix}:control`]: { return_response: false } };
 }
+
+/**
+ * A link object pointing at a resource or URL, for the `_links` of a write body (a
+ * signature's `std:person`, a wrapper's `std:creator`).
+ *
+ * @example
+ * ```ts
+ * await petition.signatures().create({ comments: 'Yes!', _links: { 'std:person': linkTo(person) } });
+ * ```
+ */
+export function linkTo(target: { readonly url: string } | string): { href: string } {
+  return { href: typeof target === 'string' ? target : target.url };
+}
+
+/**
+ * The body of a write as sent: the validated fields, the `_links` relations renamed from
+ * the SDK's `std:` to the server's own prefix, and the control member.
+ *
+ * @example
+ * ```ts
+ * outgoingBody(context, { _links: { 'std:person': { href } } }, false);
+ * // on an osdi server: { _links: { 'osdi:person': { href } }, 'osdi:control': { return_response: false } }
+ * ```
+ */
+export function outgoingBody(
+  context: NavigatorContext,
+  body: unknown,
+  returnResponse: boolean | undefined,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  const links = out._links;
+  if (links && typeof links === 'object' && !Array.isArray(links) && context.specPrefix !== 'std') {
+    const renamed: Record<string, unknown> = {};
+    for (const [rel, value] of Object.entries(links)) {
+      renamed[rel.startsWith('std:') ? `${context.specPrefix}:${rel.slice(4)}` : rel] = value;
+    }
+    out._links = renamed;
+  }
+  return { ...out, ...controlMember(context, returnResponse) };
+}

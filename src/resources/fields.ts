@@ -188,12 +188,12 @@ export function optional<T extends z.ZodType>(schema: T) {
 export const IDENTIFIER_PATTERN = /^[^:\s]+:\S.*$/;
 
 /**
- * The fields every resource has: `identifiers`, `created_date`, `modified_date`. The
- * dates are read-only, so on write they are accepted and left for the server to ignore.
+ * The writable field every resource has: `identifiers`. The read-only common fields
+ * (`created_date`, `modified_date`) are added by {@link resourceSchemas}.
  *
  * @example
  * ```ts
- * const shape = { ...commonFields('read'), name: optional(z.string()) };
+ * const shape = { ...commonFields('write'), name: optional(z.string()) };
  * ```
  */
 export function commonFields(mode: Mode) {
@@ -204,9 +204,78 @@ export function commonFields(mode: Mode) {
         code(IDENTIFIER_PATTERN, 'identifier of the form <system name>:<id>', mode),
       ),
     ),
-    created_date: optional(mode === 'write' ? z.unknown() : datetime(mode)),
-    modified_date: optional(mode === 'write' ? z.unknown() : datetime(mode)),
   };
+}
+
+/**
+ * The read-only fields every resource has. Read as any string: servers in the wild
+ * send dates without an offset.
+ */
+export const COMMON_COMPUTED_FIELDS = {
+  created_date: optional(z.string()),
+  modified_date: optional(z.string()),
+};
+
+/** A field a client may send but the server ignores (a read-only field echoed back). */
+type Ignored = z.ZodOptional<z.ZodNullable<z.ZodUnknown>>;
+
+/**
+ * The same members accepted as anything: a read-only field that a client sends back
+ * (for example after `update(resource.data)`) is not an error; the server ignores it.
+ *
+ * @example
+ * ```ts
+ * ignoredOnWrite({ total_signatures: optional(integer('read')) }); // { total_signatures: unknown }
+ * ```
+ */
+export function ignoredOnWrite<S extends z.ZodRawShape>(shape: S): { [K in keyof S]: Ignored } {
+  const out: Record<string, Ignored> = {};
+  for (const key of Object.keys(shape)) out[key] = optional(z.unknown());
+  return out as { [K in keyof S]: Ignored };
+}
+
+/**
+ * The read and write schemas of one resource kind, built from one definition, and the
+ * names of its read-only members.
+ */
+export interface ResourceSchemas<R extends z.ZodType, W extends z.ZodType> {
+  /** Lenient: what the SDK accepts from any server. */
+  read: R;
+  /** Strict: what a client sends and the reference server accepts. */
+  write: W;
+  /** Members the server computes or owns: ignored on create and update. */
+  readOnly: readonly string[];
+}
+
+/**
+ * Builds a resource's two schemas from one definition: `shape(mode)` gives the
+ * writable fields, `computedFields` the read-only ones (totals and the like). The
+ * read schema is loose (unknown members kept) with every field; the write schema is
+ * strict, and accepts the read-only fields only to ignore them.
+ *
+ * @example
+ * ```ts
+ * const petition = resourceSchemas(
+ *   (mode) => ({ ...commonFields(mode), title: optional(z.string()) }),
+ *   { total_signatures: optional(integer('read')) },
+ * );
+ * petition.read.parse({ title: 'Save the park', total_signatures: '12' }).total_signatures; // 12
+ * petition.readOnly; // ['created_date', 'modified_date', 'total_signatures', '_links', '_embedded']
+ * ```
+ */
+export function resourceSchemas<
+  S extends z.ZodRawShape,
+  C extends z.ZodRawShape = Record<never, never>,
+>(shape: (mode: Mode) => S, computedFields: C = {} as C) {
+  const computed = { ...COMMON_COMPUTED_FIELDS, ...computedFields };
+  const read = z.looseObject({ ...shape('read'), ...computed, ...halMembers() });
+  const write = z.strictObject({
+    ...shape('write'),
+    ...ignoredOnWrite(computed),
+    ...halMembers(),
+  });
+  const readOnly = [...Object.keys(computed), '_links', '_embedded'];
+  return { read, write, readOnly } satisfies ResourceSchemas<typeof read, typeof write>;
 }
 
 /**

@@ -1,21 +1,53 @@
-import type { HalDocument } from '../hal/index.js';
-import { Collection } from '../navigator/collection.js';
-import type { NavigatorContext } from '../navigator/context.js';
-import { type ResourceKind, type UntypedData, untypedKindOf } from '../navigator/kind.js';
+import type { Collection } from '../navigator/collection.js';
+import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
+import { type Answer, type AnswerInput, type AnswerResource, answerKind } from './answer.js';
+import {
+  type Attendance,
+  type AttendanceInput,
+  type AttendanceResource,
+  attendanceKind,
+} from './attendance.js';
+import {
+  type Donation,
+  type DonationInput,
+  type DonationResource,
+  donationKind,
+} from './donation.js';
+import { type Item, type ItemInput, type ItemResource, itemKind } from './item.js';
+import {
+  type Outreach,
+  type OutreachInput,
+  type OutreachResource,
+  outreachKind,
+} from './outreach.js';
 import { type Person, type PersonInput, PersonSchema, PersonWriteSchema } from './person.js';
+import {
+  type Signature,
+  type SignatureInput,
+  type SignatureResource,
+  signatureKind,
+} from './signature.js';
+import {
+  type Submission,
+  type SubmissionInput,
+  type SubmissionResource,
+  submissionKind,
+} from './submission.js';
+import { type Tagging, type TaggingInput, type TaggingResource, taggingKind } from './tagging.js';
 
 /**
  * A person read from a server, with a method per link relation of a person.
  *
- * The related collections are untyped until their resources get schemas of their own;
- * each is a {@link Collection} that pages like any other.
+ * Each related collection is a typed {@link Collection} of its kind: it pages like any
+ * other, starts from an embedded first page when the person carries one, and creates
+ * records of its kind.
  *
  * @example
  * ```ts
  * for await (const person of client.people) {
  *   console.log(person.data.given_name, person.primaryEmail);
- *   for await (const signature of person.signatures()) console.log(signature.url);
+ *   for await (const signature of person.signatures()) console.log(signature.data.comments);
  * }
  * ```
  */
@@ -39,24 +71,26 @@ export class PersonResource extends Resource<Person, PersonInput> {
    *
    * @example
    * ```ts
-   * const count = (await person.signatures().toArray()).length;
+   * for await (const signature of person.signatures()) {
+   *   console.log((await signature.petition()).data.title, signature.data.action_date);
+   * }
    * ```
    */
-  signatures(): Collection<UntypedData, UntypedData, Resource<UntypedData>> {
-    return this.#related('signature', 'signatures');
+  signatures(): Collection<Signature, SignatureInput, SignatureResource> {
+    return this.linkedCollection(signatureKind, 'std:signatures');
   }
 
   /**
-   * The person's attendances (`std:attendances`).
+   * The person's attendances (`std:attendances`): RSVPs and tickets bought.
    *
    * @example
    * ```ts
-   * for await (const attendance of person.attendances()) console.log(attendance.url);
+   * for await (const attendance of person.attendances()) console.log(attendance.data.status);
    * ```
    */
-  attendances(): Collection<UntypedData, UntypedData, Resource<UntypedData>> {
+  attendances(): Collection<Attendance, AttendanceInput, AttendanceResource> {
     // The spec's list of a person's links spells it `std:attendance` once; both are read.
-    return this.#related('attendance', 'attendances', 'std:attendance');
+    return this.linkedCollection(attendanceKind, 'std:attendances', 'std:attendance');
   }
 
   /**
@@ -64,11 +98,11 @@ export class PersonResource extends Resource<Person, PersonInput> {
    *
    * @example
    * ```ts
-   * for await (const submission of person.submissions()) console.log(submission.url);
+   * for await (const submission of person.submissions()) console.log(submission.data.action_date);
    * ```
    */
-  submissions(): Collection<UntypedData, UntypedData, Resource<UntypedData>> {
-    return this.#related('submission', 'submissions');
+  submissions(): Collection<Submission, SubmissionInput, SubmissionResource> {
+    return this.linkedCollection(submissionKind, 'std:submissions');
   }
 
   /**
@@ -76,35 +110,36 @@ export class PersonResource extends Resource<Person, PersonInput> {
    *
    * @example
    * ```ts
-   * for await (const donation of person.donations()) console.log(donation.data.amount);
+   * let given = 0;
+   * for await (const donation of person.donations()) given += donation.data.amount ?? 0;
    * ```
    */
-  donations(): Collection<UntypedData, UntypedData, Resource<UntypedData>> {
-    return this.#related('donation', 'donations');
+  donations(): Collection<Donation, DonationInput, DonationResource> {
+    return this.linkedCollection(donationKind, 'std:donations');
   }
 
   /**
-   * The person's outreaches (`std:outreaches`).
+   * The person's outreaches to targets of advocacy campaigns (`std:outreaches`).
    *
    * @example
    * ```ts
-   * for await (const outreach of person.outreaches()) console.log(outreach.url);
+   * for await (const outreach of person.outreaches()) console.log(outreach.data.type);
    * ```
    */
-  outreaches(): Collection<UntypedData, UntypedData, Resource<UntypedData>> {
-    return this.#related('outreach', 'outreaches');
+  outreaches(): Collection<Outreach, OutreachInput, OutreachResource> {
+    return this.linkedCollection(outreachKind, 'std:outreaches');
   }
 
   /**
-   * The person's taggings (`std:taggings`).
+   * The taggings that apply tags to the person (`std:taggings`).
    *
    * @example
    * ```ts
-   * for await (const tagging of person.taggings()) console.log(tagging.url);
+   * for await (const tagging of person.taggings()) console.log((await tagging.tag()).data.name);
    * ```
    */
-  taggings(): Collection<UntypedData, UntypedData, Resource<UntypedData>> {
-    return this.#related('tagging', 'taggings');
+  taggings(): Collection<Tagging, TaggingInput, TaggingResource> {
+    return this.linkedCollection(taggingKind, 'std:taggings');
   }
 
   /**
@@ -112,11 +147,11 @@ export class PersonResource extends Resource<Person, PersonInput> {
    *
    * @example
    * ```ts
-   * for await (const answer of person.answers()) console.log(answer.url);
+   * for await (const answer of person.answers()) console.log(answer.data.responses ?? answer.data.value);
    * ```
    */
-  answers(): Collection<UntypedData, UntypedData, Resource<UntypedData>> {
-    return this.#related('answer', 'answers');
+  answers(): Collection<Answer, AnswerInput, AnswerResource> {
+    return this.linkedCollection(answerKind, 'std:answers');
   }
 
   /**
@@ -124,24 +159,11 @@ export class PersonResource extends Resource<Person, PersonInput> {
    *
    * @example
    * ```ts
-   * for await (const item of person.items()) console.log(item.url);
+   * for await (const item of person.items()) console.log((await item.list()).data.name);
    * ```
    */
-  items(): Collection<UntypedData, UntypedData, Resource<UntypedData>> {
-    return this.#related('item', 'items');
-  }
-
-  #related(singular: string, plural: string, alternative?: string) {
-    const rel = `std:${plural}`;
-    return new Collection(
-      this.context,
-      async () =>
-        (
-          (alternative && !this.link(rel) ? this.link(alternative) : undefined) ??
-          this.requireLink(rel)
-        ).url(),
-      untypedKindOf(singular, plural),
-    );
+  items(): Collection<Item, ItemInput, ItemResource> {
+    return this.linkedCollection(itemKind, 'std:items');
   }
 }
 
@@ -158,6 +180,5 @@ export const personKind: ResourceKind<Person, PersonInput, PersonResource> = {
   plural: 'people',
   schema: PersonSchema,
   writeSchema: PersonWriteSchema,
-  wrap: (context: NavigatorContext, document: HalDocument) =>
-    new PersonResource(context, document, personKind),
+  wrap: (context, document) => new PersonResource(context, document, personKind),
 };

@@ -5,11 +5,11 @@ import {
   datetime,
   enumeration,
   flexenum,
-  halMembers,
   integer,
   type Mode,
   object,
   optional,
+  resourceSchemas,
   uniqueStrings,
 } from './fields.js';
 import {
@@ -136,6 +136,8 @@ function personShape(mode: Mode) {
   };
 }
 
+const personSchemas = resourceSchemas(personShape);
+
 /**
  * A person as the SDK reads it from any server: unknown members kept, flexenums and
  * enums open, `possessive` read as `posessive`, phone `primary` strings and numeric
@@ -148,7 +150,7 @@ function personShape(mode: Mode) {
  * console.log(person.given_name, person.email_addresses?.[0]?.address);
  * ```
  */
-export const PersonSchema = object({ ...personShape('read'), ...halMembers() }, 'read');
+export const PersonSchema = personSchemas.read;
 
 /**
  * A person as a compliant client sends it and as the reference server accepts it on
@@ -163,7 +165,7 @@ export const PersonSchema = object({ ...personShape('read'), ...halMembers() }, 
  * result.success; // false: phone_numbers[0].number must be 7 to 15 digits
  * ```
  */
-export const PersonWriteSchema = object({ ...personShape('write'), ...halMembers() }, 'write');
+export const PersonWriteSchema = personSchemas.write;
 
 /** A person read from a server. Derived from {@link PersonSchema}. */
 export type Person = z.output<typeof PersonSchema>;
@@ -180,9 +182,4 @@ export type PhoneNumber = NonNullable<Person['phone_numbers']>[number];
  * Fields of a person that a client may not set: the server computes them. A PUT that
  * carries them is not an error; the values are ignored.
  */
-export const PERSON_READ_ONLY_FIELDS = [
-  'created_date',
-  'modified_date',
-  '_links',
-  '_embedded',
-] as const;
+export const PERSON_READ_ONLY_FIELDS = personSchemas.readOnly;

@@ -10,6 +10,7 @@ import {
   object,
   optional,
 } from './fields.js';
+import { RuleCode } from './rules.js';
 
 /** ISO 3166-1 alpha-2 country code. */
 export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
@@ -222,7 +223,7 @@ export function referrerDataSchema(mode: Mode) {
 }
 
 /** The `params.code` of the issue raised when more than one member is primary. */
-export const MULTIPLE_PRIMARY = 'MULTIPLE_PRIMARY';
+export const MULTIPLE_PRIMARY = RuleCode.MULTIPLE_PRIMARY;
 
 /**
  * A list of addresses, emails or phones of which at most one may be primary, as the

@@ -1,10 +1,10 @@
 /**
  * The registry of resource kinds. The core (storage, routes, entry point, collection
- * documents) is generic; a resource kind plugs in its validation, lookup keys and
- * sub-collections here. Slice 1 registers `person`; later slices register petitions,
- * signatures, events and the rest without touching the core.
+ * documents) is generic; a resource kind plugs in its validation, references, totals,
+ * lookup keys and sub-collections here (see `catalog.ts` for every kind of the spec).
  */
-import type { JsonObject, LookupKey, ParentRef } from '../storage/storage.js';
+import type { Contribution, JsonObject, LookupKey, ParentRef } from '../storage/storage.js';
+import type { ErrorDescription } from './errors.js';
 
 /** A sub-collection reachable from a record's `_links` (a person's `std:signatures`). */
 export interface SubCollection {
@@ -14,6 +14,41 @@ export interface SubCollection {
   kind: string;
   /** Human-readable title of the link. */
   title: string;
+  /**
+   * The reference of the listed kind that points at the parent (a signature's
+   * `petition` under a petition, its `person` under a person). A POST to the
+   * sub-collection sets it to the parent.
+   */
+  via: string;
+}
+
+/**
+ * A link from a record to another record (a signature's `std:person`). Clients set it
+ * with `_links: { 'std:person': { href } }` on create or update; the server stores the
+ * target's kind and id and renders the link with the target's current href.
+ */
+export interface Reference {
+  /** Relation without the prefix: `person`, `creator`, `advocacy_campaign`. */
+  rel: string;
+  /** Kinds the link may point at. */
+  kinds: readonly string[];
+  /**
+   * The record cannot exist without it: a create without the link is refused, an
+   * update cannot remove it, and deleting the target deletes this record too. An
+   * optional reference is dropped instead when its target is deleted.
+   */
+  required: boolean;
+}
+
+/** The references of a record, by relation. */
+export type References = Record<string, ParentRef>;
+
+/** What a kind's cross-record checks can read. */
+export interface CheckContext {
+  /** A referenced record's document, if it exists in the caller's tenant. */
+  document(ref: ParentRef): JsonObject | undefined;
+  /** Ids of the caller's records of `kind` with the lookup key `name` = `value`. */
+  findByKey(kind: string, name: string, value: string): string[];
 }
 
 /** Everything the generic core needs to know about one kind of resource. */
@@ -37,10 +72,44 @@ export interface ResourceKind {
   parse(body: unknown): JsonObject;
   /** Lookup keys stored for matching and filtering. */
   lookupKeys(doc: JsonObject): LookupKey[];
-  /** Parents whose sub-collections list the record. */
-  parents(doc: JsonObject): ParentRef[];
+  /** Filterable fields backed by lookup keys: `email_address` → key `email` for people. */
+  filterKeys?: Readonly<Record<string, string>>;
+  /** Links to other records. */
+  references: readonly Reference[];
+  /**
+   * Groups of relations of which exactly one must be set (a tagging's target: a
+   * person, an organization, a petition, …).
+   */
+  exactlyOneOf?: readonly (readonly string[])[];
   /** Sub-collections linked from each record. */
   subCollections: readonly SubCollection[];
+  /** Members a create must carry (a tag's `name`: helpers find tags by name). */
+  requiredOnCreate?: readonly string[];
+  /**
+   * What the record adds to the totals of the records it refers to (a signature adds
+   * 1 to its petition's `total_signatures`).
+   */
+  contributions?(doc: JsonObject, refs: References): Contribution[];
+  /** Names of the totals other records add to this one; rendered as 0 when none. */
+  totals?: readonly string[];
+  /**
+   * Renders totals into a document (default: each total as a top-level member). The
+   * event puts ticket level totals inside its ticket levels.
+   */
+  renderTotals?(doc: JsonObject, totals: Record<string, number>): JsonObject;
+  /**
+   * Fields the server derives from the document itself before storing (a page's
+   * `total_shares` from its share options).
+   */
+  derive?(doc: JsonObject, refs: References): JsonObject;
+  /**
+   * Turns members as a client writes them into members as stored, given the record's
+   * current totals (an event's ticket level `limit` is written as tickets still
+   * available and stored as capacity, so it falls as tickets are sold).
+   */
+  prepareInput?(input: JsonObject, totals: Record<string, number>): JsonObject;
+  /** Rules that need other records (an answer's responses against its question). */
+  check?(doc: JsonObject, refs: References, id: string, context: CheckContext): ErrorDescription[];
 }
 
 /** A helper endpoint linked from the entry point (for example the person signup helper). */

@@ -205,7 +205,8 @@ export function personSignup(
   const person = personKind.parse(parsed.person);
   const result = records.storage.transaction(() => {
     const match = findMatch(records, tenant, person);
-    if (!match) return { record: records.create(tenant, personKind, person, now), created: true };
+    if (!match)
+      return { record: records.create(tenant, personKind, person, { now }), created: true };
     const local = localIdentifier(tenant.namespace, match.id);
     const identifiers = [
       ...new Set([...strings(match.doc.identifiers), ...strings(person.identifiers)]),

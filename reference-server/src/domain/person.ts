@@ -9,6 +9,7 @@ import {
   PersonWriteSchema,
 } from '../../../src/resources/person.js';
 import type { JsonObject, LookupKey } from '../storage/storage.js';
+import { defineKind, subCollection } from './define-kind.js';
 import type { ResourceKind, SubCollection } from './kinds.js';
 import { parseOrThrow } from './validation.js';
 
@@ -20,14 +21,14 @@ export type { Person, PersonInput };
  * server links `std:attendances`.
  */
 export const PERSON_SUB_COLLECTIONS: readonly SubCollection[] = [
-  { plural: 'answers', kind: 'answer', title: "The person's answers" },
-  { plural: 'attendances', kind: 'attendance', title: "The person's event attendances" },
-  { plural: 'signatures', kind: 'signature', title: "The person's petition signatures" },
-  { plural: 'submissions', kind: 'submission', title: "The person's form submissions" },
-  { plural: 'donations', kind: 'donation', title: "The person's donations" },
-  { plural: 'outreaches', kind: 'outreach', title: "The person's outreaches" },
-  { plural: 'taggings', kind: 'tagging', title: "The person's taggings" },
-  { plural: 'items', kind: 'item', title: "The person's list items" },
+  subCollection('answers', 'answer', 'person', "The person's answers"),
+  subCollection('attendances', 'attendance', 'person', "The person's event attendances"),
+  subCollection('signatures', 'signature', 'person', "The person's petition signatures"),
+  subCollection('submissions', 'submission', 'person', "The person's form submissions"),
+  subCollection('donations', 'donation', 'person', "The person's donations"),
+  subCollection('outreaches', 'outreach', 'person', "The person's outreaches"),
+  subCollection('taggings', 'tagging', 'person', "The person's taggings"),
+  subCollection('items', 'item', 'person', "The person's list items"),
 ];
 
 /**
@@ -84,15 +85,13 @@ export function personLookupKeys(doc: JsonObject): LookupKey[] {
 }
 
 /** The person resource kind. */
-export const personKind: ResourceKind = {
+export const personKind: ResourceKind = defineKind({
   singular: 'person',
   plural: 'people',
   title: 'The collection of people in the system',
-  inEntryPoint: true,
-  writable: true,
+  schema: PersonWriteSchema,
   readOnly: PERSON_READ_ONLY_FIELDS,
-  parse: parsePerson,
   lookupKeys: personLookupKeys,
-  parents: () => [],
+  filterKeys: { email_address: 'email' },
   subCollections: PERSON_SUB_COLLECTIONS,
-};
+});

@@ -5,23 +5,72 @@
 import {
   DuplicateIdentifierError,
   type JsonObject,
+  type ParentRef,
+  type RecordFilter,
+  type RecordWrite,
   type Storage,
   type StoredRecord,
   type Tenant,
 } from '../storage/storage.js';
-import { ApiError, ErrorCode } from './errors.js';
+import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
 import {
   duplicateIdentifierError,
   localIdentifier,
   newRecordId,
   resolveIdentifiers,
 } from './identifiers.js';
-import type { ResourceKind } from './kinds.js';
+import type { CheckContext, KindRegistry, References, ResourceKind } from './kinds.js';
 import { applyPatch, dropNulls } from './merge.js';
 import { type PageRequest, planPage, totalPages } from './paging.js';
 
+/**
+ * The stored member holding a record's references (`{ person: { kind, id } }`). It is
+ * the server's own bookkeeping: never rendered, never accepted from clients.
+ */
+export const REFS = '_refs';
+
 /** Members the server owns in every stored document. */
-const SERVER_FIELDS = ['identifiers', 'created_date', 'modified_date'] as const;
+const SERVER_FIELDS = ['identifiers', 'created_date', 'modified_date', REFS] as const;
+
+/**
+ * Where a link sent by a client points, as the HTTP layer read its href: a record of
+ * the collection `plural`, `null` to remove an optional link, or an href that names no
+ * record of this server.
+ */
+export type LinkTarget = { plural: string; id: string } | null | { invalid: string };
+
+/** Links of a write body by relation (without the prefix). */
+export type LinkInput = Readonly<Record<string, LinkTarget>>;
+
+/** Options of {@link RecordService.create}. */
+export interface CreateOptions {
+  now?: Date;
+  /** The `_links` of the body. */
+  links?: LinkInput;
+  /** A reference fixed by the URL (POST to a petition's signatures sets `petition`). */
+  parent?: { rel: string; ref: ParentRef };
+}
+
+/**
+ * The references stored in a document.
+ *
+ * @example
+ * ```ts
+ * referencesOf({ _refs: { person: { kind: 'person', id: 'p1' } } }); // { person: { kind: 'person', id: 'p1' } }
+ * ```
+ */
+export function referencesOf(doc: JsonObject): References {
+  const refs = doc[REFS];
+  if (typeof refs !== 'object' || refs === null || Array.isArray(refs)) return {};
+  const out: References = {};
+  for (const [rel, value] of Object.entries(refs as Record<string, unknown>)) {
+    const ref = value as Partial<ParentRef> | null;
+    if (ref && typeof ref.kind === 'string' && typeof ref.id === 'string') {
+      out[rel] = { kind: ref.kind, id: ref.id };
+    }
+  }
+  return out;
+}
 
 /** One page of a collection, ready for rendering. */
 export interface CollectionPage {
@@ -38,6 +87,12 @@ export interface CollectionPage {
 export interface CollectionRef {
   kind: string;
   parent?: { kind: string; id: string };
+  /** Only records matching every filter. */
+  filters?: readonly RecordFilter[];
+}
+
+function invalid(resource: string, errors: ErrorDescription[]): ApiError {
+  return new ApiError(400, errors, resource);
 }
 
 /**
@@ -53,6 +108,7 @@ export function composeDocument(
   created: string,
   modified: string,
   fields: JsonObject,
+  refs: References = {},
 ): JsonObject {
   const doc: JsonObject = {
     identifiers: [...identifiers],
@@ -63,6 +119,7 @@ export function composeDocument(
     if ((SERVER_FIELDS as readonly string[]).includes(key)) continue;
     doc[key] = value;
   }
+  if (Object.keys(refs).length > 0) doc[REFS] = refs;
   return doc;
 }
 
@@ -81,12 +138,15 @@ function stringArray(value: unknown): string[] | undefined {
  *
  * @example
  * ```ts
- * const records = new RecordService(storage);
+ * const records = new RecordService(storage, registry);
  * const person = records.create(tenant, personKind, personKind.parse({ given_name: 'Ana' }));
  * ```
  */
 export class RecordService {
-  constructor(readonly storage: Storage) {}
+  constructor(
+    readonly storage: Storage,
+    readonly registry?: KindRegistry,
+  ) {}
 
   private notFound(kind: ResourceKind, id: string): ApiError {
     return new ApiError(
@@ -124,31 +184,186 @@ export class RecordService {
   }
 
   /**
-   * Creates a record from a validated document: assigns the id and local identifier,
-   * keeps foreign identifiers, drops read-only fields and nulls.
+   * Applies the links a client sent to a record's references: checks each relation is
+   * one of the kind's, each href names an existing record of an allowed kind in the
+   * caller's tenant, and that required links are not removed. Problems are pushed to
+   * `errors` so that they are reported with every other problem of the request.
    */
-  create(tenant: Tenant, kind: ResourceKind, input: JsonObject, now = new Date()): StoredRecord {
+  private applyLinks(
+    tenant: Tenant,
+    kind: ResourceKind,
+    refs: References,
+    links: LinkInput,
+    errors: ErrorDescription[],
+  ): References {
+    const out: References = { ...refs };
+    for (const [rel, target] of Object.entries(links)) {
+      const reference = kind.references.find((r) => r.rel === rel);
+      const property = `_links.std:${rel}`;
+      if (!reference) {
+        errors.push({
+          error_code: ErrorCode.INVALID_LINK,
+          description: `a ${kind.singular} has no link std:${rel}`,
+          properties: [property],
+          hint: kind.references.length
+            ? `links a ${kind.singular} can set: ${kind.references.map((r) => `std:${r.rel}`).join(', ')}`
+            : `a ${kind.singular} has no links to set`,
+        });
+        continue;
+      }
+      if (target === null) {
+        if (reference.required) {
+          errors.push({
+            error_code: ErrorCode.MISSING_LINK,
+            description: `std:${rel} of a ${kind.singular} cannot be removed`,
+            properties: [property],
+          });
+        } else {
+          delete out[rel];
+        }
+        continue;
+      }
+      const targetKind = 'invalid' in target ? undefined : this.registry?.byPlural(target.plural);
+      const allowed = reference.kinds.join(' or ');
+      if (
+        'invalid' in target ||
+        !targetKind ||
+        !reference.kinds.includes(targetKind.singular) ||
+        !this.storage.getRecord(tenant.id, targetKind.singular, target.id)
+      ) {
+        const href = 'invalid' in target ? target.invalid : `${target.plural}/${target.id}`;
+        errors.push({
+          error_code: ErrorCode.INVALID_LINK,
+          description: `std:${rel} must link an existing ${allowed} of this server; ${href} is not one`,
+          properties: [property],
+          hint: `use the href of the ${allowed}'s self link`,
+        });
+        continue;
+      }
+      out[rel] = { kind: targetKind.singular, id: target.id };
+    }
+    return out;
+  }
+
+  /** Required links, exactly-one groups, required members and cross-record rules. */
+  private checkRecord(
+    tenant: Tenant,
+    kind: ResourceKind,
+    fields: JsonObject,
+    refs: References,
+    id: string,
+    creating: boolean,
+    errors: ErrorDescription[],
+  ): void {
+    for (const reference of kind.references) {
+      if (reference.required && !refs[reference.rel]) {
+        errors.push({
+          error_code: ErrorCode.MISSING_LINK,
+          description: `a ${kind.singular} needs a link std:${reference.rel} to a ${reference.kinds.join(' or ')}`,
+          properties: [`_links.std:${reference.rel}`],
+          hint: `send _links: { "std:${reference.rel}": { "href": "<the ${reference.kinds[0]}'s self href>" } }`,
+        });
+      }
+    }
+    for (const group of kind.exactlyOneOf ?? []) {
+      const present = group.filter((rel) => refs[rel]);
+      if (present.length !== 1) {
+        errors.push({
+          error_code: ErrorCode.MISSING_LINK,
+          description: `a ${kind.singular} needs exactly one of ${group.map((rel) => `std:${rel}`).join(', ')}; it has ${present.length}`,
+          properties: (present.length ? present : group).map((rel) => `_links.std:${rel}`),
+        });
+      }
+    }
+    if (creating) {
+      for (const member of kind.requiredOnCreate ?? []) {
+        if (fields[member] === undefined || fields[member] === null || fields[member] === '') {
+          errors.push({
+            error_code: ErrorCode.INVALID_PROPERTY,
+            description: `${member} is required to create a ${kind.singular}`,
+            properties: [member],
+          });
+        }
+      }
+    }
+    if (kind.check && errors.length === 0) {
+      const context: CheckContext = {
+        document: (ref) => this.storage.getRecord(tenant.id, ref.kind, ref.id)?.doc,
+        findByKey: (kindName, name, value) =>
+          this.storage.findByKey(tenant.id, kindName, name, value),
+      };
+      errors.push(...kind.check(fields, refs, id, context));
+    }
+  }
+
+  /** The side data a record write carries besides its document. */
+  private recordWrite(
+    tenant: Tenant,
+    kind: ResourceKind,
+    id: string,
+    doc: JsonObject,
+    identifiers: readonly string[],
+    refs: References,
+  ): RecordWrite {
+    return {
+      tenantId: tenant.id,
+      kind: kind.singular,
+      id,
+      doc,
+      created_date: String(doc.created_date),
+      modified_date: String(doc.modified_date),
+      identifiers,
+      keys: kind.lookupKeys(doc),
+      parents: Object.values(refs),
+      contributions: kind.contributions?.(doc, refs) ?? [],
+    };
+  }
+
+  private totalsOfRecord(tenant: Tenant, kind: ResourceKind, id: string): Record<string, number> {
+    return this.storage.totalsOf(tenant.id, kind.singular, [id]).get(id) ?? {};
+  }
+
+  /**
+   * Creates a record from a validated document: assigns the id and local identifier,
+   * keeps foreign identifiers, resolves links, drops read-only fields and nulls.
+   */
+  create(
+    tenant: Tenant,
+    kind: ResourceKind,
+    input: JsonObject,
+    options: CreateOptions = {},
+  ): StoredRecord {
+    const now = options.now ?? new Date();
     return this.storage.transaction(() => {
       const id = newRecordId();
       const local = localIdentifier(tenant.namespace, id);
       const sent = stringArray(input.identifiers) ?? [];
       const identifiers = resolveIdentifiers(tenant.namespace, local, sent, `std:${kind.singular}`);
       this.checkIdentifiersFree(tenant, kind, identifiers, id, sent);
+      const errors: ErrorDescription[] = [];
+      let refs = this.applyLinks(tenant, kind, {}, options.links ?? {}, errors);
+      if (options.parent) {
+        const { rel, ref } = options.parent;
+        const sentRef = refs[rel];
+        if (sentRef && (sentRef.kind !== ref.kind || sentRef.id !== ref.id)) {
+          errors.push({
+            error_code: ErrorCode.INVALID_LINK,
+            description: `std:${rel} must be the ${ref.kind} whose collection this is`,
+            properties: [`_links.std:${rel}`],
+            hint: `leave std:${rel} out: the collection sets it`,
+          });
+        }
+        refs = { ...refs, [rel]: ref };
+      }
+      let fields = dropNulls(withoutFields(input, kind.readOnly));
+      fields = kind.prepareInput ? kind.prepareInput(fields, {}) : fields;
+      fields = kind.derive ? kind.derive(fields, refs) : fields;
+      this.checkRecord(tenant, kind, fields, refs, id, true, errors);
+      if (errors.length > 0) throw invalid(`std:${kind.singular}`, errors);
       const stamp = now.toISOString();
-      const fields = dropNulls(withoutFields(input, kind.readOnly));
-      const doc = composeDocument(identifiers, stamp, stamp, fields);
+      const doc = composeDocument(identifiers, stamp, stamp, fields, refs);
       return this.guarded(kind, sent, () =>
-        this.storage.insertRecord({
-          tenantId: tenant.id,
-          kind: kind.singular,
-          id,
-          doc,
-          created_date: stamp,
-          modified_date: stamp,
-          identifiers,
-          keys: kind.lookupKeys(doc),
-          parents: kind.parents(doc),
-        }),
+        this.storage.insertRecord(this.recordWrite(tenant, kind, id, doc, identifiers, refs)),
       );
     });
   }
@@ -162,7 +377,8 @@ export class RecordService {
 
   /**
    * Applies a validated partial update (PUT): see `merge.ts` for the rules. Sending
-   * `identifiers` sets the foreign identifiers; the local one always stays.
+   * `identifiers` sets the foreign identifiers; the local one always stays. Links sent
+   * replace the record's references one relation at a time.
    */
   update(
     tenant: Tenant,
@@ -170,6 +386,7 @@ export class RecordService {
     id: string,
     patch: JsonObject,
     now = new Date(),
+    links: LinkInput = {},
   ): StoredRecord {
     return this.storage.transaction(() => {
       const current = this.get(tenant, kind, id);
@@ -183,7 +400,16 @@ export class RecordService {
               `std:${kind.singular}`,
             )
           : (stringArray(current.doc.identifiers) ?? [local]);
-      const fields = applyPatch(withoutFields(current.doc, SERVER_FIELDS), patch, [
+      const errors: ErrorDescription[] = [];
+      const refs = this.applyLinks(tenant, kind, referencesOf(current.doc), links, errors);
+      if (errors.length > 0) throw invalid(`std:${kind.singular}`, errors);
+      const changes = kind.prepareInput
+        ? kind.prepareInput(
+            withoutFields(patch, [...kind.readOnly, ...SERVER_FIELDS]),
+            this.totalsOfRecord(tenant, kind, id),
+          )
+        : patch;
+      const fields = applyPatch(withoutFields(current.doc, SERVER_FIELDS), changes, [
         ...kind.readOnly,
         ...SERVER_FIELDS,
       ]);
@@ -195,13 +421,15 @@ export class RecordService {
         fields,
         now,
         stringArray(patch.identifiers),
+        refs,
       );
     });
   }
 
   /**
-   * Stores new fields and identifiers for an existing record after validating the
-   * result (a merged document must still satisfy the schema).
+   * Stores new fields, identifiers and references for an existing record after
+   * validating the result (a merged document must still satisfy the schema and the
+   * kind's rules: an update that only moves `end_date` before `start_date` fails).
    */
   replace(
     tenant: Tenant,
@@ -211,39 +439,105 @@ export class RecordService {
     fields: JsonObject,
     now = new Date(),
     sent: readonly string[] = identifiers,
+    refs: References = referencesOf(current.doc),
   ): StoredRecord {
     const local = localIdentifier(tenant.namespace, current.id);
     const all = identifiers.includes(local) ? [...identifiers] : [local, ...identifiers];
     this.checkIdentifiersFree(tenant, kind, all, current.id, sent);
-    const merged = withoutFields(fields, [...SERVER_FIELDS, ...kind.readOnly]);
+    let merged = withoutFields(fields, [...SERVER_FIELDS, ...kind.readOnly]);
     kind.parse({ ...merged, identifiers: all });
+    merged = kind.derive ? kind.derive(merged, refs) : merged;
+    const errors: ErrorDescription[] = [];
+    this.checkRecord(tenant, kind, merged, refs, current.id, false, errors);
+    if (errors.length > 0) throw invalid(`std:${kind.singular}`, errors);
     const stamp = now.toISOString();
-    const doc = composeDocument(all, current.created_date, stamp, merged);
+    const doc = composeDocument(all, current.created_date, stamp, merged, refs);
     const updated = this.guarded(kind, sent, () =>
       this.storage.updateRecord({
-        tenantId: tenant.id,
-        kind: kind.singular,
-        id: current.id,
-        doc,
+        ...this.recordWrite(tenant, kind, current.id, doc, all, refs),
         created_date: current.created_date,
-        modified_date: stamp,
-        identifiers: all,
-        keys: kind.lookupKeys(doc),
-        parents: kind.parents(doc),
       }),
     );
     if (!updated) throw this.notFound(kind, current.id);
     return updated;
   }
 
-  /** Deletes a record, or throws a 404 `ApiError`. */
-  delete(tenant: Tenant, kind: ResourceKind, id: string): void {
-    if (!this.storage.deleteRecord(tenant.id, kind.singular, id)) throw this.notFound(kind, id);
+  /**
+   * Deletes a record, or throws a 404 `ApiError`. Records that cannot exist without it
+   * (a petition's signatures, a person's donations) are deleted with it; records that
+   * only mention it (a petition's creator) lose that link. All in one transaction.
+   */
+  delete(tenant: Tenant, kind: ResourceKind, id: string, now = new Date()): void {
+    this.storage.transaction(() => {
+      this.get(tenant, kind, id);
+      this.deleteCascading(tenant, { kind: kind.singular, id }, now);
+    });
+  }
+
+  private deleteCascading(tenant: Tenant, target: ParentRef, now: Date): void {
+    for (const child of this.storage.childrenOf(tenant.id, target)) {
+      const childKind = this.registry?.bySingular(child.kind);
+      const record = this.storage.getRecord(tenant.id, child.kind, child.id);
+      if (!childKind || !record) continue;
+      const refs = referencesOf(record.doc);
+      const pointing = Object.entries(refs).filter(
+        ([, ref]) => ref.kind === target.kind && ref.id === target.id,
+      );
+      const required = pointing.some(
+        ([rel]) => childKind.references.find((r) => r.rel === rel)?.required,
+      );
+      if (required) {
+        this.deleteCascading(tenant, child, now);
+        continue;
+      }
+      const kept: References = {};
+      for (const [rel, ref] of Object.entries(refs)) {
+        if (!pointing.some(([gone]) => gone === rel)) kept[rel] = ref;
+      }
+      const identifiers = stringArray(record.doc.identifiers) ?? [];
+      const doc = composeDocument(
+        identifiers,
+        record.created_date,
+        now.toISOString(),
+        withoutFields(record.doc, SERVER_FIELDS),
+        kept,
+      );
+      this.storage.updateRecord({
+        ...this.recordWrite(tenant, childKind, record.id, doc, identifiers, kept),
+        created_date: record.created_date,
+      });
+    }
+    this.storage.deleteRecord(tenant.id, target.kind, target.id);
+  }
+
+  /**
+   * The totals of records of a kind, for rendering: every total the kind declares,
+   * 0 when nothing contributed yet.
+   */
+  totals(
+    tenant: Tenant,
+    kind: ResourceKind,
+    ids: readonly string[],
+  ): Map<string, Record<string, number>> {
+    const out = new Map<string, Record<string, number>>();
+    if (!kind.totals?.length && !kind.renderTotals) return out;
+    const stored = this.storage.totalsOf(tenant.id, kind.singular, ids);
+    for (const id of ids) {
+      const totals: Record<string, number> = {};
+      for (const name of kind.totals ?? []) totals[name] = 0;
+      out.set(id, { ...totals, ...stored.get(id) });
+    }
+    return out;
   }
 
   /** One page of a collection or sub-collection. */
   page(tenant: Tenant, collection: CollectionRef, request: PageRequest): CollectionPage {
-    const scope = { tenantId: tenant.id, kind: collection.kind, parent: collection.parent };
+    const scope = {
+      tenantId: tenant.id,
+      kind: collection.kind,
+      parent: collection.parent,
+      ...(collection.filters?.length ? { filters: collection.filters } : {}),
+    };
     const totalRecords = this.storage.countRecords(scope);
     const plan = planPage(request, totalRecords);
     const records = plan.empty ? [] : this.storage.listRecords({ ...scope, ...plan });

@@ -6,7 +6,7 @@
  * `phone_numbers[0].number`), `description` and `hint`.
  */
 import type * as z from 'zod';
-import { MULTIPLE_PRIMARY } from '../../../src/resources/shared.js';
+import { RuleCode } from '../../../src/resources/rules.js';
 import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
 
 /**
@@ -86,13 +86,21 @@ export function issueToDescription(issue: z.core.$ZodIssue, prefix = ''): ErrorD
         properties: [where],
         hint: `one of ${listValues(issue.values)}`,
       };
-    case 'custom':
-      if (issue.params?.code === MULTIPLE_PRIMARY) {
+    case 'custom': {
+      // A rule of the shared schemas: its code is the spec's error_code.
+      const rule = issue.params?.code;
+      if (typeof rule === 'string' && (Object.values(RuleCode) as string[]).includes(rule)) {
+        const hint =
+          typeof issue.params?.hint === 'string'
+            ? issue.params.hint
+            : rule === RuleCode.MULTIPLE_PRIMARY
+              ? 'set primary to true on at most one member'
+              : undefined;
         return {
-          error_code: ErrorCode.MULTIPLE_PRIMARY,
+          error_code: rule,
           description: `${where}: ${issue.message}`,
           properties: [where],
-          hint: 'set primary to true on at most one member',
+          ...(hint === undefined ? {} : { hint }),
         };
       }
       return {
@@ -100,6 +108,7 @@ export function issueToDescription(issue: z.core.$ZodIssue, prefix = ''): ErrorD
         description: `${where}: ${issue.message}`,
         properties: [where],
       };
+    }
     default:
       return {
         error_code: ErrorCode.INVALID_PROPERTY,

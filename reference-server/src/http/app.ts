@@ -3,9 +3,9 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { ALL_KINDS } from '../domain/catalog.js';
 import { apiError, ErrorCode } from '../domain/errors.js';
 import { KindRegistry } from '../domain/kinds.js';
-import { personKind } from '../domain/person.js';
 import { RecordService } from '../domain/records.js';
 import type { Storage } from '../storage/storage.js';
 import type { AppConfig, AppEnv } from './env.js';
@@ -14,6 +14,7 @@ import { apiHeaders, authenticate, errorHandler, notFound } from './middleware.j
 import { errorResponse } from './respond.js';
 import { registerDocs } from './routes/docs.js';
 import { registerEntryPoint } from './routes/entry-point.js';
+import { registerMetadata } from './routes/metadata.js';
 import { PERSON_SIGNUP_PATH, registerPersonSignup } from './routes/person-signup.js';
 import { registerRecordRoutes } from './routes/records.js';
 
@@ -38,14 +39,15 @@ export interface AppOptions {
   vendorName?: string;
   /** Entry point product_name. */
   productName?: string;
-  /** Kinds to serve; default: people. Later slices pass a registry with more kinds. */
+  /** Kinds to serve; default: every kind of the specification ({@link defaultRegistry}). */
   registry?: KindRegistry;
   /** Where 500 reports (with their reference codes) go. Default: stderr. */
   logError?: (message: string) => void;
 }
 
 /**
- * The kinds the server serves by default: people, and the person signup helper.
+ * The kinds the server serves by default: every resource of the specification, and
+ * the person signup helper.
  *
  * @example
  * ```ts
@@ -53,7 +55,9 @@ export interface AppOptions {
  * ```
  */
 export function defaultRegistry(): KindRegistry {
-  return new KindRegistry().register(personKind).registerHelper({
+  const registry = new KindRegistry();
+  for (const kind of ALL_KINDS) registry.register(kind);
+  return registry.registerHelper({
     rel: 'person_signup_helper',
     path: PERSON_SIGNUP_PATH,
     title: 'The person signup helper for the system',
@@ -73,10 +77,11 @@ export function defaultRegistry(): KindRegistry {
  * ```
  */
 export function createApp(options: AppOptions): Hono<AppEnv> {
+  const registry = options.registry ?? defaultRegistry();
   const config: AppConfig = {
     storage: options.storage,
-    records: new RecordService(options.storage),
-    registry: options.registry ?? defaultRegistry(),
+    records: new RecordService(options.storage, registry),
+    registry,
     apiKeyHeader: options.apiKeyHeader ?? 'STD-API-Token',
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     maxPageSize: options.maxPageSize ?? 100,
@@ -109,6 +114,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     }),
   );
   registerEntryPoint(app, config);
+  // Before the generic record routes, which would take `/metadata` for a collection.
+  registerMetadata(app, config);
   registerPersonSignup(app, config);
   registerRecordRoutes(app, config);
   return app;

@@ -100,3 +100,32 @@ export function withQuery(
   const query = search.toString();
   return query ? `${href}?${query}` : href;
 }
+
+/**
+ * The record an href of this server names, read from its path
+ * (`…/api/v1/<plural>/<id>`), whatever its origin: behind a proxy the client may know
+ * the server by another host. Undefined for any other href.
+ *
+ * @example
+ * ```ts
+ * recordOfHref('http://h/api/v1/people/abc'); // { plural: 'people', id: 'abc' }
+ * recordOfHref('http://h/elsewhere'); // undefined
+ * ```
+ */
+export function recordOfHref(href: string): { plural: string; id: string } | undefined {
+  let path: string;
+  try {
+    path = new URL(href, 'http://relative.invalid').pathname;
+  } catch {
+    return undefined;
+  }
+  const prefix = `${API_PREFIX}/`;
+  if (!path.startsWith(prefix)) return undefined;
+  const parts = path.slice(prefix.length).replace(/\/+$/, '').split('/');
+  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+  try {
+    return { plural: parts[0], id: decodeURIComponent(parts[1]) };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,31 +1,38 @@
 /**
  * HAL representations of records and collection documents.
  */
-import type { ResourceKind } from '../domain/kinds.js';
+import type { KindRegistry, ResourceKind } from '../domain/kinds.js';
 import type { PageRequest } from '../domain/paging.js';
-import type { CollectionPage } from '../domain/records.js';
+import { type CollectionPage, REFS, referencesOf } from '../domain/records.js';
 import type { JsonObject, StoredRecord } from '../storage/storage.js';
 import { type Link, type Urls, withQuery } from './links.js';
 
 /**
- * A record with its `_links`: self and one link per sub-collection. Single-record
- * responses add the curies (so `std:` resolves); records embedded in a collection
- * rely on the collection's curies.
+ * A record with its `_links`: self, one link per reference it holds (`std:person`,
+ * `std:creator`, …), one per sub-collection, and its totals as members. Single-record
+ * responses add the curies (so `std:` resolves); records embedded in a collection rely
+ * on the collection's curies.
  *
  * @example
  * ```ts
- * renderRecord(urls, personKind, record, true)._links; // { self, 'std:answers', ..., curies }
+ * renderRecord(urls, registry, petitionKind, record, { total_signatures: 3 }, true);
  * ```
  */
 export function renderRecord(
   urls: Urls,
+  registry: KindRegistry,
   kind: ResourceKind,
   record: StoredRecord,
+  totals: Record<string, number> | undefined,
   withCuries: boolean,
 ): JsonObject {
   const links: Record<string, Link | Link[]> = {
     self: { href: urls.record(kind.plural, record.id) },
   };
+  for (const [rel, ref] of Object.entries(referencesOf(record.doc))) {
+    const target = registry.bySingular(ref.kind);
+    if (target) links[`std:${rel}`] = { href: urls.record(target.plural, ref.id) };
+  }
   for (const sub of kind.subCollections) {
     links[`std:${sub.plural}`] = {
       href: urls.subCollection(kind.plural, record.id, sub.plural),
@@ -33,7 +40,13 @@ export function renderRecord(
     };
   }
   if (withCuries) links.curies = urls.curies();
-  return { ...record.doc, _links: links };
+  const { [REFS]: _refs, ...fields } = record.doc;
+  const doc = totals
+    ? kind.renderTotals
+      ? kind.renderTotals(fields, totals)
+      : { ...fields, ...totals }
+    : fields;
+  return { ...doc, _links: links };
 }
 
 /**
@@ -59,7 +72,7 @@ export function minimalRecord(urls: Urls, kind: ResourceKind, record: StoredReco
  *
  * @example
  * ```ts
- * renderCollection(urls.collection('people'), 'people', page, request, urls.curies(), (r) => renderRecord(urls, personKind, r, false));
+ * renderCollection(urls.collection('people'), 'people', page, request, urls.curies(), (r) => renderRecord(urls, registry, personKind, r, undefined, false));
  * ```
  */
 export function renderCollection(
@@ -69,12 +82,14 @@ export function renderCollection(
   request: PageRequest,
   curies: Link[],
   renderItem: (record: StoredRecord) => JsonObject,
+  query: Record<string, string | undefined> = {},
 ): JsonObject {
   const rel = `std:${plural}`;
   const perPage = page.perPage;
   const links: Record<string, Link | Link[]> = {
     self: {
       href: withQuery(href, {
+        ...query,
         page: page.page,
         per_page: perPage,
         after: request.after,
@@ -86,12 +101,17 @@ export function renderCollection(
   const last = page.records[page.records.length - 1];
   if (page.hasNext && last) {
     links.next = {
-      href: withQuery(href, { page: page.page + 1, per_page: perPage, after: last.seq }),
+      href: withQuery(href, { ...query, page: page.page + 1, per_page: perPage, after: last.seq }),
     };
   }
   if (page.page > 1) {
     links.previous = {
-      href: withQuery(href, { page: page.page - 1, per_page: perPage, before: first?.seq }),
+      href: withQuery(href, {
+        ...query,
+        page: page.page - 1,
+        per_page: perPage,
+        before: first?.seq,
+      }),
     };
   }
   links.curies = curies;

@@ -53,6 +53,45 @@ export interface ParentRef {
   id: string;
 }
 
+/**
+ * What a record adds to a total of another record (a signature adds 1 to its
+ * petition's `total_signatures`; a donation adds its amount to its page's
+ * `total_amount`). Totals are the sums of the contributions of the records that exist
+ * now, kept in the same transaction as every write, so they stay exact under
+ * concurrent writers.
+ */
+export interface Contribution {
+  /** The record whose total this adds to. */
+  parent: ParentRef;
+  /** Name of the total, for example `total_signatures` or `ticket_levels.VIP.total_tickets`. */
+  name: string;
+  /** Amount added; may be fractional (money). Stored exactly to 1/10000. */
+  value: number;
+}
+
+/** A date comparison on a record's own timestamps. */
+export interface DateFilter {
+  column: 'created_date' | 'modified_date';
+  op: 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
+  /** ISO 8601 instant in the stored form (`Date.prototype.toISOString`). */
+  value: string;
+}
+
+/** Records with the lookup key `key` equal to `value` (for example `email`). */
+export interface KeyFilter {
+  key: string;
+  value: string;
+}
+
+/** One condition of a filtered collection; all conditions must hold. */
+export type RecordFilter = DateFilter | KeyFilter;
+
+/** A record that refers to another one (a child listed under a parent). */
+export interface ChildRef {
+  kind: string;
+  id: string;
+}
+
 /** Everything written for one record. */
 export interface RecordWrite {
   tenantId: number;
@@ -65,8 +104,13 @@ export interface RecordWrite {
   identifiers: readonly string[];
   /** Lookup keys for matching; replaced whole on every write. */
   keys?: readonly LookupKey[];
-  /** Parents whose sub-collections list this record; replaced whole on every write. */
+  /**
+   * Every record this one refers to (parents of sub-collections, creators, …); replaced
+   * whole on every write. References to records that do not exist are skipped.
+   */
   parents?: readonly ParentRef[];
+  /** What this record adds to totals of other records; replaced whole on every write. */
+  contributions?: readonly Contribution[];
 }
 
 /** Which records a collection query covers. */
@@ -75,6 +119,8 @@ export interface CollectionScope {
   kind: string;
   /** Only records referring to this parent (a sub-collection). */
   parent?: ParentRef;
+  /** Only records matching every filter. */
+  filters?: readonly RecordFilter[];
 }
 
 /**
@@ -155,6 +201,18 @@ export interface Storage {
   findByIdentifier(tenantId: number, kind: string, identifier: string): string | undefined;
   /** Ids of records with the lookup key `name` = `value`, oldest first. */
   findByKey(tenantId: number, kind: string, name: string, value: string): string[];
+
+  /**
+   * The totals of records: for each given id that has any, the sums of the current
+   * contributions to it by name. Ids without contributions are absent from the map.
+   */
+  totalsOf(
+    tenantId: number,
+    kind: string,
+    ids: readonly string[],
+  ): Map<string, Record<string, number>>;
+  /** Records (of any kind) whose `parents` include this record, oldest first. */
+  childrenOf(tenantId: number, parent: ParentRef): ChildRef[];
 
   /** Runs `fn` in one transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T;

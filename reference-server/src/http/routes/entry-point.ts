@@ -23,6 +23,7 @@ export function registerEntryPoint(app: Hono<AppEnv>, config: AppConfig): void {
     const links: Record<string, Link | Link[]> = {
       self: { href: urls.entryPoint(), title: `${config.productName} entry point` },
       docs: { href: urls.docs(), title: 'Documentation', name: 'Docs', index: 'index' },
+      'std:metadata': { href: urls.api('metadata'), title: 'Metadata' },
       curies: urls.curies(),
     };
     for (const kind of config.registry.all()) {

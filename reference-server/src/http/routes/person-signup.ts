@@ -32,7 +32,7 @@ export function registerPersonSignup(app: Hono<AppEnv>, config: AppConfig): void
     const result = personSignup(config.records, c.get('auth').tenant, rest);
     const urls = c.get('urls');
     const person = control.returnResponse
-      ? renderRecord(urls, personKind, result.record, true)
+      ? renderRecord(urls, config.registry, personKind, result.record, undefined, true)
       : minimalRecord(urls, personKind, result.record);
     const status = result.created ? 201 : 200;
     const location = { Location: urls.record(personKind.plural, result.record.id) };

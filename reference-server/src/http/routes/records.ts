@@ -4,11 +4,15 @@
  */
 import type { Context, Hono } from 'hono';
 import { apiError, ErrorCode } from '../../domain/errors.js';
+import { parseFilter } from '../../domain/filter.js';
 import type { ResourceKind } from '../../domain/kinds.js';
+import { isPlainObject } from '../../domain/merge.js';
 import { parsePageRequest } from '../../domain/paging.js';
+import type { LinkInput, LinkTarget } from '../../domain/records.js';
+import type { JsonObject, RecordFilter, StoredRecord } from '../../storage/storage.js';
 import { readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
-import { API_PREFIX } from '../links.js';
+import { API_PREFIX, recordOfHref } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
 import { minimalRecord, renderCollection, renderRecord } from '../render.js';
 import { hal } from '../respond.js';
@@ -38,6 +42,42 @@ function pageRequest(c: Context<AppEnv>, config: AppConfig) {
   );
 }
 
+/** The `filter` query parameter, parsed for the kind (400 when it cannot be applied). */
+function filtersOf(c: Context<AppEnv>, kind: ResourceKind, resource: string): RecordFilter[] {
+  const filter = c.req.query('filter');
+  if (filter === undefined) return [];
+  return parseFilter(filter, { dates: true, keys: kind.filterKeys ?? {} }, resource);
+}
+
+/** One link value of a write body: `{ href }`, a bare href string, or `null` to remove. */
+function linkTarget(value: unknown): LinkTarget {
+  if (value === null) return null;
+  const link = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  const href = typeof link === 'string' ? link : isPlainObject(link) ? link.href : undefined;
+  if (typeof href !== 'string') return { invalid: JSON.stringify(value) };
+  return recordOfHref(href) ?? { invalid: href };
+}
+
+/**
+ * The links of a write body that set references. Links a client may echo back from a
+ * GET (self, curies, sub-collections, links of other prefixes) are ignored, so a
+ * read-modify-write round trip works; any other `std:` relation goes to the domain,
+ * which refuses relations the kind does not have.
+ */
+function linkInputOf(body: JsonObject, kind: ResourceKind): LinkInput {
+  const links = body._links;
+  if (!isPlainObject(links)) return {};
+  const echoed = new Set(kind.subCollections.map((sub) => sub.plural));
+  const input: Record<string, LinkTarget> = {};
+  for (const [key, value] of Object.entries(links)) {
+    if (!key.startsWith('std:')) continue;
+    const rel = key.slice(4);
+    if (echoed.has(rel)) continue;
+    input[rel] = linkTarget(value);
+  }
+  return input;
+}
+
 /**
  * Registers the generic routes.
  *
@@ -47,16 +87,54 @@ function pageRequest(c: Context<AppEnv>, config: AppConfig) {
  * ```
  */
 export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void {
-  const { records } = config;
+  const { records, registry } = config;
   const collectionPath = `${API_PREFIX}/:collection`;
   const recordPath = `${API_PREFIX}/:collection/:id`;
   const subPath = `${API_PREFIX}/:collection/:id/:sub`;
 
+  /** Renders records of one kind with their totals (read in one query per page). */
+  const present = (
+    c: Context<AppEnv>,
+    kind: ResourceKind,
+    list: readonly StoredRecord[],
+    withCuries: boolean,
+  ): JsonObject[] => {
+    const totals = records.totals(
+      c.get('auth').tenant,
+      kind,
+      list.map((r) => r.id),
+    );
+    return list.map((record) =>
+      renderRecord(c.get('urls'), registry, kind, record, totals.get(record.id), withCuries),
+    );
+  };
+  const presentOne = (c: Context<AppEnv>, kind: ResourceKind, record: StoredRecord) =>
+    present(c, kind, [record], true)[0] as JsonObject;
+
+  const create = async (
+    c: Context<AppEnv>,
+    kind: ResourceKind,
+    parent?: { rel: string; ref: { kind: string; id: string } },
+  ) => {
+    const { control, rest } = takeControl(await readJsonObject(c));
+    const record = records.create(c.get('auth').tenant, kind, kind.parse(rest), {
+      links: linkInputOf(rest, kind),
+      ...(parent ? { parent } : {}),
+    });
+    const urls = c.get('urls');
+    const body = control.returnResponse
+      ? presentOne(c, kind, record)
+      : minimalRecord(urls, kind, record);
+    return hal(body, 201, { Location: urls.record(kind.plural, record.id) });
+  };
+
   app.get(collectionPath, (c) => {
     const kind = kindOf(c, config);
     const urls = c.get('urls');
+    const filters = filtersOf(c, kind, `std:${kind.plural}`);
     const request = pageRequest(c, config);
-    const page = records.page(c.get('auth').tenant, { kind: kind.singular }, request);
+    const page = records.page(c.get('auth').tenant, { kind: kind.singular, filters }, request);
+    const items = present(c, kind, page.records, false);
     return hal(
       renderCollection(
         urls.collection(kind.plural),
@@ -64,27 +142,19 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         page,
         request,
         urls.curies(),
-        (r) => renderRecord(urls, kind, r, false),
+        (r) => items[page.records.indexOf(r)] as JsonObject,
+        { filter: c.req.query('filter') },
       ),
     );
   });
 
-  app.post(collectionPath, async (c) => {
-    const kind = writableKindOf(c, config, ['GET']);
-    const { control, rest } = takeControl(await readJsonObject(c));
-    const record = records.create(c.get('auth').tenant, kind, kind.parse(rest));
-    const urls = c.get('urls');
-    const body = control.returnResponse
-      ? renderRecord(urls, kind, record, true)
-      : minimalRecord(urls, kind, record);
-    return hal(body, 201, { Location: urls.record(kind.plural, record.id) });
-  });
+  app.post(collectionPath, async (c) => create(c, writableKindOf(c, config, ['GET'])));
   app.all(collectionPath, methodNotAllowed(['GET', 'POST']));
 
   app.get(recordPath, (c) => {
     const kind = kindOf(c, config);
     const record = records.get(c.get('auth').tenant, kind, c.req.param('id'));
-    return hal(renderRecord(c.get('urls'), kind, record, true));
+    return hal(presentOne(c, kind, record));
   });
 
   const update = async (c: Context<AppEnv>) => {
@@ -94,12 +164,17 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     // 404 before validation: a client updating a deleted record should learn that first.
     records.get(tenant, kind, id);
     const { control, rest } = takeControl(await readJsonObject(c));
-    const record = records.update(tenant, kind, id, kind.parse(rest));
+    const record = records.update(
+      tenant,
+      kind,
+      id,
+      kind.parse(rest),
+      new Date(),
+      linkInputOf(rest, kind),
+    );
     const urls = c.get('urls');
     return hal(
-      control.returnResponse
-        ? renderRecord(urls, kind, record, true)
-        : minimalRecord(urls, kind, record),
+      control.returnResponse ? presentOne(c, kind, record) : minimalRecord(urls, kind, record),
     );
   };
   app.put(recordPath, update);
@@ -113,23 +188,32 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   });
   app.all(recordPath, methodNotAllowed(['GET', 'PUT', 'PATCH', 'DELETE']));
 
-  app.get(subPath, (c) => {
+  /** The parent record and the sub-collection named in the path (404s otherwise). */
+  const subOf = (c: Context<AppEnv>) => {
     const kind = kindOf(c, config);
-    const tenant = c.get('auth').tenant;
-    const id = c.req.param('id');
+    const id = c.req.param('id') ?? '';
     const subName = c.req.param('sub');
     const sub = kind.subCollections.find((s) => s.plural === subName);
     if (!sub)
       throw apiError(404, ErrorCode.NOT_FOUND, `no sub-collection ${subName} on ${kind.plural}`);
-    records.get(tenant, kind, id);
+    const subKind = registry.bySingular(sub.kind);
+    if (!subKind) throw apiError(404, ErrorCode.NOT_FOUND, `no collection ${sub.plural}`);
+    records.get(c.get('auth').tenant, kind, id);
+    return { kind, id, sub, subKind };
+  };
+
+  app.get(subPath, (c) => {
+    const { kind, id, sub, subKind } = subOf(c);
+    const tenant = c.get('auth').tenant;
+    const filters = filtersOf(c, subKind, `std:${sub.plural}`);
     const request = pageRequest(c, config);
     const page = records.page(
       tenant,
-      { kind: sub.kind, parent: { kind: kind.singular, id } },
+      { kind: sub.kind, parent: { kind: kind.singular, id }, filters },
       request,
     );
     const urls = c.get('urls');
-    const subKind = config.registry.bySingular(sub.kind);
+    const items = present(c, subKind, page.records, false);
     return hal(
       renderCollection(
         urls.subCollection(kind.plural, id, sub.plural),
@@ -137,14 +221,18 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         page,
         request,
         urls.curies(),
-        // Until the sub-collection's kind is registered (a later slice) it has no
-        // records; render raw documents with a self link into their own collection.
-        (r) =>
-          subKind
-            ? renderRecord(urls, subKind, r, false)
-            : { ...r.doc, _links: { self: { href: urls.record(sub.plural, r.id) } } },
+        (r) => items[page.records.indexOf(r)] as JsonObject,
+        { filter: c.req.query('filter') },
       ),
     );
   });
-  app.all(subPath, methodNotAllowed(['GET']));
+
+  // A POST to a sub-collection creates a record linked to the parent: a signature
+  // posted to a petition's signatures belongs to that petition.
+  app.post(subPath, async (c) => {
+    const { kind, id, sub, subKind } = subOf(c);
+    if (!subKind.writable) methodNotAllowed(['GET'])(c);
+    return create(c, subKind, { rel: sub.via, ref: { kind: kind.singular, id } });
+  });
+  app.all(subPath, methodNotAllowed(['GET', 'POST']));
 }

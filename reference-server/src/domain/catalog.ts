@@ -1,0 +1,538 @@
+/**
+ * Every resource kind of the specification, as the reference server serves it: the
+ * SDK's write schemas (the one definition of each resource's fields) plus the server's
+ * rules — which links each record carries, which sub-collections list it, which
+ * totals it adds to, and the rules that need other records. `docs/resources.md`
+ * explains each choice the specification leaves open.
+ */
+import {
+  ADVOCACY_CAMPAIGN_READ_ONLY_FIELDS,
+  AdvocacyCampaignWriteSchema,
+} from '../../../src/resources/advocacy-campaign.js';
+import { ANSWER_READ_ONLY_FIELDS, AnswerWriteSchema } from '../../../src/resources/answer.js';
+import {
+  ATTENDANCE_READ_ONLY_FIELDS,
+  AttendanceWriteSchema,
+} from '../../../src/resources/attendance.js';
+import { CANVASS_READ_ONLY_FIELDS, CanvassWriteSchema } from '../../../src/resources/canvass.js';
+import { DONATION_READ_ONLY_FIELDS, DonationWriteSchema } from '../../../src/resources/donation.js';
+import { EVENT_READ_ONLY_FIELDS, EventWriteSchema } from '../../../src/resources/event.js';
+import { FORM_READ_ONLY_FIELDS, FormWriteSchema } from '../../../src/resources/form.js';
+import {
+  FUNDRAISING_PAGE_READ_ONLY_FIELDS,
+  FundraisingPageWriteSchema,
+} from '../../../src/resources/fundraising-page.js';
+import { ITEM_READ_ONLY_FIELDS, ItemWriteSchema } from '../../../src/resources/item.js';
+import { LIST_READ_ONLY_FIELDS, ListWriteSchema } from '../../../src/resources/list.js';
+import { MESSAGE_READ_ONLY_FIELDS, MessageWriteSchema } from '../../../src/resources/message.js';
+import {
+  ORGANIZATION_READ_ONLY_FIELDS,
+  OrganizationWriteSchema,
+} from '../../../src/resources/organization.js';
+import { OUTREACH_READ_ONLY_FIELDS, OutreachWriteSchema } from '../../../src/resources/outreach.js';
+import { PETITION_READ_ONLY_FIELDS, PetitionWriteSchema } from '../../../src/resources/petition.js';
+import { QUERY_READ_ONLY_FIELDS, QueryWriteSchema } from '../../../src/resources/query.js';
+import { QUESTION_READ_ONLY_FIELDS, QuestionWriteSchema } from '../../../src/resources/question.js';
+import {
+  SHARE_PAGE_READ_ONLY_FIELDS,
+  SharePageWriteSchema,
+} from '../../../src/resources/share-page.js';
+import {
+  SIGNATURE_READ_ONLY_FIELDS,
+  SignatureWriteSchema,
+} from '../../../src/resources/signature.js';
+import {
+  SUBMISSION_READ_ONLY_FIELDS,
+  SubmissionWriteSchema,
+} from '../../../src/resources/submission.js';
+import { TAG_READ_ONLY_FIELDS, TagWriteSchema } from '../../../src/resources/tag.js';
+import { TAGGING_READ_ONLY_FIELDS, TaggingWriteSchema } from '../../../src/resources/tagging.js';
+import { WRAPPER_READ_ONLY_FIELDS, WrapperWriteSchema } from '../../../src/resources/wrapper.js';
+import type { Contribution, JsonObject, LookupKey, ParentRef } from '../storage/storage.js';
+import { defineKind, reference, subCollection } from './define-kind.js';
+import { ErrorCode, type ErrorDescription } from './errors.js';
+import type { CheckContext, References, ResourceKind } from './kinds.js';
+import { isPlainObject } from './merge.js';
+import { personKind } from './person.js';
+
+/** Who made and last changed a content record: optional links to people. */
+const AUTHORSHIP = [
+  reference('creator', { kinds: ['person'] }),
+  reference('modified_by', { kinds: ['person'] }),
+];
+
+/** An action is taken by a person, and may be taken on behalf of an organization. */
+function actionLinks(target: string) {
+  return [
+    reference('person', { required: true }),
+    reference(target, { required: true }),
+    reference('organization'),
+  ];
+}
+
+function numberOf(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function objects(value: unknown): JsonObject[] {
+  return Array.isArray(value) ? value.filter(isPlainObject) : [];
+}
+
+/** One contribution to the record a reference points at, when the reference is set. */
+function addTo(refs: References, rel: string, totals: Record<string, number>): Contribution[] {
+  const parent: ParentRef | undefined = refs[rel];
+  if (!parent) return [];
+  return Object.entries(totals).map(([name, value]) => ({ parent, name, value }));
+}
+
+/**
+ * A page's `total_shares`: the sum of the share counts of its share options. The
+ * counts per network are reported by the system that hosts the share buttons (only it
+ * sees the shares); the page total is derived here so it always matches them.
+ */
+function deriveTotalShares(doc: JsonObject): JsonObject {
+  if (!Array.isArray(doc.share_options)) return doc;
+  let total = 0;
+  for (const option of objects(doc.share_options)) {
+    for (const network of Object.values(option)) {
+      if (isPlainObject(network)) total += numberOf(network.total_shares);
+    }
+  }
+  return { ...doc, total_shares: total };
+}
+
+/** Lookup key for names that must be unique per tenant (tags, lists), case-insensitive. */
+function nameKey(doc: JsonObject): LookupKey[] {
+  return typeof doc.name === 'string'
+    ? [{ name: 'name', value: doc.name.trim().toLowerCase() }]
+    : [];
+}
+
+function uniqueName(kind: string) {
+  return (doc: JsonObject, _refs: References, id: string, context: CheckContext) => {
+    const key = nameKey(doc)[0];
+    if (!key) return [];
+    const others = context.findByKey(kind, 'name', key.value).filter((other) => other !== id);
+    return others.length === 0
+      ? []
+      : [
+          {
+            error_code: ErrorCode.DUPLICATE_NAME,
+            description: `a ${kind} named ${JSON.stringify(doc.name)} already exists`,
+            properties: ['name'],
+            hint: `${kind} names are unique (ignoring case): helpers find ${kind}s by name`,
+          },
+        ];
+  };
+}
+
+/**
+ * The key under which a ticket level's totals are kept. Titles match trimmed and
+ * ignoring case, as the event schema compares them when it refuses duplicates.
+ */
+function ticketLevelTotal(title: string, name: 'total_tickets' | 'total_amount'): string {
+  return `ticket_levels.${title.trim().toLowerCase()}.${name}`;
+}
+
+/**
+ * An event's ticket level `limit` is "tickets available, not counting those already
+ * sold". It is stored as capacity (written limit + tickets sold so far) and rendered
+ * as capacity − sold, so it falls as tickets are sold and a GET-then-PUT round trip
+ * leaves it unchanged.
+ */
+function ticketLevelsAsStored(input: JsonObject, totals: Record<string, number>): JsonObject {
+  if (!Array.isArray(input.ticket_levels)) return input;
+  const levels = objects(input.ticket_levels).map((written) => {
+    // The level's own totals are computed: what a client echoes back is dropped.
+    const { total_tickets: _tickets, total_amount: _amount, ...level } = written;
+    if (typeof level.limit !== 'number' || typeof level.title !== 'string') return level;
+    const sold = totals[ticketLevelTotal(level.title, 'total_tickets')] ?? 0;
+    return { ...level, limit: level.limit + sold };
+  });
+  return { ...input, ticket_levels: levels };
+}
+
+function renderEventTotals(doc: JsonObject, totals: Record<string, number>): JsonObject {
+  const out: JsonObject = {
+    ...doc,
+    total_accepted: totals.total_accepted ?? 0,
+    total_tickets: totals.total_tickets ?? 0,
+    total_amount: totals.total_amount ?? 0,
+  };
+  if (Array.isArray(doc.ticket_levels)) {
+    out.ticket_levels = objects(doc.ticket_levels).map((level) => {
+      if (typeof level.title !== 'string') return level;
+      const sold = totals[ticketLevelTotal(level.title, 'total_tickets')] ?? 0;
+      const rendered: JsonObject = {
+        ...level,
+        total_tickets: sold,
+        total_amount: totals[ticketLevelTotal(level.title, 'total_amount')] ?? 0,
+      };
+      if (typeof level.limit === 'number') rendered.limit = Math.max(0, level.limit - sold);
+      return rendered;
+    });
+  }
+  return out;
+}
+
+/**
+ * What an attendance adds to its event: one acceptance unless the status says
+ * otherwise (an RSVP without a status is a yes), its tickets, their money, and the
+ * same per ticket level (matched by title).
+ */
+function attendanceContributions(doc: JsonObject, refs: References): Contribution[] {
+  const tickets = objects(doc.tickets);
+  const totals: Record<string, number> = {
+    total_accepted: doc.status === undefined || doc.status === 'accepted' ? 1 : 0,
+    total_tickets: tickets.length,
+    total_amount: tickets.reduce((sum, ticket) => sum + numberOf(ticket.amount), 0),
+  };
+  for (const ticket of tickets) {
+    if (typeof ticket.title !== 'string') continue;
+    const count = ticketLevelTotal(ticket.title, 'total_tickets');
+    const amount = ticketLevelTotal(ticket.title, 'total_amount');
+    totals[count] = (totals[count] ?? 0) + 1;
+    totals[amount] = (totals[amount] ?? 0) + numberOf(ticket.amount);
+  }
+  return addTo(refs, 'event', totals);
+}
+
+/**
+ * An answer must fit its question: a Paragraph question takes a `value` and no
+ * responses; a SingleChoice question exactly one response; a MultiChoice question one
+ * or more; every response must be one of the question's keys.
+ */
+function checkAnswer(doc: JsonObject, refs: References, _id: string, context: CheckContext) {
+  const questionRef = refs.question;
+  const question = questionRef ? context.document(questionRef) : undefined;
+  if (!question) return [];
+  const errors: ErrorDescription[] = [];
+  const responses = Array.isArray(doc.responses) ? doc.responses : [];
+  const keys = objects(question.responses).map((response) => response.key);
+  const type = question.question_type;
+  const fail = (description: string, property: string, hint?: string) =>
+    errors.push({
+      error_code: ErrorCode.INVALID_ANSWER,
+      description,
+      properties: [property],
+      ...(hint ? { hint } : {}),
+    });
+  if (type === 'Paragraph') {
+    if (responses.length > 0)
+      fail('a Paragraph question takes a value, not responses', 'responses');
+  } else if (type === 'SingleChoice' && responses.length !== 1 && doc.value === undefined) {
+    fail('a SingleChoice question takes exactly one response', 'responses');
+  } else if (type === 'MultiChoice' && responses.length === 0 && doc.value === undefined) {
+    fail('a MultiChoice question takes one or more responses', 'responses');
+  }
+  responses.forEach((key, index) => {
+    if (!keys.includes(key)) {
+      fail(
+        `${JSON.stringify(key)} is not a response of the question`,
+        `responses[${index}]`,
+        `one of ${keys.map((k) => JSON.stringify(k)).join(', ') || '(the question has no responses)'}`,
+      );
+    }
+  });
+  return errors;
+}
+
+/** `item_type`: the kind of the record a tagging tags or an item puts on a list. */
+function withItemType(doc: JsonObject, refs: References, targets: readonly string[]): JsonObject {
+  const target = targets.find((rel) => refs[rel]);
+  return target ? { ...doc, item_type: target } : doc;
+}
+
+/** Records a tagging may tag. */
+export const TAGGING_TARGETS = [
+  'person',
+  'organization',
+  'petition',
+  'form',
+  'fundraising_page',
+  'share_page',
+  'wrapper',
+] as const;
+
+const taggings = (via: string, owner: string) =>
+  subCollection('taggings', 'tagging', via, `The taggings of the ${owner}`);
+
+/**
+ * The kinds of the specification other than the person, in the order the entry point
+ * links them.
+ */
+export const CATALOG: readonly ResourceKind[] = [
+  defineKind({
+    singular: 'organization',
+    plural: 'organizations',
+    title: 'The collection of organizations in the system',
+    schema: OrganizationWriteSchema,
+    readOnly: ORGANIZATION_READ_ONLY_FIELDS,
+    references: [reference('modified_by', { kinds: ['person'] })],
+    subCollections: [
+      subCollection('events', 'event', 'sponsor', 'Events the organization sponsors'),
+      subCollection('petitions', 'petition', 'sponsor', 'Petitions the organization sponsors'),
+      subCollection('donations', 'donation', 'organization', 'Donations by the organization'),
+      subCollection('submissions', 'submission', 'organization', 'Submissions by the organization'),
+      subCollection('attendances', 'attendance', 'organization', 'Attendances of the organization'),
+      subCollection('signatures', 'signature', 'organization', 'Signatures of the organization'),
+      subCollection('outreaches', 'outreach', 'organization', 'Outreaches by the organization'),
+      subCollection('answers', 'answer', 'organization', 'Answers of the organization'),
+      taggings('organization', 'organization'),
+      subCollection('items', 'item', 'organization', 'List items of the organization'),
+    ],
+  }),
+  defineKind({
+    singular: 'petition',
+    plural: 'petitions',
+    title: 'The collection of petitions in the system',
+    schema: PetitionWriteSchema,
+    readOnly: PETITION_READ_ONLY_FIELDS,
+    references: [...AUTHORSHIP, reference('sponsor', { kinds: ['organization'] })],
+    subCollections: [
+      subCollection('signatures', 'signature', 'petition', "The petition's signatures"),
+      taggings('petition', 'petition'),
+    ],
+    totals: ['total_signatures'],
+    derive: deriveTotalShares,
+  }),
+  defineKind({
+    singular: 'signature',
+    plural: 'signatures',
+    title: 'The collection of petition signatures in the system',
+    schema: SignatureWriteSchema,
+    readOnly: SIGNATURE_READ_ONLY_FIELDS,
+    references: actionLinks('petition'),
+    contributions: (_doc, refs) => addTo(refs, 'petition', { total_signatures: 1 }),
+  }),
+  defineKind({
+    singular: 'form',
+    plural: 'forms',
+    title: 'The collection of forms in the system',
+    schema: FormWriteSchema,
+    readOnly: FORM_READ_ONLY_FIELDS,
+    references: AUTHORSHIP,
+    subCollections: [
+      subCollection('submissions', 'submission', 'form', "The form's submissions"),
+      taggings('form', 'form'),
+    ],
+    totals: ['total_submissions'],
+    derive: deriveTotalShares,
+  }),
+  defineKind({
+    singular: 'submission',
+    plural: 'submissions',
+    title: 'The collection of form submissions in the system',
+    schema: SubmissionWriteSchema,
+    readOnly: SUBMISSION_READ_ONLY_FIELDS,
+    references: actionLinks('form'),
+    contributions: (_doc, refs) => addTo(refs, 'form', { total_submissions: 1 }),
+  }),
+  defineKind({
+    singular: 'fundraising_page',
+    plural: 'fundraising_pages',
+    title: 'The collection of fundraising pages in the system',
+    schema: FundraisingPageWriteSchema,
+    readOnly: FUNDRAISING_PAGE_READ_ONLY_FIELDS,
+    references: AUTHORSHIP,
+    subCollections: [
+      subCollection('donations', 'donation', 'fundraising_page', "The page's donations"),
+      taggings('fundraising_page', 'fundraising page'),
+    ],
+    totals: ['total_donations', 'total_amount'],
+    derive: deriveTotalShares,
+  }),
+  defineKind({
+    singular: 'donation',
+    plural: 'donations',
+    title: 'The collection of donations in the system',
+    schema: DonationWriteSchema,
+    readOnly: DONATION_READ_ONLY_FIELDS,
+    references: [
+      reference('person', { required: true }),
+      reference('fundraising_page'),
+      reference('attendance'),
+      reference('submission'),
+      reference('organization'),
+    ],
+    // A voided donation stays on record but no longer counts towards the page.
+    contributions: (doc, refs) =>
+      doc.voided === true
+        ? []
+        : addTo(refs, 'fundraising_page', {
+            total_donations: 1,
+            total_amount: numberOf(doc.amount),
+          }),
+  }),
+  defineKind({
+    singular: 'share_page',
+    plural: 'share_pages',
+    title: 'The collection of share pages in the system',
+    schema: SharePageWriteSchema,
+    readOnly: SHARE_PAGE_READ_ONLY_FIELDS,
+    references: AUTHORSHIP,
+    subCollections: [taggings('share_page', 'share page')],
+    derive: deriveTotalShares,
+  }),
+  defineKind({
+    singular: 'advocacy_campaign',
+    plural: 'advocacy_campaigns',
+    title: 'The collection of advocacy campaigns in the system',
+    schema: AdvocacyCampaignWriteSchema,
+    readOnly: ADVOCACY_CAMPAIGN_READ_ONLY_FIELDS,
+    references: AUTHORSHIP,
+    subCollections: [
+      subCollection('outreaches', 'outreach', 'advocacy_campaign', "The campaign's outreaches"),
+    ],
+    totals: ['total_outreaches'],
+    derive: deriveTotalShares,
+  }),
+  defineKind({
+    singular: 'outreach',
+    plural: 'outreaches',
+    title: 'The collection of advocacy outreaches in the system',
+    schema: OutreachWriteSchema,
+    readOnly: OUTREACH_READ_ONLY_FIELDS,
+    references: actionLinks('advocacy_campaign'),
+    contributions: (_doc, refs) => addTo(refs, 'advocacy_campaign', { total_outreaches: 1 }),
+  }),
+  defineKind({
+    singular: 'event',
+    plural: 'events',
+    title: 'The collection of events in the system',
+    schema: EventWriteSchema,
+    readOnly: EVENT_READ_ONLY_FIELDS,
+    references: [...AUTHORSHIP, reference('sponsor', { kinds: ['organization'] })],
+    subCollections: [
+      subCollection('attendances', 'attendance', 'event', "The event's attendances"),
+    ],
+    totals: ['total_accepted', 'total_tickets', 'total_amount'],
+    renderTotals: renderEventTotals,
+    prepareInput: ticketLevelsAsStored,
+    derive: deriveTotalShares,
+  }),
+  defineKind({
+    singular: 'attendance',
+    plural: 'attendances',
+    title: 'The collection of event attendances in the system',
+    schema: AttendanceWriteSchema,
+    readOnly: ATTENDANCE_READ_ONLY_FIELDS,
+    references: actionLinks('event'),
+    contributions: attendanceContributions,
+  }),
+  defineKind({
+    singular: 'question',
+    plural: 'questions',
+    title: 'The collection of questions in the system',
+    schema: QuestionWriteSchema,
+    readOnly: QUESTION_READ_ONLY_FIELDS,
+    references: AUTHORSHIP,
+    subCollections: [subCollection('answers', 'answer', 'question', "The question's answers")],
+  }),
+  defineKind({
+    singular: 'answer',
+    plural: 'answers',
+    title: 'The collection of answers to questions in the system',
+    schema: AnswerWriteSchema,
+    readOnly: ANSWER_READ_ONLY_FIELDS,
+    references: [...actionLinks('question'), reference('canvass')],
+    check: checkAnswer,
+  }),
+  defineKind({
+    singular: 'wrapper',
+    plural: 'wrappers',
+    title: 'The collection of message wrappers in the system',
+    schema: WrapperWriteSchema,
+    readOnly: WRAPPER_READ_ONLY_FIELDS,
+    references: AUTHORSHIP,
+    subCollections: [taggings('wrapper', 'wrapper')],
+  }),
+  defineKind({
+    singular: 'message',
+    plural: 'messages',
+    title: 'The collection of messages in the system',
+    schema: MessageWriteSchema,
+    readOnly: MESSAGE_READ_ONLY_FIELDS,
+    references: [...AUTHORSHIP, reference('wrapper'), reference('list'), reference('query')],
+  }),
+  defineKind({
+    singular: 'tag',
+    plural: 'tags',
+    title: 'The collection of tags in the system',
+    schema: TagWriteSchema,
+    readOnly: TAG_READ_ONLY_FIELDS,
+    references: AUTHORSHIP,
+    subCollections: [taggings('tag', 'tag')],
+    requiredOnCreate: ['name'],
+    lookupKeys: nameKey,
+    check: uniqueName('tag'),
+  }),
+  defineKind({
+    singular: 'tagging',
+    plural: 'taggings',
+    title: 'The collection of taggings in the system',
+    schema: TaggingWriteSchema,
+    readOnly: TAGGING_READ_ONLY_FIELDS,
+    references: [
+      reference('tag', { required: true }),
+      ...TAGGING_TARGETS.map((target) => reference(target)),
+      reference('canvass'),
+    ],
+    exactlyOneOf: [TAGGING_TARGETS],
+    derive: (doc, refs) => withItemType(doc, refs, TAGGING_TARGETS),
+  }),
+  defineKind({
+    singular: 'list',
+    plural: 'lists',
+    title: 'The collection of lists in the system',
+    schema: ListWriteSchema,
+    readOnly: LIST_READ_ONLY_FIELDS,
+    references: AUTHORSHIP,
+    subCollections: [subCollection('items', 'item', 'list', 'The items of the list')],
+    requiredOnCreate: ['name'],
+    totals: ['total_items'],
+    lookupKeys: nameKey,
+    check: uniqueName('list'),
+  }),
+  defineKind({
+    singular: 'item',
+    plural: 'items',
+    title: 'The collection of list items in the system',
+    schema: ItemWriteSchema,
+    readOnly: ITEM_READ_ONLY_FIELDS,
+    references: [
+      reference('list', { required: true }),
+      reference('person'),
+      reference('organization'),
+    ],
+    exactlyOneOf: [['person', 'organization']],
+    derive: (doc, refs) => withItemType(doc, refs, ['person', 'organization']),
+    contributions: (_doc, refs) => addTo(refs, 'list', { total_items: 1 }),
+  }),
+  defineKind({
+    singular: 'query',
+    plural: 'queries',
+    title: 'The collection of queries in the system',
+    schema: QueryWriteSchema,
+    readOnly: QUERY_READ_ONLY_FIELDS,
+    references: AUTHORSHIP,
+  }),
+  defineKind({
+    singular: 'canvass',
+    plural: 'canvasses',
+    title: 'The collection of canvasses in the system',
+    schema: CanvassWriteSchema,
+    readOnly: CANVASS_READ_ONLY_FIELDS,
+    references: [
+      reference('target', { kinds: ['person'], required: true }),
+      reference('canvasser', { kinds: ['person'] }),
+    ],
+    subCollections: [
+      subCollection('answers', 'answer', 'canvass', 'Answers recorded by the canvass'),
+      subCollection('taggings', 'tagging', 'canvass', 'Taggings recorded by the canvass'),
+    ],
+  }),
+];
+
+/** The person and every kind of {@link CATALOG}. */
+export const ALL_KINDS: readonly ResourceKind[] = [personKind, ...CATALOG];

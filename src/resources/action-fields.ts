@@ -1,0 +1,199 @@
+import * as z from 'zod';
+import { describedFields } from './content-fields.js';
+import { bool, code, datetime, flexenum, float, type Mode, object, optional } from './fields.js';
+import { referrerDataSchema } from './shared.js';
+
+// This module imports no resource kind on purpose: the action resources import it while
+// their kinds import each other, so it must be fully evaluated before any of them. It
+// and content-fields.ts import each other; that is safe because neither calls the other
+// at module level (only inside builders, which run after both are evaluated).
+
+/** ISO 4217 currency code: three upper-case letters (`USD`, `EUR`). */
+export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
+
+/**
+ * A currency (`currency` of a donation or a ticket): an ISO 4217 code on write, any
+ * string on read.
+ *
+ * @example
+ * ```ts
+ * currency('write').parse('EUR'); // 'EUR'
+ * currency('write').safeParse('euro').success; // false
+ * ```
+ */
+export function currency(mode: Mode): z.ZodType<string, string> {
+  return code(CURRENCY_PATTERN, 'ISO 4217 currency code such as USD', mode);
+}
+
+/**
+ * An amount of money. Never negative on write: a refund is recorded as
+ * `credited_amount` or by voiding the donation, not as a negative amount. On read a
+ * numeric string is accepted and a negative value is kept as sent.
+ *
+ * @example
+ * ```ts
+ * money('read').parse('25.00'); // 25
+ * money('write').safeParse(-5).success; // false
+ * ```
+ */
+export function money(mode: Mode): z.ZodType<number, unknown> {
+  return mode === 'write' ? z.number().min(0, 'must not be negative') : float(mode);
+}
+
+/**
+ * The fields every action record has (a signature, donation, attendance, submission,
+ * answer or canvass): where it was made and when. `action_date` is typed "string" in
+ * the spec but described as a date and time, so it is an ISO 8601 date-time on write,
+ * like every other date-time the SDK sends.
+ *
+ * @example
+ * ```ts
+ * const shape = { ...actionFields('write'), comments: optional(z.string()) };
+ * ```
+ */
+export function actionFields(mode: Mode) {
+  return {
+    origin_system: optional(z.string()),
+    action_date: optional(datetime(mode)),
+  };
+}
+
+/**
+ * {@link actionFields} plus `referrer_data`, for the actions a person takes from a page
+ * (signatures, donations, attendances, submissions): the page was reached from somewhere.
+ *
+ * @example
+ * ```ts
+ * const shape = { ...commonFields(mode), ...referredActionFields(mode) };
+ * ```
+ */
+export function referredActionFields(mode: Mode) {
+  return {
+    ...actionFields(mode),
+    referrer_data: optional(referrerDataSchema(mode)),
+  };
+}
+
+/**
+ * The descriptive fields of a record people browse and administer by name (a list, a
+ * query, a share page): the named fields of content-fields.ts plus its two addresses.
+ *
+ * @example
+ * ```ts
+ * const shape = { ...commonFields(mode), ...describedRecordFields() };
+ * ```
+ */
+export function describedRecordFields() {
+  return {
+    ...describedFields(),
+    browser_url: optional(z.string()),
+    administrative_url: optional(z.string()),
+  };
+}
+
+/**
+ * The members of something sold or given at a price: a ticket of an attendance (and,
+ * with a limit and totals, an event's ticket level).
+ *
+ * @example
+ * ```ts
+ * const shape = { ...pricedFields(mode), attended: optional(bool(mode)) };
+ * ```
+ */
+export function pricedFields(mode: Mode) {
+  return {
+    title: optional(z.string()),
+    description: optional(z.string()),
+    amount: optional(money(mode)),
+    currency: optional(currency(mode)),
+  };
+}
+
+/**
+ * Recipient of a donation (element of `recipients`): who got how much of it.
+ *
+ * @example
+ * ```ts
+ * recipientSchema('write').parse({ display_name: 'Park Fund', amount: 20 });
+ * ```
+ */
+export function recipientSchema(mode: Mode) {
+  return object(
+    {
+      display_name: optional(z.string()),
+      legal_name: optional(z.string()),
+      amount: optional(money(mode)),
+    },
+    mode,
+  );
+}
+
+/** The payment methods the spec lists for a donation's `payment.method` (a flexenum). */
+export const PAYMENT_METHODS = [
+  'Credit Card',
+  'Check',
+  'Cash',
+  'Electronic Funds Transfer',
+] as const;
+
+/**
+ * Payment of a donation (`payment`).
+ *
+ * @example
+ * ```ts
+ * paymentSchema('write').parse({ method: 'Check', reference_number: '1042' });
+ * ```
+ */
+export function paymentSchema(mode: Mode) {
+  return object(
+    {
+      method: optional(flexenum(PAYMENT_METHODS)),
+      reference_number: optional(z.string()),
+      authorization_stored: optional(bool(mode)),
+    },
+    mode,
+  );
+}
+
+/**
+ * The person a stored ticket is for, as the href of that person. On read a link object
+ * (`{ href }`) or an inlined person with a `self` link is accepted too and reduced to
+ * its href, so callers always see a string they can `get` from `client.people`.
+ */
+function ticketHolder(mode: Mode): z.ZodType<string, unknown> {
+  if (mode === 'write') return z.string().min(1, 'must be the href of a person');
+  return z.preprocess((value) => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+    const record = value as { href?: unknown; _links?: { self?: { href?: unknown } } };
+    if (typeof record.href === 'string') return record.href;
+    const self = record._links?.self?.href;
+    return typeof self === 'string' ? self : value;
+  }, z.string());
+}
+
+/**
+ * A ticket of an attendance at a ticketed event (element of `tickets`). The record
+ * attendance helper inlines the ticket holder as a Person; a stored ticket refers to
+ * that person by href in `person` (the person may differ from the buyer, who is the
+ * attendance's `std:person`).
+ *
+ * @example
+ * ```ts
+ * ticketSchema('write').parse({
+ *   title: 'General admission',
+ *   amount: 15,
+ *   currency: 'USD',
+ *   person: 'https://api.example.org/api/v1/people/4c1e',
+ * });
+ * ```
+ */
+export function ticketSchema(mode: Mode) {
+  return object(
+    {
+      ...pricedFields(mode),
+      attended: optional(bool(mode)),
+      person: optional(ticketHolder(mode)),
+    },
+    mode,
+  );
+}

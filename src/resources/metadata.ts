@@ -1,0 +1,276 @@
+import * as z from 'zod';
+import { LinkNotFoundError } from '../errors/index.js';
+import { type HalDocument, type Link, templateVariableNames } from '../hal/index.js';
+import type { CallOptions, NavigatorContext } from '../navigator/context.js';
+import { commonFields, optional } from './fields.js';
+
+/**
+ * The metadata root's fields, read leniently (its links are read from the document).
+ *
+ * @example
+ * ```ts
+ * const root = MetadataRootSchema.parse({ name: 'Metadata' });
+ * root.name; // 'Metadata'
+ * ```
+ */
+export const MetadataRootSchema = z.looseObject({
+  name: optional(z.string()),
+});
+
+/** The metadata root's fields. Derived from {@link MetadataRootSchema}. */
+export type MetadataRoot = z.output<typeof MetadataRootSchema>;
+
+/**
+ * The fields every metadata list carries. Read leniently like every resource: servers
+ * in the wild omit the descriptive ones.
+ */
+const listFields = {
+  ...commonFields('read'),
+  origin_system: optional(z.string()),
+  name: optional(z.string()),
+  description: optional(z.string()),
+};
+
+/**
+ * One response code: the outcome a canvasser records (`not_home`, `refused`, …).
+ *
+ * @example
+ * ```ts
+ * CanvassResponseCodeSchema.parse({ response_code: 'not_home', name: 'Not home' });
+ * ```
+ */
+export const CanvassResponseCodeSchema = z.looseObject({
+  response_code: optional(z.string()),
+  name: optional(z.string()),
+});
+
+/** One element of `response_codes`. Derived from {@link CanvassResponseCodeSchema}. */
+export type CanvassResponseCode = z.output<typeof CanvassResponseCodeSchema>;
+
+/**
+ * The canvass response code list (`std:canvass_response_codes`).
+ *
+ * @example
+ * ```ts
+ * const list = CanvassResponseCodesSchema.parse(document.properties);
+ * for (const code of list.response_codes ?? []) console.log(code.response_code, code.name);
+ * ```
+ */
+export const CanvassResponseCodesSchema = z.looseObject({
+  ...listFields,
+  response_codes: optional(z.array(CanvassResponseCodeSchema)),
+});
+
+/** The canvass response code list. Derived from {@link CanvassResponseCodesSchema}. */
+export type CanvassResponseCodes = z.output<typeof CanvassResponseCodesSchema>;
+
+/**
+ * One contact type: how a canvasser reached a person (`door`, `phone`, …).
+ *
+ * @example
+ * ```ts
+ * CanvassContactTypeSchema.parse({ contact_type: 'door', name: 'Door knock' });
+ * ```
+ */
+export const CanvassContactTypeSchema = z.looseObject({
+  contact_type: optional(z.string()),
+  name: optional(z.string()),
+});
+
+/** One element of `contact_types`. Derived from {@link CanvassContactTypeSchema}. */
+export type CanvassContactType = z.output<typeof CanvassContactTypeSchema>;
+
+/**
+ * The canvass contact type list (`std:canvass_contact_types`).
+ *
+ * @example
+ * ```ts
+ * const list = CanvassContactTypesSchema.parse(document.properties);
+ * const codes = (list.contact_types ?? []).map((type) => type.contact_type);
+ * ```
+ */
+export const CanvassContactTypesSchema = z.looseObject({
+  ...listFields,
+  contact_types: optional(z.array(CanvassContactTypeSchema)),
+});
+
+/** The canvass contact type list. Derived from {@link CanvassContactTypesSchema}. */
+export type CanvassContactTypes = z.output<typeof CanvassContactTypesSchema>;
+
+/**
+ * One input type: how a canvass result got into the system (`mobile_app`, …).
+ *
+ * @example
+ * ```ts
+ * CanvassInputTypeSchema.parse({ input_type: 'paper_scan', name: 'Scanned paper walk sheet' });
+ * ```
+ */
+export const CanvassInputTypeSchema = z.looseObject({
+  input_type: optional(z.string()),
+  name: optional(z.string()),
+});
+
+/** One element of `input_types`. Derived from {@link CanvassInputTypeSchema}. */
+export type CanvassInputType = z.output<typeof CanvassInputTypeSchema>;
+
+/**
+ * The canvass input type list (`std:canvass_input_types`).
+ *
+ * @example
+ * ```ts
+ * const list = CanvassInputTypesSchema.parse(document.properties);
+ * list.identifiers; // ['adis:canvass_input_types']
+ * ```
+ */
+export const CanvassInputTypesSchema = z.looseObject({
+  ...listFields,
+  input_types: optional(z.array(CanvassInputTypeSchema)),
+});
+
+/** The canvass input type list. Derived from {@link CanvassInputTypesSchema}. */
+export type CanvassInputTypes = z.output<typeof CanvassInputTypesSchema>;
+
+/**
+ * Options of {@link Metadata.responseCodes}.
+ *
+ * @example
+ * ```ts
+ * const options: ResponseCodesOptions = { contactType: 'door', timeout: 5_000 };
+ * ```
+ */
+export interface ResponseCodesOptions extends CallOptions {
+  /** Only the codes available for this contact type (a `contact_type` of the contact type list). */
+  contactType?: string;
+}
+
+/** The query parameter (or template variable) of the contact type filter, as the spec spells it. */
+const CONTACT_TYPE_PARAMETER = 'contacttype';
+
+/**
+ * The metadata root (`std:metadata` of the entry point) and the canvass lists it links
+ * to. Every list is reached through the root's links, never by building a path, so a
+ * server that puts its lists elsewhere works unchanged.
+ *
+ * @example
+ * ```ts
+ * const metadata = await client.metadata();
+ * const door = await metadata.responseCodes({ contactType: 'door' });
+ * for (const code of door.response_codes ?? []) console.log(code.response_code, code.name);
+ * ```
+ */
+export class Metadata {
+  /** The metadata root document. */
+  readonly root: HalDocument;
+  /** The root's typed fields. */
+  readonly data: MetadataRoot;
+  readonly #context: NavigatorContext;
+
+  constructor(context: NavigatorContext, root: HalDocument) {
+    this.#context = context;
+    this.root = root;
+    this.data = context.parse(MetadataRootSchema, root.properties, root.url, 'std:metadata');
+  }
+
+  /**
+   * Reads the metadata root at `url` (usually the href of the entry point's
+   * `std:metadata`).
+   *
+   * @example
+   * ```ts
+   * const metadata = await Metadata.load(context, client.root.link('std:metadata')!.url());
+   * ```
+   */
+  static async load(
+    context: NavigatorContext,
+    url: string,
+    options: CallOptions = {},
+  ): Promise<Metadata> {
+    return new Metadata(context, await context.get(url, options));
+  }
+
+  /**
+   * The root's URL.
+   *
+   * @example
+   * ```ts
+   * metadata.url; // 'https://api.example.org/api/v1/metadata'
+   * ```
+   */
+  get url(): string {
+    return this.root.url;
+  }
+
+  /**
+   * The response codes, all of them or those available for one contact type. The
+   * filter goes into the link's template variable `contacttype` when the server
+   * templates the link, else into the query parameter of that name.
+   *
+   * @example
+   * ```ts
+   * const phone = await metadata.responseCodes({ contactType: 'phone' });
+   * phone.response_codes?.map((code) => code.response_code); // ['spoke_with_target', 'busy', …]
+   * ```
+   */
+  async responseCodes(options: ResponseCodesOptions = {}): Promise<CanvassResponseCodes> {
+    const { contactType, ...call } = options;
+    const rel = 'std:canvass_response_codes';
+    const url = filteredUrl(this.#require(rel), contactType);
+    const document = await this.#context.get(url, call);
+    return this.#context.parse(CanvassResponseCodesSchema, document.properties, url, rel);
+  }
+
+  /**
+   * The contact types.
+   *
+   * @example
+   * ```ts
+   * const types = await metadata.contactTypes();
+   * types.contact_types?.map((type) => type.contact_type); // ['door', 'phone', …]
+   * ```
+   */
+  async contactTypes(options: CallOptions = {}): Promise<CanvassContactTypes> {
+    const rel = 'std:canvass_contact_types';
+    const url = this.#require(rel).url();
+    const document = await this.#context.get(url, options);
+    return this.#context.parse(CanvassContactTypesSchema, document.properties, url, rel);
+  }
+
+  /**
+   * The input types.
+   *
+   * @example
+   * ```ts
+   * const types = await metadata.inputTypes();
+   * types.input_types?.find((type) => type.input_type === 'paper_scan')?.name;
+   * ```
+   */
+  async inputTypes(options: CallOptions = {}): Promise<CanvassInputTypes> {
+    const rel = 'std:canvass_input_types';
+    const url = this.#require(rel).url();
+    const document = await this.#context.get(url, options);
+    return this.#context.parse(CanvassInputTypesSchema, document.properties, url, rel);
+  }
+
+  #require(rel: string): Link {
+    const link = this.root.link(rel);
+    if (!link) throw new LinkNotFoundError(rel, this.root.url, this.root.relations());
+    return link;
+  }
+}
+
+/**
+ * The URL of the response code list for `contactType`. A templated link that declares
+ * `contacttype` gets it as a variable; otherwise the parameter is set on the (expanded)
+ * href with URLSearchParams, which encodes it and replaces any value already there.
+ * That is the one place the SDK adds to an href: the spec defines the filter as this
+ * query parameter on the list's address.
+ */
+function filteredUrl(link: Link, contactType: string | undefined): string {
+  if (contactType === undefined) return link.url();
+  if (link.templated && templateVariableNames(link.href).includes(CONTACT_TYPE_PARAMETER)) {
+    return link.url({ [CONTACT_TYPE_PARAMETER]: contactType });
+  }
+  const url = new URL(link.url());
+  url.searchParams.set(CONTACT_TYPE_PARAMETER, contactType);
+  return url.toString();
+}

@@ -1,0 +1,261 @@
+import * as z from 'zod';
+import type { HalDocument } from '../hal/index.js';
+import type { CallOptions, NavigatorContext } from '../navigator/context.js';
+import type { ResourceKind } from '../navigator/kind.js';
+import { Resource } from '../navigator/resource.js';
+import { answerKind } from './answer.js';
+import {
+  describedFields,
+  EVEN_WITH_INVALID_MEMBERS,
+  questionResponseSchema,
+} from './content-fields.js';
+import { commonFields, enumeration, type Mode, optional, resourceSchemas } from './fields.js';
+import { type PersonResource, personKind } from './person-resource.js';
+import { addRuleIssue, RuleCode, type RuleIssue } from './rules.js';
+
+/**
+ * The question types the spec lists. Its table types `question_type` as a string, but
+ * the list is exhaustive and the rules depend on it (a Paragraph has no responses), so
+ * it is a closed enum on write; on read any string is kept.
+ *
+ * @example
+ * ```ts
+ * QUESTION_TYPES.includes('MultiChoice'); // true
+ * ```
+ */
+export const QUESTION_TYPES = ['Paragraph', 'SingleChoice', 'MultiChoice'] as const;
+
+/**
+ * What a response `key` must match: ASCII letters and digits only, 1 to 64 of them.
+ * The spec says "alphanumeric"; `_` and `-` are not allowed, because keys are tokens
+ * that answers, canvass records and helper calls (`add_questions_responses_uri`)
+ * carry between systems, and the strict reading is the one every system accepts.
+ *
+ * @example
+ * ```ts
+ * RESPONSE_KEY_PATTERN.test('yes2026'); // true
+ * RESPONSE_KEY_PATTERN.test('strongly_agree'); // false
+ * ```
+ */
+export const RESPONSE_KEY_PATTERN = /^[A-Za-z0-9]{1,64}$/;
+
+/**
+ * What a response `name` (its administrative name) must match: 1 to 100 characters
+ * that start with a letter or digit and are letters (any script, with their accents),
+ * digits, spaces or the punctuation `. , : ; ' ’ " ! ? & ( ) / + # % _ -`. No control
+ * characters, line breaks or markup (`<`, `>`), which break the administrative
+ * screens and exports where names are shown. Its source is the `hint` of a
+ * RESPONSE_NAME_INVALID issue, as in the spec's example.
+ *
+ * @example
+ * ```ts
+ * RESPONSE_NAME_PATTERN.test('Sí, con condiciones'); // true
+ * RESPONSE_NAME_PATTERN.test('<b>Yes</b>'); // false
+ * ```
+ */
+export const RESPONSE_NAME_PATTERN = /^[\p{L}\p{N}][\p{L}\p{M}\p{N} .,:;'’"!?&()/+#%_-]{0,99}$/u;
+
+/** The question's writable fields as the spec's Question table lists them. */
+function questionShape(mode: Mode) {
+  return {
+    ...commonFields(mode),
+    ...describedFields(),
+    question_type: optional(enumeration(QUESTION_TYPES, mode)),
+    responses: optional(z.array(questionResponseSchema(mode))),
+  };
+}
+
+const questionSchemas = resourceSchemas(questionShape);
+
+/** What {@link questionRuleIssues} reads: members may be missing or of any type. */
+export interface QuestionRuleInput {
+  question_type?: unknown;
+  responses?: unknown;
+}
+
+/** The rules on each response: key pattern, key uniqueness, name pattern. */
+function responseIssues(responses: readonly unknown[]): RuleIssue[] {
+  const issues: RuleIssue[] = [];
+  const keys = new Set<string>();
+  responses.forEach((response, index) => {
+    if (typeof response !== 'object' || response === null) return;
+    const { key, name } = response as { key?: unknown; name?: unknown };
+    if (typeof key === 'string') {
+      if (!RESPONSE_KEY_PATTERN.test(key)) {
+        issues.push({
+          code: RuleCode.RESPONSE_KEY_INVALID,
+          message: `response key "${key}" is not alphanumeric`,
+          path: ['responses', index, 'key'],
+          hint: `must match ${RESPONSE_KEY_PATTERN.source}`,
+        });
+      } else if (keys.has(key)) {
+        issues.push({
+          code: RuleCode.DUPLICATE_RESPONSE_KEY,
+          message: `another response already has the key "${key}"`,
+          path: ['responses', index, 'key'],
+          hint: 'give each response of the question its own key',
+        });
+      }
+      keys.add(key);
+    }
+    if (typeof name === 'string' && !RESPONSE_NAME_PATTERN.test(name)) {
+      issues.push({
+        code: RuleCode.RESPONSE_NAME_INVALID,
+        message: 'response name fails the name pattern',
+        path: ['responses', index, 'name'],
+        hint: RESPONSE_NAME_PATTERN.source,
+      });
+    }
+  });
+  return issues;
+}
+
+/**
+ * The cross-field rules of a question, all of them at once, each at its own path:
+ * a Paragraph question lists no responses (PARAGRAPH_CANNOT_HAVE_RESPONSES, at
+ * `responses`); each response key is alphanumeric (RESPONSE_KEY_INVALID) and unique
+ * (DUPLICATE_RESPONSE_KEY, at the second occurrence; keys are compared exactly, as
+ * the identifiers they are); each response name matches {@link RESPONSE_NAME_PATTERN}
+ * (RESPONSE_NAME_INVALID, with the pattern as hint). The write schema applies them,
+ * so a server re-parsing the merged document after a partial update (a PUT that only
+ * sets `question_type` to Paragraph) finds them too.
+ *
+ * @example
+ * ```ts
+ * questionRuleIssues({ question_type: 'Paragraph', responses: [{ key: 'a', name: '<b>' }] })
+ *   .map((issue) => issue.code); // ['PARAGRAPH_CANNOT_HAVE_RESPONSES', 'RESPONSE_NAME_INVALID']
+ * ```
+ */
+export function questionRuleIssues(question: QuestionRuleInput): RuleIssue[] {
+  const { question_type: type, responses } = question;
+  if (!Array.isArray(responses)) return [];
+  const issues: RuleIssue[] = [];
+  if (type === 'Paragraph' && responses.length > 0) {
+    issues.push({
+      code: RuleCode.PARAGRAPH_CANNOT_HAVE_RESPONSES,
+      message: 'a Paragraph question cannot have responses',
+      path: ['responses'],
+      hint: 'remove the responses, or use SingleChoice or MultiChoice',
+    });
+  }
+  return [...issues, ...responseIssues(responses)];
+}
+
+/**
+ * A question as the SDK reads it from any server: unknown members kept, any
+ * `question_type` kept.
+ *
+ * @example
+ * ```ts
+ * import { QuestionSchema } from 'adis-sdk';
+ * const question = QuestionSchema.parse(json);
+ * for (const response of question.responses ?? []) console.log(response.key, response.title);
+ * ```
+ */
+export const QuestionSchema = questionSchemas.read;
+
+/**
+ * A question as a client sends it and the reference server accepts it: a
+ * `question_type` of the spec's list, responses with a key, no unknown members, and
+ * the rules of {@link questionRuleIssues}, reported as issues whose `params.code` is
+ * the spec's error code (all of them at once, beside any other problem).
+ *
+ * @example
+ * ```ts
+ * import { QuestionWriteSchema } from 'adis-sdk';
+ * QuestionWriteSchema.parse({
+ *   name: 'Parks bill support',
+ *   title: 'Do you support SB 12?',
+ *   question_type: 'SingleChoice',
+ *   responses: [
+ *     { key: 'yes', name: 'Supports SB 12', title: 'Yes' },
+ *     { key: 'no', name: 'Opposes SB 12', title: 'No' },
+ *   ],
+ * });
+ * ```
+ */
+export const QuestionWriteSchema = questionSchemas.write.superRefine((question, ctx) => {
+  for (const issue of questionRuleIssues(question)) addRuleIssue(ctx, issue);
+}, EVEN_WITH_INVALID_MEMBERS);
+
+/**
+ * Fields of a question that a client may not set (dates, HAL members).
+ *
+ * @example
+ * ```ts
+ * QUESTION_READ_ONLY_FIELDS.includes('created_date'); // true
+ * ```
+ */
+export const QUESTION_READ_ONLY_FIELDS = questionSchemas.readOnly;
+
+/** A question read from a server. Derived from {@link QuestionSchema}. */
+export type Question = z.output<typeof QuestionSchema>;
+/** The fields a client may send to create or update a question. Derived from {@link QuestionWriteSchema}. */
+export type QuestionInput = z.input<typeof QuestionWriteSchema>;
+/** A response of a question, as read. */
+export type QuestionResponse = NonNullable<Question['responses']>[number];
+
+/**
+ * A question read from a server, with a method per link relation.
+ *
+ * @example
+ * ```ts
+ * const question = await client.questions.get(url);
+ * for await (const answer of question.answers()) console.log(answer.url);
+ * ```
+ */
+export class QuestionResource extends Resource<Question, QuestionInput> {
+  /**
+   * The person who created the question (`std:creator`), if the server links one.
+   *
+   * @example
+   * ```ts
+   * const author = await question.creator();
+   * ```
+   */
+  creator(options?: CallOptions): Promise<PersonResource | undefined> {
+    return this.optionalLinkedResource(personKind, 'std:creator', options);
+  }
+
+  /**
+   * The person who last modified the question (`std:modified_by`), if the server says.
+   *
+   * @example
+   * ```ts
+   * const editor = await question.modifiedBy();
+   * console.log(editor?.data.given_name);
+   * ```
+   */
+  modifiedBy(options?: CallOptions): Promise<PersonResource | undefined> {
+    return this.optionalLinkedResource(personKind, 'std:modified_by', options);
+  }
+
+  /**
+   * The answers people gave to the question (`std:answers`).
+   *
+   * @example
+   * ```ts
+   * const answers = await question.answers().toArray({ limit: 50 });
+   * ```
+   */
+  answers() {
+    return this.linkedCollection(answerKind, 'std:answers');
+  }
+}
+
+/**
+ * The question kind: relation names, schemas and wrapper.
+ *
+ * @example
+ * ```ts
+ * const questions = new Collection(context, locate, questionKind);
+ * ```
+ */
+export const questionKind: ResourceKind<Question, QuestionInput, QuestionResource> = {
+  singular: 'question',
+  plural: 'questions',
+  schema: QuestionSchema,
+  writeSchema: QuestionWriteSchema,
+  wrap: (context: NavigatorContext, document: HalDocument) =>
+    new QuestionResource(context, document, questionKind),
+};

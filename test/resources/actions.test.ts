@@ -1,0 +1,325 @@
+import { describe, expect, it } from 'vitest';
+import { currency, money, ticketSchema } from '../../src/resources/action-fields.js';
+import { AnswerSchema, AnswerWriteSchema } from '../../src/resources/answer.js';
+import {
+  ATTENDANCE_READ_ONLY_FIELDS,
+  AttendanceSchema,
+  AttendanceWriteSchema,
+} from '../../src/resources/attendance.js';
+import { CanvassSchema, CanvassWriteSchema } from '../../src/resources/canvass.js';
+import {
+  DonationSchema,
+  DonationWriteSchema,
+  recipientsProblem,
+} from '../../src/resources/donation.js';
+import { SignatureSchema, SignatureWriteSchema } from '../../src/resources/signature.js';
+import { SubmissionSchema, SubmissionWriteSchema } from '../../src/resources/submission.js';
+import { issuePaths, issuesOf } from './schema-issues.js';
+
+const PERSON = 'https://api.example.org/api/v1/people/1';
+const READ_ONLY = {
+  created_date: '2026-01-01 10:00:00',
+  modified_date: '2026-01-02T10:00:00Z',
+  _embedded: { 'std:person': { given_name: 'Ana' } },
+};
+
+describe('action fields', () => {
+  it('checks currencies and amounts on write only', () => {
+    expect(currency('write').safeParse('EUR').success).toBe(true);
+    expect(currency('write').safeParse('eur').success).toBe(false);
+    expect(currency('write').safeParse('EURO').success).toBe(false);
+    expect(currency('read').parse('eur')).toBe('eur');
+    expect(money('write').safeParse(-1).success).toBe(false);
+    expect(money('write').safeParse('5').success).toBe(false);
+    expect(money('read').parse('-1.5')).toBe(-1.5);
+  });
+
+  it("reads a ticket holder as the person's href, whatever the server sends", () => {
+    const ticket = ticketSchema('read');
+    expect(ticket.parse({ person: PERSON }).person).toBe(PERSON);
+    expect(ticket.parse({ person: { href: PERSON } }).person).toBe(PERSON);
+    expect(
+      ticket.parse({ person: { given_name: 'Ana', _links: { self: { href: PERSON } } } }).person,
+    ).toBe(PERSON);
+    expect(ticket.safeParse({ person: { given_name: 'Ana' } }).success).toBe(false);
+  });
+});
+
+describe('signature', () => {
+  it('reads leniently: unknown members kept, any action_date, loose referrer data', () => {
+    const signature = SignatureSchema.parse({
+      comments: 'Yes',
+      action_date: '2026-03-01 10:00',
+      referrer_data: { source: 'email', campaign: 'spring' },
+      'vendor:score': 3,
+    });
+    expect(signature).toMatchObject({
+      action_date: '2026-03-01 10:00',
+      referrer_data: { source: 'email', campaign: 'spring' },
+      'vendor:score': 3,
+    });
+  });
+
+  it('accepts a complete create body with its person link and read-only members', () => {
+    const body = {
+      identifiers: ['crm:17'],
+      origin_system: 'Kiosk',
+      action_date: '2026-03-01T10:00:00+01:00',
+      comments: 'The park matters.',
+      referrer_data: { source: 'email-0412', referrer: 'group-7', website: 'example.org' },
+      _links: { 'std:person': { href: PERSON } },
+      ...READ_ONLY,
+    };
+    expect(issuePaths(SignatureWriteSchema, body)).toEqual([]);
+  });
+
+  it('refuses what the spec forbids on write', () => {
+    expect(
+      issuePaths(SignatureWriteSchema, {
+        action_date: '2026-03-01 10:00',
+        comments: 7,
+        referrer_data: { campaign: 'spring' },
+        signed: true,
+      }),
+    ).toEqual(['action_date', 'referrer_data', 'comments', '']);
+  });
+});
+
+describe('submission', () => {
+  it('keeps custom field values of any type on read, strings only on write', () => {
+    expect(SubmissionSchema.parse({ custom_fields: { guests: 2 } }).custom_fields).toEqual({
+      guests: 2,
+    });
+    expect(issuePaths(SubmissionWriteSchema, { custom_fields: { guests: 2 } })).toEqual([
+      'custom_fields.guests',
+    ]);
+    expect(
+      issuePaths(SubmissionWriteSchema, {
+        custom_fields: { shirt_size: 'M' },
+        referrer_data: { url: 'https://example.org/join' },
+        ...READ_ONLY,
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('donation', () => {
+  const donation = {
+    origin_system: 'Checkout',
+    action_date: '2026-03-01T10:00:00Z',
+    amount: 30,
+    credited_amount: 0,
+    credited_date: '2026-03-02T10:00:00Z',
+    currency: 'USD',
+    recipients: [
+      { display_name: 'Park Fund', legal_name: 'Friends of the Park', amount: 20 },
+      { display_name: 'Tree Fund', amount: 10 },
+    ],
+    payment: { method: 'Credit Card', reference_number: 'tx-881', authorization_stored: true },
+    subscription_instance: '3',
+    voided: false,
+    url: 'https://example.org/give',
+    referrer_data: { source: 'spring' },
+    _links: { 'std:person': { href: PERSON } },
+  };
+
+  it('reads numeric strings, open payment methods and string booleans', () => {
+    const read = DonationSchema.parse({
+      amount: '25.50',
+      recipients: [{ amount: '25.50', display_name: 'Park Fund' }],
+      payment: { method: 'Crypto', processor: 'x' },
+      voided: 'true',
+      currency: 'usd',
+    });
+    expect(read).toMatchObject({
+      amount: 25.5,
+      recipients: [{ amount: 25.5 }],
+      payment: { method: 'Crypto', processor: 'x' },
+      voided: true,
+      currency: 'usd',
+    });
+  });
+
+  it('accepts a complete donation, another payment method and the read-only members', () => {
+    expect(issuePaths(DonationWriteSchema, { ...donation, ...READ_ONLY })).toEqual([]);
+    expect(issuePaths(DonationWriteSchema, { payment: { method: 'Money order' } })).toEqual([]);
+  });
+
+  it('refuses bad currencies, negative amounts, dates and unknown members', () => {
+    expect(
+      issuePaths(DonationWriteSchema, {
+        currency: 'usd',
+        amount: -5,
+        voided_date: 'yesterday',
+        payment: { method: 'Check', check_number: '1' },
+        recipients: [{ name: 'Park Fund' }],
+        voided: 'true',
+      }),
+    ).toEqual(['amount', 'currency', 'recipients.0', 'payment', 'voided', 'voided_date']);
+  });
+
+  it('refuses recipients that get more than was given, as a custom issue without rule code', () => {
+    const issues = issuesOf(DonationWriteSchema, {
+      amount: 20,
+      recipients: [{ amount: 15 }, { amount: 10 }],
+    });
+    expect(issues).toEqual([{ path: 'recipients', code: 'custom', rule: undefined }]);
+  });
+
+  it('reports the recipients rule together with other problems', () => {
+    const issues = issuesOf(DonationWriteSchema, {
+      amount: 20,
+      currency: 'dollars',
+      recipients: [{ amount: 15 }, { amount: 10 }],
+    });
+    expect(issues.map((issue) => issue.path)).toEqual(['currency', 'recipients']);
+  });
+
+  it('compares amounts with a tolerance for float sums', () => {
+    expect(recipientsProblem(0.3, [{ amount: 0.1 }, { amount: 0.2 }])).toBeUndefined();
+    expect(recipientsProblem(20, [{ amount: 15 }, { amount: 10 }])).toBe(
+      "the recipients' amounts add up to 25, more than the amount 20",
+    );
+    expect(recipientsProblem(undefined, [{ amount: 15 }])).toBeUndefined();
+    expect(recipientsProblem(-5, [{ amount: 15 }])).toBeUndefined();
+    expect(recipientsProblem(20, [{ display_name: 'no amount' }, null])).toBeUndefined();
+  });
+});
+
+describe('attendance', () => {
+  it('reads open statuses, string amounts and ticket holders', () => {
+    const attendance = AttendanceSchema.parse({
+      status: 'maybe',
+      attended: 'false',
+      tickets: [{ amount: '15', currency: 'usd', person: { href: PERSON }, seat: 'A4' }],
+    });
+    expect(attendance).toMatchObject({
+      status: 'maybe',
+      attended: false,
+      tickets: [{ amount: 15, currency: 'usd', person: PERSON, seat: 'A4' }],
+    });
+  });
+
+  it('accepts an RSVP and a ticketed attendance with the read-only members', () => {
+    expect(
+      issuePaths(AttendanceWriteSchema, {
+        status: 'needs action',
+        attended: true,
+        comment: 'Bringing a friend',
+        referrer_data: { source: 'sms' },
+        _links: { 'std:person': { href: PERSON } },
+        ...READ_ONLY,
+      }),
+    ).toEqual([]);
+    expect(
+      issuePaths(AttendanceWriteSchema, {
+        status: 'accepted',
+        tickets: [
+          {
+            title: 'General admission',
+            description: 'Standing',
+            amount: 15,
+            currency: 'EUR',
+            attended: false,
+            person: PERSON,
+          },
+        ],
+      }),
+    ).toEqual([]);
+    expect(ATTENDANCE_READ_ONLY_FIELDS).toEqual([
+      'created_date',
+      'modified_date',
+      '_links',
+      '_embedded',
+    ]);
+  });
+
+  it('refuses statuses outside the list and malformed tickets', () => {
+    expect(
+      issuePaths(AttendanceWriteSchema, {
+        status: 'maybe',
+        attended: 'yes',
+        tickets: [
+          { amount: -1, currency: 'eur', person: '' },
+          { title: 'VIP', seat: 'A4' },
+        ],
+      }),
+    ).toEqual([
+      'status',
+      'attended',
+      'tickets.0.amount',
+      'tickets.0.currency',
+      'tickets.0.person',
+      'tickets.1',
+    ]);
+  });
+});
+
+describe('answer', () => {
+  it('reads responses as sent and refuses duplicates on write', () => {
+    expect(AnswerSchema.parse({ responses: ['a', 'a'] }).responses).toEqual(['a', 'a']);
+    expect(issuePaths(AnswerWriteSchema, { responses: ['a', 'a'] })).toEqual(['responses']);
+    expect(
+      issuePaths(AnswerWriteSchema, {
+        origin_system: 'Canvass app',
+        action_date: '2026-03-01T10:00:00Z',
+        responses: ['yes', 'other'],
+        value: 'More trees',
+        _links: { 'std:question': { href: 'https://api.example.org/api/v1/questions/2' } },
+        ...READ_ONLY,
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses a value that is not text and unknown members', () => {
+    expect(issuePaths(AnswerWriteSchema, { value: 3, responses: 'yes', question: 'q' })).toEqual([
+      'value',
+      'responses',
+      '',
+    ]);
+  });
+});
+
+describe('canvass', () => {
+  it('reads string booleans and any codes', () => {
+    expect(CanvassSchema.parse({ success: 'false', status_code: 'not_home', x: 1 })).toEqual({
+      success: false,
+      status_code: 'not_home',
+      x: 1,
+    });
+  });
+
+  it('accepts consistent success and status codes', () => {
+    const base = { contact_type: 'door', input_type: 'mobile', ...READ_ONLY };
+    for (const body of [
+      { ...base, success: true },
+      { ...base, success: true, status_code: '' },
+      { ...base, success: true, status_code: null },
+      { ...base, success: false, status_code: 'not_home' },
+      { ...base, success: false },
+      { ...base, status_code: 'refused' },
+    ]) {
+      expect(issuePaths(CanvassWriteSchema, body)).toEqual([]);
+    }
+  });
+
+  it('refuses a success that contradicts the status code, as a custom issue', () => {
+    expect(issuesOf(CanvassWriteSchema, { success: true, status_code: 'not_home' })).toEqual([
+      { path: 'status_code', code: 'custom', rule: undefined },
+    ]);
+    expect(issuePaths(CanvassWriteSchema, { success: false, status_code: '' })).toEqual([
+      'status_code',
+    ]);
+  });
+
+  it('refuses wrong types and unknown members, with the rule reported too', () => {
+    expect(
+      issuePaths(CanvassWriteSchema, {
+        success: true,
+        status_code: 'refused',
+        contact_type: 3,
+        canvasser: PERSON,
+      }),
+    ).toEqual(['contact_type', '', 'status_code']);
+  });
+});

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ORGANIZATION_READ_ONLY_FIELDS,
+  OrganizationSchema,
+  OrganizationWriteSchema,
+  organizationKind,
+} from '../../src/resources/organization.js';
+import { fixture, href } from './content-fixtures.js';
+import { issuePaths, issuesOf } from './schema-issues.js';
+
+describe('OrganizationSchema (read)', () => {
+  it('keeps unknown members and any legal status or party', () => {
+    const organization = OrganizationSchema.parse({
+      organization: 'SPA',
+      legal_status: '501(c)(3)',
+      party_identification: 'Green',
+      languages_spoken: ['en', 'en'],
+      phone_numbers: [{ number: 12175550100, primary: 'true' }],
+      'vendor:members': 1200,
+    });
+    expect(organization).toMatchObject({
+      legal_status: '501(c)(3)',
+      party_identification: 'Green',
+      'vendor:members': 1200,
+      phone_numbers: [{ number: '12175550100', primary: true }],
+    });
+  });
+});
+
+describe('OrganizationWriteSchema (write)', () => {
+  it('accepts a complete organization', () => {
+    expect(
+      issuePaths(OrganizationWriteSchema, {
+        identifiers: ['crm:org-1'],
+        organization: 'SPA',
+        legal_status: 'c4',
+        logo_image_url: 'https://parks.example.org/logo.png',
+        site_url: 'https://parks.example.org',
+        summary: 'Springfield Parks Alliance',
+        description: 'Keeps the parks of Springfield public.',
+        party_identification: 'None',
+        source: 'import-2026',
+        languages_spoken: ['en', 'es-MX'],
+        browser_url: 'https://parks.example.org/about',
+        administrative_url: 'https://admin.example.org/orgs/1',
+        postal_addresses: [{ primary: true, locality: 'Springfield', region: 'IL', country: 'US' }],
+        email_addresses: [{ primary: true, address: 'info@parks.example.org' }],
+        phone_numbers: [{ primary: true, number: '12175550100' }],
+        profiles: [{ provider: 'Mastodon', handle: 'parks' }],
+        custom_fields: { chapter: 'north' },
+        created_date: '2026-01-01T00:00:00Z',
+      }),
+    ).toEqual([]);
+    expect(ORGANIZATION_READ_ONLY_FIELDS).toEqual(
+      expect.arrayContaining(['created_date', 'modified_date']),
+    );
+  });
+
+  it('accepts legal statuses and parties beyond the listed ones (flexenums)', () => {
+    expect(
+      issuePaths(OrganizationWriteSchema, { legal_status: 'coop', party_identification: 'Green' }),
+    ).toEqual([]);
+  });
+
+  it('refuses duplicate or malformed languages, bad contacts and unknown members', () => {
+    expect(
+      issuePaths(OrganizationWriteSchema, {
+        languages_spoken: ['en', 'en'],
+        email_addresses: [{ address: 'not-an-email' }],
+        phone_numbers: [{ number: '555' }],
+        profiles: [{ handle: '@parks' }],
+      }).sort(),
+    ).toEqual([
+      'email_addresses.0.address',
+      'languages_spoken',
+      'phone_numbers.0.number',
+      'profiles.0.handle',
+    ]);
+    expect(issuePaths(OrganizationWriteSchema, { languages_spoken: ['english'] })).toEqual([
+      'languages_spoken.0',
+    ]);
+    expect(issuesOf(OrganizationWriteSchema, { name: 'SPA' })).toEqual([
+      { path: '', code: 'unrecognized_keys', rule: undefined },
+    ]);
+  });
+
+  it('allows one primary phone only, with the MULTIPLE_PRIMARY code', () => {
+    expect(
+      issuesOf(OrganizationWriteSchema, {
+        phone_numbers: [
+          { primary: true, number: '12175550100' },
+          { primary: true, number: '12175550101' },
+        ],
+      }),
+    ).toEqual([{ path: 'phone_numbers.1.primary', code: 'custom', rule: 'MULTIPLE_PRIMARY' }]);
+  });
+});
+
+describe('OrganizationResource', () => {
+  it('links its editor and the collections of records that link it', async () => {
+    const links: Record<string, { href: string }> = {};
+    const plurals = [
+      'events',
+      'petitions',
+      'donations',
+      'submissions',
+      'attendances',
+      'signatures',
+      'outreaches',
+      'answers',
+      'taggings',
+      'items',
+    ] as const;
+    for (const plural of plurals) links[`std:${plural}`] = href(`organizations/1/${plural}`);
+    const { resource: organization } = fixture(
+      organizationKind,
+      'organizations/1',
+      { organization: 'SPA', _links: { ...links, 'std:modified_by': href('people/3') } },
+      { 'people/3': { given_name: 'Dee' } },
+    );
+    for (const plural of plurals) {
+      expect(await organization[plural]().url()).toBe(links[`std:${plural}`]?.href);
+      expect(organization[plural]().itemRelation).toBe(`std:${plural}`);
+    }
+    expect((await organization.modifiedBy())?.data.given_name).toBe('Dee');
+  });
+});

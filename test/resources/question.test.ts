@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import {
+  QUESTION_READ_ONLY_FIELDS,
+  QuestionSchema,
+  QuestionWriteSchema,
+  questionKind,
+  questionRuleIssues,
+  RESPONSE_KEY_PATTERN,
+  RESPONSE_NAME_PATTERN,
+} from '../../src/resources/question.js';
+import { RuleCode } from '../../src/resources/rules.js';
+import { fixture, href } from './content-fixtures.js';
+import { issuePaths, issuesOf } from './schema-issues.js';
+
+const YES_NO = [
+  { key: 'yes', name: 'Supports SB 12', title: 'Yes' },
+  { key: 'no', name: 'Opposes SB 12', title: 'No' },
+];
+
+describe('QuestionSchema (read)', () => {
+  it('keeps any question_type, responses without keys and unknown members', () => {
+    const question = QuestionSchema.parse({
+      question_type: 'Scale',
+      responses: [{ name: '<b>odd</b>', weight: 2 }],
+      'vendor:order': 3,
+    });
+    expect(question).toMatchObject({
+      question_type: 'Scale',
+      responses: [{ name: '<b>odd</b>', weight: 2 }],
+      'vendor:order': 3,
+    });
+  });
+
+  it('reads a Paragraph question with responses as it is', () => {
+    expect(
+      QuestionSchema.safeParse({ question_type: 'Paragraph', responses: YES_NO }).success,
+    ).toBe(true);
+  });
+});
+
+describe('QuestionWriteSchema (write)', () => {
+  it('accepts choice questions and a Paragraph without responses', () => {
+    expect(
+      issuePaths(QuestionWriteSchema, {
+        identifiers: ['crm:q-1'],
+        origin_system: 'Canvass app',
+        name: 'sb12',
+        title: 'Do you support SB 12?',
+        description: 'Asked at the door',
+        summary: 'SB 12 support',
+        question_type: 'SingleChoice',
+        responses: YES_NO,
+        created_date: '2026-01-01T00:00:00Z',
+      }),
+    ).toEqual([]);
+    expect(issuePaths(QuestionWriteSchema, { question_type: 'Paragraph' })).toEqual([]);
+    expect(issuePaths(QuestionWriteSchema, { question_type: 'Paragraph', responses: [] })).toEqual(
+      [],
+    );
+    expect(QUESTION_READ_ONLY_FIELDS).toContain('modified_date');
+  });
+
+  it('refuses question types outside the list and content fields it does not have', () => {
+    expect(issuesOf(QuestionWriteSchema, { question_type: 'paragraph', browser_url: 'x' })).toEqual(
+      [
+        { path: 'question_type', code: 'invalid_value', rule: undefined },
+        { path: '', code: 'unrecognized_keys', rule: undefined },
+      ],
+    );
+  });
+
+  it('requires a key on each response and refuses unknown response members', () => {
+    expect(
+      issuePaths(QuestionWriteSchema, {
+        responses: [{ name: 'Yes' }, { key: 'no', label: 'No' }],
+      }),
+    ).toEqual(['responses.0.key', 'responses.1']);
+  });
+
+  it('reports a Paragraph with responses and a bad name together (the spec example)', () => {
+    const result = QuestionWriteSchema.safeParse({
+      question_type: 'Paragraph',
+      responses: [YES_NO[0], YES_NO[1], { key: 'maybe', name: 'Maybe <script>' }],
+    });
+    const issues = result.error?.issues ?? [];
+    expect(issues.map((i) => [i.path.join('.'), i.code === 'custom' && i.params?.code])).toEqual([
+      ['responses', RuleCode.PARAGRAPH_CANNOT_HAVE_RESPONSES],
+      ['responses.2.name', RuleCode.RESPONSE_NAME_INVALID],
+    ]);
+    expect(issues[1]).toMatchObject({ params: { hint: RESPONSE_NAME_PATTERN.source } });
+  });
+
+  it('reports invalid and duplicate keys at their own paths', () => {
+    expect(
+      issuesOf(QuestionWriteSchema, {
+        question_type: 'MultiChoice',
+        responses: [
+          { key: 'yes' },
+          { key: 'strongly_agree' },
+          { key: 'yes' },
+          { key: '' },
+          { key: 'Yes' },
+          { key: 'no-way' },
+        ],
+      }),
+    ).toEqual([
+      { path: 'responses.1.key', code: 'custom', rule: RuleCode.RESPONSE_KEY_INVALID },
+      { path: 'responses.2.key', code: 'custom', rule: RuleCode.DUPLICATE_RESPONSE_KEY },
+      { path: 'responses.3.key', code: 'custom', rule: RuleCode.RESPONSE_KEY_INVALID },
+      { path: 'responses.5.key', code: 'custom', rule: RuleCode.RESPONSE_KEY_INVALID },
+    ]);
+  });
+
+  it('reports the rules beside type errors elsewhere in the question', () => {
+    expect(
+      issuesOf(QuestionWriteSchema, {
+        title: 42,
+        question_type: 'Paragraph',
+        responses: [{ key: 'a' }, { key: 7 }],
+      }),
+    ).toEqual([
+      { path: 'title', code: 'invalid_type', rule: undefined },
+      { path: 'responses.1.key', code: 'invalid_type', rule: undefined },
+      { path: 'responses', code: 'custom', rule: RuleCode.PARAGRAPH_CANNOT_HAVE_RESPONSES },
+    ]);
+  });
+
+  it('checks the merged document of a partial update the same way', () => {
+    // A PUT with only question_type: the server merges it with the stored responses.
+    const stored = {
+      title: 'Do you support SB 12?',
+      question_type: 'SingleChoice',
+      responses: YES_NO,
+    };
+    expect(issuePaths(QuestionWriteSchema, { question_type: 'Paragraph' })).toEqual([]);
+    expect(
+      issuesOf(QuestionWriteSchema, { ...stored, question_type: 'Paragraph' }).map((i) => i.rule),
+    ).toEqual([RuleCode.PARAGRAPH_CANNOT_HAVE_RESPONSES]);
+  });
+});
+
+describe('response patterns', () => {
+  it('accepts production names in any script and refuses markup and control characters', () => {
+    for (const name of [
+      'Yes',
+      'Sí, con condiciones',
+      'Müller & Söhne (2026)',
+      '支持',
+      "Don't know",
+      '50%',
+    ]) {
+      expect(RESPONSE_NAME_PATTERN.test(name), name).toBe(true);
+    }
+    for (const name of [
+      '',
+      ' leading space',
+      '<b>Yes</b>',
+      'line\nbreak',
+      'x'.repeat(101),
+      '-dash',
+    ]) {
+      expect(RESPONSE_NAME_PATTERN.test(name), name).toBe(false);
+    }
+    expect(RESPONSE_NAME_PATTERN.test('x'.repeat(100))).toBe(true);
+  });
+
+  it('allows ASCII letters and digits only in keys', () => {
+    expect(['a', 'Yes', '1', 'opt2026'].every((key) => RESPONSE_KEY_PATTERN.test(key))).toBe(true);
+    expect(
+      ['', 'a_b', 'a-b', 'sí', 'a b', 'k'.repeat(65)].some((key) => RESPONSE_KEY_PATTERN.test(key)),
+    ).toBe(false);
+  });
+
+  it('gives the rules as a function too, reading defensively', () => {
+    expect(questionRuleIssues({ responses: 'not an array' })).toEqual([]);
+    expect(questionRuleIssues({ responses: [null, 5, { key: 3, name: 4 }] })).toEqual([]);
+    expect(questionRuleIssues({ question_type: 'Paragraph', responses: [{}] })).toEqual([
+      expect.objectContaining({
+        code: RuleCode.PARAGRAPH_CANNOT_HAVE_RESPONSES,
+        path: ['responses'],
+      }),
+    ]);
+  });
+});
+
+describe('QuestionResource', () => {
+  it('links its creator, editor and answers', async () => {
+    const { resource: question } = fixture(
+      questionKind,
+      'questions/1',
+      { _links: { 'std:answers': href('questions/1/answers'), 'std:creator': href('people/1') } },
+      { 'people/1': { given_name: 'Ana' } },
+    );
+    expect(await question.answers().url()).toBe(href('questions/1/answers').href);
+    expect((await question.creator())?.data.given_name).toBe('Ana');
+    expect(await question.modifiedBy()).toBeUndefined();
+  });
+});
