@@ -1,6 +1,7 @@
 /**
- * The main job: start the reference server with demo data, then run the SDK example
- * that pages through its people, over real HTTP.
+ * The main job: start the reference server with demo data, then run the SDK examples
+ * over real HTTP: one pages through its people, one walks its petitions, events,
+ * fundraising pages and tags.
  *
  *   npm run demo                 # server on :8000 keeps running afterwards (Ctrl-C stops it)
  *   npm run demo -- --exit       # stop once the example has run (used by CI)
@@ -53,13 +54,19 @@ async function main(): Promise<number> {
   // Keep echoing the server's output after the handshake.
   lines.on('line', (line) => console.log(`[server] ${line}`));
 
-  console.log(`\n$ npx tsx examples/page-people.ts ${entryPoint} <key>\n`);
-  const example = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'examples/page-people.ts', entryPoint, key],
-    { cwd: root, stdio: 'inherit' },
-  );
-  const code = await waitForExit(example);
+  let code = 0;
+  for (const example of ['examples/page-people.ts', 'examples/organizing-report.ts']) {
+    console.log(`\n$ npx tsx ${example} ${entryPoint} <key>\n`);
+    const child = spawn(process.execPath, ['--import', 'tsx', example, entryPoint, key], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    code = await waitForExit(child);
+    if (code !== 0) {
+      console.error(`\n${example} failed (exit code ${code}).`);
+      break;
+    }
+  }
   if (values.exit || code !== 0) {
     stop();
     await waitForExit(server);

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { createApp } from './http/app.js';
 import { seedPeople } from './seed.js';
+import { describeActivity, seedActivity } from './seed-activity.js';
 import { startServer } from './server.js';
 import { openStorage } from './storage/sqlite.js';
 
@@ -24,7 +25,10 @@ Options:
   --keys <file>     JSON API keys: {"keys":[{"token":"…","tenant":"…","access":"read"|"write"}]}
                     (without it, a write key for the 'demo' tenant is created and printed)
   --seed <n>        add n demo people to the 'demo' tenant
-                    (default: 300 when the database is new, 0 otherwise)
+                    (default: 300 when the database is new, 0 otherwise); on a new
+                    database with n > 0, also demo activity for the first 60 of them
+                    (petitions, signatures, events, donations, tags, …); --seed 0 on a
+                    new database leaves it empty
   --public-url <u>  absolute root for links (default: the request's origin)
   --help            show this help
 `;
@@ -145,9 +149,19 @@ async function main(argv: string[]): Promise<void> {
   }
 
   if (seedCount > 0) {
-    const started = performance.now();
-    seedPeople(storage, { tenant: 'demo', count: seedCount, seed: Date.now() & 0x7fffffff });
+    const seed = Date.now() & 0x7fffffff;
+    let started = performance.now();
+    seedPeople(storage, { tenant: 'demo', count: seedCount, seed });
     console.log(`Seeded ${seedCount} demo people in ${Math.round(performance.now() - started)} ms`);
+    // Activity only in a new database: a later `--seed n` adds people, not a second copy
+    // of the demo petitions and events.
+    if (storage.created) {
+      started = performance.now();
+      const counts = seedActivity(storage, { tenant: 'demo', seed });
+      console.log(
+        `Seeded demo activity in ${Math.round(performance.now() - started)} ms: ${describeActivity(counts)}`,
+      );
+    }
   }
   console.log(`Database: ${dbPath}`);
 

@@ -1,6 +1,6 @@
 /**
  * The ADIS reference server as a library: build the app, open storage, seed demo
- * people, serve over HTTP.
+ * people and activity, serve over HTTP.
  *
  * @example
  * ```ts
@@ -39,6 +39,13 @@ export { type CollectionPage, RecordService } from './domain/records.js';
 export { type AppOptions, createApp, defaultRegistry } from './http/app.js';
 export type { AppEnv } from './http/env.js';
 export { demoPerson, prng, type SeedOptions, seedPeople } from './seed.js';
+export {
+  ACTIVITY_KINDS,
+  type ActivityCounts,
+  type ActivitySeedOptions,
+  describeActivity,
+  seedActivity,
+} from './seed-activity.js';
 export { type RunningServer, type StartServerOptions, startServer } from './server.js';
 export {
   hashToken,

@@ -244,9 +244,12 @@ export class Resource<T extends object, I = T> {
       (embedded.hasEmbedded(itemRel) || embedded.links(itemRel).length > 0 || embedded.link('next'))
         ? embedded
         : undefined;
+    // The link is the collection's address (for `url()`, `filter()` and `create()`);
+    // only without one does the embedded page's own URL stand in for it.
+    const link = this.document.link(present);
     return new Collection(
       this.context,
-      async () => (firstPage ? firstPage.url : this.requireLink(present).url()),
+      async () => (link ? link.url() : (firstPage?.selfUrl ?? this.requireLink(present).url())),
       kind,
       firstPage,
     );

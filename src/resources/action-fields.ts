@@ -36,9 +36,17 @@ export function currency(mode: Mode): z.ZodType<string, string> {
  * money('write').safeParse(-5).success; // false
  * ```
  */
-export function money(mode: Mode): z.ZodType<number, unknown> {
-  return mode === 'write' ? z.number().min(0, 'must not be negative') : float(mode);
+export function money(mode: Mode): z.ZodType<number, number> {
+  return mode === 'write'
+    ? z.number().min(0, 'must not be negative').max(MAX_AMOUNT, 'must be at most 1,000,000,000')
+    : float(mode);
 }
+
+/**
+ * The largest amount accepted on write: far above any real donation or ticket, and low
+ * enough that totals of many amounts stay exact to the cent (servers sum in fixed point).
+ */
+export const MAX_AMOUNT = 1_000_000_000;
 
 /**
  * The fields every action record has (a signature, donation, attendance, submission,

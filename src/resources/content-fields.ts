@@ -48,9 +48,8 @@ export const SHARE_MEMBER_PATTERN = /^[a-z][a-z0-9_]*_share$/;
 export const OUTREACH_TYPES = ['email', 'in-person', 'phone', 'postal mail'] as const;
 
 /**
- * `params.code` of the issue raised when two ticket levels of an event share a title.
- * Not a spec error code: the reference server reports it as an invalid property
- * unless `RuleCode` gains it.
+ * `params.code` of the issue raised when two ticket levels of an event share a title
+ * (a {@link RuleCode}; the reference server answers with it as the error code).
  */
 export const DUPLICATE_TICKET_LEVEL_TITLE = RuleCode.DUPLICATE_TICKET_LEVEL_TITLE;
 
@@ -94,7 +93,11 @@ export function nonNegativeInteger(mode: Mode) {
  * ```
  */
 export function computedMember<T extends z.ZodType>(schema: T, mode: Mode) {
-  return mode === 'write' ? optional(z.unknown()) : optional(schema);
+  // Typed as the read schema on both sides: what a client sends back is ignored, and a
+  // union with `unknown` would erase the member's type on read.
+  return (mode === 'write' ? optional(z.unknown()) : optional(schema)) as ReturnType<
+    typeof optional<T>
+  >;
 }
 
 /**

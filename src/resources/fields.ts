@@ -45,6 +45,16 @@ export function enumeration<const T extends readonly [string, ...string[]]>(
   return mode === 'write' ? z.enum(values) : flexenum(values);
 }
 
+/**
+ * Types a lenient read schema by the input a client should send (`number`, not
+ * `unknown`). One field definition serves both sides, and the write side's input type
+ * is what `XInput` types show; without this, a coercing read schema would make every
+ * numeric or boolean member of every `XInput` accept anything at compile time.
+ */
+function asInput<T>(schema: z.ZodType<T, unknown>): z.ZodType<T, T> {
+  return schema as z.ZodType<T, T>;
+}
+
 const TRUE_STRINGS = new Set(['true', '1', 'yes']);
 const FALSE_STRINGS = new Set(['false', '0', 'no']);
 
@@ -57,15 +67,18 @@ const FALSE_STRINGS = new Set(['false', '0', 'no']);
  * bool('read').parse('true'); // true
  * ```
  */
-export function bool(mode: Mode): z.ZodType<boolean, unknown> {
+export function bool(mode: Mode): z.ZodType<boolean, boolean> {
   if (mode === 'write') return z.boolean();
-  return z.preprocess((value) => {
-    if (typeof value !== 'string') return value;
-    const lower = value.trim().toLowerCase();
-    if (TRUE_STRINGS.has(lower)) return true;
-    if (FALSE_STRINGS.has(lower)) return false;
-    return value;
-  }, z.boolean());
+  // Typed by what a client should send (a boolean); the read side accepts more.
+  return asInput<boolean>(
+    z.preprocess((value) => {
+      if (typeof value !== 'string') return value;
+      const lower = value.trim().toLowerCase();
+      if (TRUE_STRINGS.has(lower)) return true;
+      if (FALSE_STRINGS.has(lower)) return false;
+      return value;
+    }, z.boolean()),
+  );
 }
 
 /**
@@ -77,11 +90,14 @@ export function bool(mode: Mode): z.ZodType<boolean, unknown> {
  * integer('read').parse('12'); // 12
  * ```
  */
-export function integer(mode: Mode): z.ZodType<number, unknown> {
+export function integer(mode: Mode): z.ZodType<number, number> {
   if (mode === 'write') return z.number().int();
-  return z.preprocess(
-    (value) => (typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value),
-    z.number(),
+  return asInput<number>(
+    z.preprocess(
+      (value) =>
+        typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value,
+      z.number(),
+    ),
   );
 }
 
@@ -93,14 +109,16 @@ export function integer(mode: Mode): z.ZodType<number, unknown> {
  * float('read').parse('10.50'); // 10.5
  * ```
  */
-export function float(mode: Mode): z.ZodType<number, unknown> {
+export function float(mode: Mode): z.ZodType<number, number> {
   if (mode === 'write') return z.number();
-  return z.preprocess(
-    (value) =>
-      typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
-        ? Number(value)
-        : value,
-    z.number(),
+  return asInput<number>(
+    z.preprocess(
+      (value) =>
+        typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+          ? Number(value)
+          : value,
+      z.number(),
+    ),
   );
 }
 

@@ -4,20 +4,22 @@ import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
 import { commonFields, flexenum, type Mode, optional, resourceSchemas } from './fields.js';
 import { type ListResource, listKind } from './list.js';
+import { type OrganizationResource, organizationKind } from './organization.js';
 import { type PersonResource, personKind } from './person-resource.js';
 
 /**
- * The item's fields. The spec shows none; an item is the membership of one person in
+ * The item's fields. The spec shows none; an item is the membership of one record in
  * one list, so it has the `origin_system` every record has, and `item_type`, the kind
- * of record on the list. Lists hold people, so the server always computes `person`; it
- * is read-only and open on read for servers whose lists hold other records.
+ * of record on the list: `person`, or `organization` (the spec lists `items` among an
+ * organization's links). The server computes it from the item's link; it is read-only
+ * and open on read for servers whose lists hold other records.
  */
 function itemShape(mode: Mode) {
   return { ...commonFields(mode), origin_system: optional(z.string()) };
 }
 
 const itemSchemas = resourceSchemas(itemShape, {
-  item_type: optional(flexenum(['person'])),
+  item_type: optional(flexenum(['person', 'organization'])),
 });
 
 /**
@@ -98,15 +100,27 @@ export class ItemResource extends Resource<Item, ItemInput> {
   }
 
   /**
-   * The person on the list (`std:person`).
+   * The person on the list (`std:person`), when the item holds a person.
    *
    * @example
    * ```ts
    * const member = await item.person();
    * ```
    */
-  person(options?: CallOptions): Promise<PersonResource> {
-    return this.linkedResource(personKind, 'std:person', options);
+  person(options?: CallOptions): Promise<PersonResource | undefined> {
+    return this.optionalLinkedResource(personKind, 'std:person', options);
+  }
+
+  /**
+   * The organization on the list (`std:organization`), when the item holds one.
+   *
+   * @example
+   * ```ts
+   * const member = (await item.person()) ?? (await item.organization());
+   * ```
+   */
+  organization(options?: CallOptions): Promise<OrganizationResource | undefined> {
+    return this.optionalLinkedResource(organizationKind, 'std:organization', options);
   }
 }
 

@@ -2,6 +2,7 @@ import {
   createApp,
   openStorage,
   type RunningServer,
+  type Storage,
   seedPeople,
   startServer,
 } from '../../reference-server/src/index.js';
@@ -13,6 +14,8 @@ export interface TestServer {
   /** Entry point URL for in-process calls. */
   entryPoint: string;
   keys: { write: string; read: string; otherTenant: string };
+  /** The server's storage, for seeding more data (`seedActivity`) or checking what it holds. */
+  storage?: Storage;
   /** Starts the same app over real HTTP on a free loopback port. */
   listen(): Promise<RunningServer>;
   close(): Promise<void>;
@@ -35,6 +38,7 @@ export function testServer(people = 0): TestServer {
     fetch: async (input, init) => app.fetch(new Request(input, init)),
     entryPoint: 'http://adis.test/api/v1/',
     keys,
+    storage,
     async listen() {
       const server = await startServer({ app, port: 0, host: '127.0.0.1' });
       running.push(server);

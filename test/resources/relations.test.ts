@@ -6,7 +6,7 @@ import { AttendanceResource } from '../../src/resources/attendance.js';
 import { canvassKind } from '../../src/resources/canvass.js';
 import { donationKind } from '../../src/resources/donation.js';
 import { PersonResource, personKind } from '../../src/resources/person-resource.js';
-import { PetitionResource } from '../../src/resources/petition.js';
+import { PetitionResource, petitionKind } from '../../src/resources/petition.js';
 import { queryKind } from '../../src/resources/query.js';
 import { SignatureResource, signatureKind } from '../../src/resources/signature.js';
 import { TagResource } from '../../src/resources/tag.js';
@@ -185,5 +185,43 @@ describe('action relations', () => {
       'queries',
       'tagging',
     ]);
+  });
+});
+
+describe('embedded collection pages', () => {
+  it('pages from an embedded first page without self, but addresses the collection by its link', async () => {
+    const signaturesUrl = `${BASE}/petitions/7/signatures`;
+    const { context, asked } = fakeContext({
+      [`${signaturesUrl}?page=2`]: {
+        page: 2,
+        _embedded: { 'std:signatures': [{ comments: 'second', _links: self('signatures/2') }] },
+      },
+    });
+    const petition = new PetitionResource(
+      context,
+      HalDocument.parse(
+        {
+          title: 'Save the park',
+          _links: { ...self('petitions/7'), 'std:signatures': { href: signaturesUrl } },
+          _embedded: {
+            // A first page without a self link of its own.
+            'std:signatures': {
+              page: 1,
+              _links: { next: { href: `${signaturesUrl}?page=2` } },
+              _embedded: {
+                'std:signatures': [{ comments: 'first', _links: self('signatures/1') }],
+              },
+            },
+          },
+        },
+        `${BASE}/petitions/7`,
+      ),
+      petitionKind,
+    );
+    const signatures = petition.signatures();
+    const comments = (await signatures.toArray()).map((s) => s.data.comments);
+    expect(comments).toEqual(['first', 'second']);
+    expect(asked).toEqual([`${signaturesUrl}?page=2`]);
+    expect(await signatures.url()).toBe(signaturesUrl);
   });
 });

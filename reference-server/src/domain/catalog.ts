@@ -46,11 +46,16 @@ import {
   SubmissionWriteSchema,
 } from '../../../src/resources/submission.js';
 import { TAG_READ_ONLY_FIELDS, TagWriteSchema } from '../../../src/resources/tag.js';
-import { TAGGING_READ_ONLY_FIELDS, TaggingWriteSchema } from '../../../src/resources/tagging.js';
+import {
+  TAGGING_READ_ONLY_FIELDS,
+  TAGGING_TARGET_TYPES,
+  TaggingWriteSchema,
+} from '../../../src/resources/tagging.js';
 import { WRAPPER_READ_ONLY_FIELDS, WrapperWriteSchema } from '../../../src/resources/wrapper.js';
 import type { Contribution, JsonObject, LookupKey, ParentRef } from '../storage/storage.js';
-import { defineKind, reference, subCollection } from './define-kind.js';
-import { ErrorCode, type ErrorDescription } from './errors.js';
+import { actorSubCollections, defineKind, reference, subCollection } from './define-kind.js';
+import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
+import { PERSON_FILTER_FIELDS, parseFilter } from './filter.js';
 import type { CheckContext, References, ResourceKind } from './kinds.js';
 import { isPlainObject } from './merge.js';
 import { personKind } from './person.js';
@@ -178,10 +183,10 @@ function renderEventTotals(doc: JsonObject, totals: Record<string, number>): Jso
 /**
  * What an attendance adds to its event: one acceptance unless the status says
  * otherwise (an RSVP without a status is a yes), its tickets, their money, and the
- * same per ticket level (matched by title).
+ * same per ticket level (matched by title). A declined attendance holds no tickets.
  */
 function attendanceContributions(doc: JsonObject, refs: References): Contribution[] {
-  const tickets = objects(doc.tickets);
+  const tickets = doc.status === 'declined' ? [] : objects(doc.tickets);
   const totals: Record<string, number> = {
     total_accepted: doc.status === undefined || doc.status === 'accepted' ? 1 : 0,
     total_tickets: tickets.length,
@@ -195,6 +200,89 @@ function attendanceContributions(doc: JsonObject, refs: References): Contributio
     totals[amount] = (totals[amount] ?? 0) + numberOf(ticket.amount);
   }
   return addTo(refs, 'event', totals);
+}
+
+/** Tickets of an attendance per ticket level key (title, trimmed, lower-cased). */
+function ticketsPerLevel(doc: JsonObject | undefined): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (!doc || doc.status === 'declined') return counts;
+  for (const ticket of objects(doc.tickets)) {
+    if (typeof ticket.title !== 'string') continue;
+    const key = ticket.title.trim().toLowerCase();
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * An attendance's tickets must name one of the event's ticket levels (when it has any)
+ * and fit in what is left of it: the level's capacity minus the tickets others hold.
+ * On update the attendance's own current tickets are given back first.
+ */
+function checkTickets(doc: JsonObject, refs: References, id: string, context: CheckContext) {
+  const eventRef = refs.event;
+  const event = eventRef ? context.document(eventRef) : undefined;
+  if (!eventRef || !event || !Array.isArray(event.ticket_levels)) return [];
+  const wanted = ticketsPerLevel(doc);
+  if (wanted.size === 0) return [];
+  const held = ticketsPerLevel(context.document({ kind: 'attendance', id }));
+  const totals = context.totals(eventRef);
+  const levels = new Map(
+    objects(event.ticket_levels)
+      .filter((level) => typeof level.title === 'string')
+      .map((level) => [String(level.title).trim().toLowerCase(), level]),
+  );
+  const errors: ErrorDescription[] = [];
+  for (const [key, count] of wanted) {
+    const level = levels.get(key);
+    if (!level) {
+      errors.push({
+        error_code: ErrorCode.UNKNOWN_TICKET_LEVEL,
+        description: `the event has no ticket level titled ${JSON.stringify(key)}`,
+        properties: ['tickets'],
+        hint: `one of ${[...levels.values()].map((l) => JSON.stringify(l.title)).join(', ')}`,
+      });
+      continue;
+    }
+    if (typeof level.limit !== 'number') continue;
+    const sold = (totals[ticketLevelTotal(key, 'total_tickets')] ?? 0) - (held.get(key) ?? 0);
+    const available = Math.max(0, level.limit - sold);
+    if (count > available) {
+      errors.push({
+        error_code: ErrorCode.TICKETS_SOLD_OUT,
+        description: `${count} ${JSON.stringify(level.title)} tickets asked for, ${available} left`,
+        properties: ['tickets'],
+      });
+    }
+  }
+  return errors;
+}
+
+/** A donation to a page is in the page's currency, so the page's total_amount adds up. */
+function checkDonation(doc: JsonObject, refs: References, _id: string, context: CheckContext) {
+  const page = refs.fundraising_page ? context.document(refs.fundraising_page) : undefined;
+  if (!page || typeof page.currency !== 'string' || typeof doc.currency !== 'string') return [];
+  if (page.currency === doc.currency) return [];
+  return [
+    {
+      error_code: ErrorCode.CURRENCY_MISMATCH,
+      description: `the donation is in ${doc.currency}; the fundraising page takes ${page.currency}`,
+      properties: ['currency'],
+      hint: `send currency ${JSON.stringify(page.currency)}, or leave it out`,
+    },
+  ];
+}
+
+/** A query's `filter` must be one the server can run against people. */
+function checkQuery(doc: JsonObject): ErrorDescription[] {
+  if (typeof doc.filter !== 'string') return [];
+  try {
+    parseFilter(doc.filter, PERSON_FILTER_FIELDS, 'std:query');
+    return [];
+  } catch (error) {
+    if (error instanceof ApiError) return error.errors;
+    throw error;
+  }
 }
 
 /**
@@ -243,16 +331,8 @@ function withItemType(doc: JsonObject, refs: References, targets: readonly strin
   return target ? { ...doc, item_type: target } : doc;
 }
 
-/** Records a tagging may tag. */
-export const TAGGING_TARGETS = [
-  'person',
-  'organization',
-  'petition',
-  'form',
-  'fundraising_page',
-  'share_page',
-  'wrapper',
-] as const;
+/** Records a tagging may tag: the SDK's list, so the two cannot differ. */
+export const TAGGING_TARGETS = TAGGING_TARGET_TYPES;
 
 const taggings = (via: string, owner: string) =>
   subCollection('taggings', 'tagging', via, `The taggings of the ${owner}`);
@@ -272,14 +352,7 @@ export const CATALOG: readonly ResourceKind[] = [
     subCollections: [
       subCollection('events', 'event', 'sponsor', 'Events the organization sponsors'),
       subCollection('petitions', 'petition', 'sponsor', 'Petitions the organization sponsors'),
-      subCollection('donations', 'donation', 'organization', 'Donations by the organization'),
-      subCollection('submissions', 'submission', 'organization', 'Submissions by the organization'),
-      subCollection('attendances', 'attendance', 'organization', 'Attendances of the organization'),
-      subCollection('signatures', 'signature', 'organization', 'Signatures of the organization'),
-      subCollection('outreaches', 'outreach', 'organization', 'Outreaches by the organization'),
-      subCollection('answers', 'answer', 'organization', 'Answers of the organization'),
-      taggings('organization', 'organization'),
-      subCollection('items', 'item', 'organization', 'List items of the organization'),
+      ...actorSubCollections('organization'),
     ],
   }),
   defineKind({
@@ -355,6 +428,7 @@ export const CATALOG: readonly ResourceKind[] = [
       reference('submission'),
       reference('organization'),
     ],
+    check: checkDonation,
     // A voided donation stays on record but no longer counts towards the page.
     contributions: (doc, refs) =>
       doc.voided === true
@@ -419,6 +493,7 @@ export const CATALOG: readonly ResourceKind[] = [
     readOnly: ATTENDANCE_READ_ONLY_FIELDS,
     references: actionLinks('event'),
     contributions: attendanceContributions,
+    check: checkTickets,
   }),
   defineKind({
     singular: 'question',
@@ -516,6 +591,7 @@ export const CATALOG: readonly ResourceKind[] = [
     schema: QueryWriteSchema,
     readOnly: QUERY_READ_ONLY_FIELDS,
     references: AUTHORSHIP,
+    check: checkQuery,
   }),
   defineKind({
     singular: 'canvass',

@@ -79,3 +79,31 @@ export function subCollection(
 ): SubCollection {
   return { plural, kind, via, title };
 }
+
+/** Records an actor (a person, or an organization acting as one) takes or is given. */
+const ACTOR_RECORDS = [
+  ['answers', 'answer', 'answers'],
+  ['attendances', 'attendance', 'event attendances'],
+  ['signatures', 'signature', 'petition signatures'],
+  ['submissions', 'submission', 'form submissions'],
+  ['donations', 'donation', 'donations'],
+  ['outreaches', 'outreach', 'outreaches'],
+  ['taggings', 'tagging', 'taggings'],
+  ['items', 'item', 'list items'],
+] as const;
+
+/**
+ * The sub-collections of the records that link an actor as `via`: a person's (or an
+ * organization's) answers, attendances, signatures, submissions, donations,
+ * outreaches, taggings and list items.
+ *
+ * @example
+ * ```ts
+ * actorSubCollections('person'); // [{ plural: 'answers', kind: 'answer', via: 'person', … }, …]
+ * ```
+ */
+export function actorSubCollections(via: 'person' | 'organization'): SubCollection[] {
+  return ACTOR_RECORDS.map(([plural, kind, what]) =>
+    subCollection(plural, kind, via, `The ${via}'s ${what}`),
+  );
+}

@@ -49,6 +49,8 @@ export interface CheckContext {
   document(ref: ParentRef): JsonObject | undefined;
   /** Ids of the caller's records of `kind` with the lookup key `name` = `value`. */
   findByKey(kind: string, name: string, value: string): string[];
+  /** The current totals of a record (what other records add to it). */
+  totals(ref: ParentRef): Record<string, number>;
 }
 
 /** Everything the generic core needs to know about one kind of resource. */

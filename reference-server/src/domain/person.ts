@@ -9,7 +9,7 @@ import {
   PersonWriteSchema,
 } from '../../../src/resources/person.js';
 import type { JsonObject, LookupKey } from '../storage/storage.js';
-import { defineKind, subCollection } from './define-kind.js';
+import { actorSubCollections, defineKind } from './define-kind.js';
 import type { ResourceKind, SubCollection } from './kinds.js';
 import { parseOrThrow } from './validation.js';
 
@@ -20,16 +20,7 @@ export type { Person, PersonInput };
  * `std:attendance` once; the collection relation is plural everywhere else, so the
  * server links `std:attendances`.
  */
-export const PERSON_SUB_COLLECTIONS: readonly SubCollection[] = [
-  subCollection('answers', 'answer', 'person', "The person's answers"),
-  subCollection('attendances', 'attendance', 'person', "The person's event attendances"),
-  subCollection('signatures', 'signature', 'person', "The person's petition signatures"),
-  subCollection('submissions', 'submission', 'person', "The person's form submissions"),
-  subCollection('donations', 'donation', 'person', "The person's donations"),
-  subCollection('outreaches', 'outreach', 'person', "The person's outreaches"),
-  subCollection('taggings', 'tagging', 'person', "The person's taggings"),
-  subCollection('items', 'item', 'person', "The person's list items"),
-];
+export const PERSON_SUB_COLLECTIONS: readonly SubCollection[] = actorSubCollections('person');
 
 /**
  * Validates a person sent by a client (create, update or helper) with the SDK's

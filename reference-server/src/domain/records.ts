@@ -255,8 +255,14 @@ export class RecordService {
     creating: boolean,
     errors: ErrorDescription[],
   ): void {
+    // A link already reported as invalid is not reported again as missing.
+    const reported = new Set(errors.flatMap((error) => error.properties ?? []));
     for (const reference of kind.references) {
-      if (reference.required && !refs[reference.rel]) {
+      if (
+        reference.required &&
+        !refs[reference.rel] &&
+        !reported.has(`_links.std:${reference.rel}`)
+      ) {
         errors.push({
           error_code: ErrorCode.MISSING_LINK,
           description: `a ${kind.singular} needs a link std:${reference.rel} to a ${reference.kinds.join(' or ')}`,
@@ -269,7 +275,7 @@ export class RecordService {
       const present = group.filter((rel) => refs[rel]);
       if (present.length !== 1) {
         errors.push({
-          error_code: ErrorCode.MISSING_LINK,
+          error_code: present.length === 0 ? ErrorCode.MISSING_LINK : ErrorCode.INVALID_LINK,
           description: `a ${kind.singular} needs exactly one of ${group.map((rel) => `std:${rel}`).join(', ')}; it has ${present.length}`,
           properties: (present.length ? present : group).map((rel) => `_links.std:${rel}`),
         });
@@ -291,6 +297,7 @@ export class RecordService {
         document: (ref) => this.storage.getRecord(tenant.id, ref.kind, ref.id)?.doc,
         findByKey: (kindName, name, value) =>
           this.storage.findByKey(tenant.id, kindName, name, value),
+        totals: (ref) => this.storage.totalsOf(tenant.id, ref.kind, [ref.id]).get(ref.id) ?? {},
       };
       errors.push(...kind.check(fields, refs, id, context));
     }
@@ -483,16 +490,18 @@ export class RecordService {
       const pointing = Object.entries(refs).filter(
         ([, ref]) => ref.kind === target.kind && ref.id === target.id,
       );
-      const required = pointing.some(
-        ([rel]) => childKind.references.find((r) => r.rel === rel)?.required,
-      );
-      if (required) {
-        this.deleteCascading(tenant, child, now);
-        continue;
-      }
       const kept: References = {};
       for (const [rel, ref] of Object.entries(refs)) {
         if (!pointing.some(([gone]) => gone === rel)) kept[rel] = ref;
+      }
+      // Deleted with the target: records that require it, and records left without any
+      // member of an exactly-one group (a tagging whose tagged person is deleted).
+      const required =
+        pointing.some(([rel]) => childKind.references.find((r) => r.rel === rel)?.required) ||
+        (childKind.exactlyOneOf ?? []).some((group) => !group.some((rel) => kept[rel]));
+      if (required) {
+        this.deleteCascading(tenant, child, now);
+        continue;
       }
       const identifiers = stringArray(record.doc.identifiers) ?? [];
       const doc = composeDocument(

@@ -104,7 +104,9 @@ export function issueToDescription(issue: z.core.$ZodIssue, prefix = ''): ErrorD
         };
       }
       return {
-        error_code: ErrorCode.INVALID_PROPERTY,
+        // A rule about `_links` (a tagging that links two targets) is about links.
+        error_code:
+          issue.path[0] === '_links' ? ErrorCode.INVALID_LINK : ErrorCode.INVALID_PROPERTY,
         description: `${where}: ${issue.message}`,
         properties: [where],
       };
