@@ -42,11 +42,15 @@ export type LinkTarget = { plural: string; id: string } | null | { invalid: stri
 /** Links of a write body by relation (without the prefix). */
 export type LinkInput = Readonly<Record<string, LinkTarget>>;
 
-/** Options of {@link RecordService.create}. */
-export interface CreateOptions {
+/** Options of {@link RecordService.update}. */
+export interface UpdateOptions {
   now?: Date;
   /** The `_links` of the body. */
   links?: LinkInput;
+}
+
+/** Options of {@link RecordService.create}. */
+export interface CreateOptions extends UpdateOptions {
   /** A reference fixed by the URL (POST to a petition's signatures sets `petition`). */
   parent?: { rel: string; ref: ParentRef };
 }
@@ -145,7 +149,8 @@ function stringArray(value: unknown): string[] | undefined {
 export class RecordService {
   constructor(
     readonly storage: Storage,
-    readonly registry?: KindRegistry,
+    /** The kinds served: links resolve and deletes cascade through it. */
+    readonly registry: KindRegistry,
   ) {}
 
   private notFound(kind: ResourceKind, id: string): ApiError {
@@ -223,7 +228,7 @@ export class RecordService {
         }
         continue;
       }
-      const targetKind = 'invalid' in target ? undefined : this.registry?.byPlural(target.plural);
+      const targetKind = 'invalid' in target ? undefined : this.registry.byPlural(target.plural);
       const allowed = reference.kinds.join(' or ');
       if (
         'invalid' in target ||
@@ -392,9 +397,9 @@ export class RecordService {
     kind: ResourceKind,
     id: string,
     patch: JsonObject,
-    now = new Date(),
-    links: LinkInput = {},
+    options: UpdateOptions = {},
   ): StoredRecord {
+    const { now = new Date(), links = {} } = options;
     return this.storage.transaction(() => {
       const current = this.get(tenant, kind, id);
       const local = localIdentifier(tenant.namespace, id);
@@ -483,7 +488,7 @@ export class RecordService {
 
   private deleteCascading(tenant: Tenant, target: ParentRef, now: Date): void {
     for (const child of this.storage.childrenOf(tenant.id, target)) {
-      const childKind = this.registry?.bySingular(child.kind);
+      const childKind = this.registry.bySingular(child.kind);
       const record = this.storage.getRecord(tenant.id, child.kind, child.id);
       if (!childKind || !record) continue;
       const refs = referencesOf(record.doc);

@@ -81,7 +81,7 @@ export function renderCollection(
   page: CollectionPage,
   request: PageRequest,
   curies: Link[],
-  renderItem: (record: StoredRecord) => JsonObject,
+  renderItem: (record: StoredRecord, index: number) => JsonObject,
   query: Record<string, string | undefined> = {},
 ): JsonObject {
   const rel = `std:${plural}`;

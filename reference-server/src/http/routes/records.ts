@@ -142,7 +142,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         page,
         request,
         urls.curies(),
-        (r) => items[page.records.indexOf(r)] as JsonObject,
+        (_record, index) => items[index] as JsonObject,
         { filter: c.req.query('filter') },
       ),
     );
@@ -164,14 +164,9 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     // 404 before validation: a client updating a deleted record should learn that first.
     records.get(tenant, kind, id);
     const { control, rest } = takeControl(await readJsonObject(c));
-    const record = records.update(
-      tenant,
-      kind,
-      id,
-      kind.parse(rest),
-      new Date(),
-      linkInputOf(rest, kind),
-    );
+    const record = records.update(tenant, kind, id, kind.parse(rest), {
+      links: linkInputOf(rest, kind),
+    });
     const urls = c.get('urls');
     return hal(
       control.returnResponse ? presentOne(c, kind, record) : minimalRecord(urls, kind, record),
@@ -221,7 +216,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         page,
         request,
         urls.curies(),
-        (r) => items[page.records.indexOf(r)] as JsonObject,
+        (_record, index) => items[index] as JsonObject,
         { filter: c.req.query('filter') },
       ),
     );
