@@ -42,14 +42,17 @@ async function serverNow(client: Client): Promise<Date> {
 }
 
 /**
- * Fetches the people modified after `state.since` and up to the start of this run,
+ * Fetches the people modified after `state.since` (every person on the first run),
  * handing each to `handle`, and returns the state to save.
  *
- * The window ends at the run's start by the server's clock: a person changed while
- * the run pages is left for the next run rather than missed (paging goes in creation
- * order, so a change behind the current page would otherwise be skipped for good). The
- * `Date` header has whole seconds, so the end errs early, which is the safe side.
- * Deletions cannot be seen through a filter; a full sync finds them.
+ * The new mark is the run's start by the server's clock, not the largest
+ * `modified_date` seen: paging goes in creation order, so a person changed during the
+ * run, behind the current page, would otherwise be missed for good. Changed after the
+ * start, it comes again in the next run (store people by identifier, so that is
+ * harmless). The `Date` header has whole seconds, so the mark errs early, the safe
+ * side. The first run reads the plain collection: a filter matching everyone would
+ * make the server count and sort every match on every page. Deletions cannot be seen
+ * through a filter; a full sync finds them.
  *
  * @example
  * ```ts
@@ -62,17 +65,20 @@ export async function syncPeople(
   state: SyncState,
   handle: (person: PersonResource) => void | Promise<void>,
 ): Promise<SyncResult> {
-  const until = await serverNow(client);
-  let filter = field('modified_date').le(until);
-  if (state.since) filter = field('modified_date').gt(state.since).and(filter);
+  const started = await serverNow(client);
+  const people = state.since
+    ? client.people.filter(field('modified_date').gt(state.since))
+    : client.people;
   let fetched = 0;
-  for await (const person of client.people.filter(filter).items({ readAhead: true })) {
+  for await (const person of people.items({ readAhead: true })) {
     await handle(person);
     fetched += 1;
   }
   // Never move the mark backwards (a server clock that jumped back).
   const since =
-    state.since && Date.parse(state.since) > until.getTime() ? state.since : until.toISOString();
+    state.since && Date.parse(state.since) > started.getTime()
+      ? state.since
+      : started.toISOString();
   return { state: { since }, fetched };
 }
 
