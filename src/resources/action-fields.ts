@@ -1,12 +1,10 @@
 import * as z from 'zod';
-import { describedFields } from './content-fields.js';
 import { bool, code, datetime, flexenum, float, type Mode, object, optional } from './fields.js';
 import { referrerDataSchema } from './shared.js';
 
 // This module imports no resource kind on purpose: the action resources import it while
-// their kinds import each other, so it must be fully evaluated before any of them. It
-// and content-fields.ts import each other; that is safe because neither calls the other
-// at module level (only inside builders, which run after both are evaluated).
+// their kinds import each other, so it must be fully evaluated before any of them.
+// content-fields.ts imports it, never the other way round.
 
 /** ISO 4217 currency code: three upper-case letters (`USD`, `EUR`). */
 export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
@@ -79,23 +77,6 @@ export function referredActionFields(mode: Mode) {
   return {
     ...actionFields(mode),
     referrer_data: optional(referrerDataSchema(mode)),
-  };
-}
-
-/**
- * The descriptive fields of a record people browse and administer by name (a list, a
- * query, a share page): the named fields of content-fields.ts plus its two addresses.
- *
- * @example
- * ```ts
- * const shape = { ...commonFields(mode), ...describedRecordFields() };
- * ```
- */
-export function describedRecordFields() {
-  return {
-    ...describedFields(),
-    browser_url: optional(z.string()),
-    administrative_url: optional(z.string()),
   };
 }
 

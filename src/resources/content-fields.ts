@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { currency, describedRecordFields, money } from './action-fields.js';
+import { currency, money } from './action-fields.js';
 import {
   bool,
   code,
@@ -129,6 +129,23 @@ export function describedFields() {
     title: optional(z.string()),
     description: optional(z.string()),
     summary: optional(z.string()),
+  };
+}
+
+/**
+ * The descriptive fields of a record people browse and administer by name (a list, a
+ * query, a share page): the naming fields plus its two addresses.
+ *
+ * @example
+ * ```ts
+ * const shape = { ...commonFields(mode), ...describedRecordFields() };
+ * ```
+ */
+export function describedRecordFields() {
+  return {
+    ...describedFields(),
+    browser_url: optional(z.string()),
+    administrative_url: optional(z.string()),
   };
 }
 

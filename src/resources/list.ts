@@ -3,7 +3,7 @@ import type { Collection } from '../navigator/collection.js';
 import type { CallOptions } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
-import { describedRecordFields } from './action-fields.js';
+import { describedRecordFields } from './content-fields.js';
 import { commonFields, integer, type Mode, optional, resourceSchemas } from './fields.js';
 import { type Item, type ItemInput, type ItemResource, itemKind } from './item.js';
 import { type PersonResource, personKind } from './person-resource.js';

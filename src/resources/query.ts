@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { CallOptions } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
-import { describedRecordFields } from './action-fields.js';
+import { describedRecordFields } from './content-fields.js';
 import { commonFields, type Mode, optional, resourceSchemas } from './fields.js';
 import { type PersonResource, personKind } from './person-resource.js';
 
