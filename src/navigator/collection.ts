@@ -89,9 +89,10 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
 
   /**
    * The same collection narrowed by a filter query (`filter=…`, the OData-style syntax
-   * servers in the wild use; see {@link Filter}). The filter is added as a query
-   * parameter to the collection's href, or fills the `filter` variable of a templated
-   * one. A server that cannot apply it answers 400, never the unfiltered records.
+   * servers in the wild use; see {@link Filter}). The filter is added as the query
+   * parameter `filter` to the collection's URL (its href, any template expanded). The
+   * reference server answers 400 to a filter it cannot apply; servers that ignore
+   * unknown parameters return every record, so check what you get from those.
    *
    * @example
    * ```ts
