@@ -289,12 +289,12 @@ describe('links between records', () => {
     expect(signatures[0]).toBeInstanceOf(SignatureResource);
     expect(await organization.donations().toArray()).toEqual([]);
 
-    // An organization can be put on a list; ItemResource has no organization() method
-    // yet (docs/resources.md), so the link is followed by name.
+    // An organization can be put on a list.
     const list = await f.client.lists.create({ name: 'Partner organizations' });
     const item = await list.items().create({ _links: links({ 'std:organization': organization }) });
     expect(item.data.item_type).toBe('organization');
-    expect((await item.follow('std:organization')).selfUrl).toBe(organization.url);
+    expect((await item.organization())?.url).toBe(organization.url);
+    expect(await item.person()).toBeUndefined();
     const items = await organization.items().toArray();
     expect(items.map((i) => i.url)).toEqual([item.url]);
     expect(items[0]).toBeInstanceOf(ItemResource);
