@@ -16,3 +16,21 @@ export function resolveHref(base: string, href: string): string {
   if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(href)) return href;
   return new URL(href, base).toString();
 }
+
+/**
+ * Sets one query parameter on a URL taken from a link (a collection's `filter`, a
+ * metadata list's `contacttype`): the only way the SDK adds to an href, and only for
+ * parameters the spec or the servers in the wild define on that address. The value is
+ * encoded, and a value already there is replaced.
+ *
+ * @example
+ * ```ts
+ * withQueryParameter('https://api.example.org/api/v1/people?page=2', 'filter', "a eq 'b'");
+ * // 'https://api.example.org/api/v1/people?page=2&filter=a+eq+%27b%27'
+ * ```
+ */
+export function withQueryParameter(url: string, name: string, value: string): string {
+  const out = new URL(url);
+  out.searchParams.set(name, value);
+  return out.toString();
+}

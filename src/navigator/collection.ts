@@ -1,4 +1,4 @@
-import type { HalDocument } from '../hal/index.js';
+import { type HalDocument, withQueryParameter } from '../hal/index.js';
 import { CollectionPageSchema } from '../resources/collection-page.js';
 import type { CallOptions, NavigatorContext } from './context.js';
 import type { ResourceKind } from './kind.js';
@@ -334,14 +334,4 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       document,
     };
   }
-}
-
-/**
- * Adds a query parameter to a URL taken from a link. The href stays the address; only
- * the parameter the server's filter syntax defines is added to its query.
- */
-function withQueryParameter(href: string, name: string, value: string): string {
-  const url = new URL(href);
-  url.searchParams.set(name, value);
-  return url.toString();
 }

@@ -1,6 +1,11 @@
 import * as z from 'zod';
 import { LinkNotFoundError } from '../errors/index.js';
-import { type HalDocument, type Link, templateVariableNames } from '../hal/index.js';
+import {
+  type HalDocument,
+  type Link,
+  templateVariableNames,
+  withQueryParameter,
+} from '../hal/index.js';
 import type { CallOptions, NavigatorContext } from '../navigator/context.js';
 import { commonFields, optional } from './fields.js';
 
@@ -261,16 +266,12 @@ export class Metadata {
 /**
  * The URL of the response code list for `contactType`. A templated link that declares
  * `contacttype` gets it as a variable; otherwise the parameter is set on the (expanded)
- * href with URLSearchParams, which encodes it and replaces any value already there.
- * That is the one place the SDK adds to an href: the spec defines the filter as this
- * query parameter on the list's address.
+ * href: the spec defines the filter as this query parameter on the list's address.
  */
 function filteredUrl(link: Link, contactType: string | undefined): string {
   if (contactType === undefined) return link.url();
   if (link.templated && templateVariableNames(link.href).includes(CONTACT_TYPE_PARAMETER)) {
     return link.url({ [CONTACT_TYPE_PARAMETER]: contactType });
   }
-  const url = new URL(link.url());
-  url.searchParams.set(CONTACT_TYPE_PARAMETER, contactType);
-  return url.toString();
+  return withQueryParameter(link.url(), CONTACT_TYPE_PARAMETER, contactType);
 }
