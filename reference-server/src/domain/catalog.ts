@@ -53,7 +53,13 @@ import {
 } from '../../../src/resources/tagging.js';
 import { WRAPPER_READ_ONLY_FIELDS, WrapperWriteSchema } from '../../../src/resources/wrapper.js';
 import type { Contribution, JsonObject, LookupKey, ParentRef } from '../storage/storage.js';
-import { actorSubCollections, defineKind, reference, subCollection } from './define-kind.js';
+import {
+  actorSubCollections,
+  defineKind,
+  recordHelper,
+  reference,
+  subCollection,
+} from './define-kind.js';
 import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
 import { PERSON_FILTER_FIELDS, parseFilter } from './filter.js';
 import type { CheckContext, References, ResourceKind } from './kinds.js';
@@ -362,6 +368,11 @@ export const CATALOG: readonly ResourceKind[] = [
     schema: PetitionWriteSchema,
     readOnly: PETITION_READ_ONLY_FIELDS,
     references: [...AUTHORSHIP, reference('sponsor', { kinds: ['organization'] })],
+    helpers: [
+      recordHelper('record_signature_helper', 'Record a signature of this petition', {
+        anonymous: true,
+      }),
+    ],
     subCollections: [
       subCollection('signatures', 'signature', 'petition', "The petition's signatures"),
       taggings('petition', 'petition'),
@@ -385,6 +396,7 @@ export const CATALOG: readonly ResourceKind[] = [
     schema: FormWriteSchema,
     readOnly: FORM_READ_ONLY_FIELDS,
     references: AUTHORSHIP,
+    helpers: [recordHelper('record_submission_helper', 'Record a submission of this form')],
     subCollections: [
       subCollection('submissions', 'submission', 'form', "The form's submissions"),
       taggings('form', 'form'),
@@ -408,6 +420,9 @@ export const CATALOG: readonly ResourceKind[] = [
     schema: FundraisingPageWriteSchema,
     readOnly: FUNDRAISING_PAGE_READ_ONLY_FIELDS,
     references: AUTHORSHIP,
+    helpers: [
+      recordHelper('record_donation_helper', 'Record a donation on this page', { anonymous: true }),
+    ],
     subCollections: [
       subCollection('donations', 'donation', 'fundraising_page', "The page's donations"),
       taggings('fundraising_page', 'fundraising page'),
@@ -455,6 +470,11 @@ export const CATALOG: readonly ResourceKind[] = [
     schema: AdvocacyCampaignWriteSchema,
     readOnly: ADVOCACY_CAMPAIGN_READ_ONLY_FIELDS,
     references: AUTHORSHIP,
+    helpers: [
+      recordHelper('record_outreach_helper', 'Record an outreach of this campaign', {
+        anonymous: true,
+      }),
+    ],
     subCollections: [
       subCollection('outreaches', 'outreach', 'advocacy_campaign', "The campaign's outreaches"),
     ],
@@ -477,6 +497,11 @@ export const CATALOG: readonly ResourceKind[] = [
     schema: EventWriteSchema,
     readOnly: EVENT_READ_ONLY_FIELDS,
     references: [...AUTHORSHIP, reference('sponsor', { kinds: ['organization'] })],
+    helpers: [
+      recordHelper('record_attendance_helper', 'Record an attendance of this event', {
+        anonymous: true,
+      }),
+    ],
     subCollections: [
       subCollection('attendances', 'attendance', 'event', "The event's attendances"),
     ],
@@ -529,6 +554,12 @@ export const CATALOG: readonly ResourceKind[] = [
     schema: MessageWriteSchema,
     readOnly: MESSAGE_READ_ONLY_FIELDS,
     references: [...AUTHORSHIP, reference('wrapper'), reference('list'), reference('query')],
+    helpers: [
+      recordHelper('send_helper', 'Send this message, or stop sending it', { path: 'send' }),
+      recordHelper('schedule_helper', 'Schedule this message, or cancel its schedule', {
+        path: 'schedule',
+      }),
+    ],
   }),
   defineKind({
     singular: 'tag',

@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod';
 import type { JsonObject, LookupKey } from '../storage/storage.js';
-import type { Reference, ResourceKind, SubCollection } from './kinds.js';
+import type { RecordHelper, Reference, ResourceKind, SubCollection } from './kinds.js';
 import { parseOrThrow } from './validation.js';
 
 /** What {@link defineKind} needs; everything not listed defaults to "none". */
@@ -81,6 +81,24 @@ export function subCollection(
 }
 
 /** Records an actor (a person, or an organization acting as one) takes or is given. */
+/**
+ * A helper endpoint of each record of a kind. `anonymous` says whether the spec lets
+ * callers without an API key use it.
+ *
+ * @example
+ * ```ts
+ * recordHelper('record_signature_helper', 'Record a signature of this petition', { anonymous: true });
+ * recordHelper('send_helper', 'Send this message', { path: 'send' });
+ * ```
+ */
+export function recordHelper(
+  rel: string,
+  title: string,
+  options: { path?: string; anonymous?: boolean } = {},
+): RecordHelper {
+  return { rel, path: options.path ?? rel, title, anonymous: options.anonymous ?? false };
+}
+
 const ACTOR_RECORDS = [
   ['answers', 'answer', 'answers'],
   ['attendances', 'attendance', 'event attendances'],

@@ -85,6 +85,16 @@ export interface ResourceKind {
   exactlyOneOf?: readonly (readonly string[])[];
   /** Sub-collections linked from each record. */
   subCollections: readonly SubCollection[];
+  /**
+   * Helper endpoints linked from each record (a petition's `std:record_signature_helper`,
+   * a message's `std:send_helper`), at `<record URL>/<path>`.
+   */
+  helpers?: readonly RecordHelper[];
+  /**
+   * How a stored document looks at a given moment, for records whose state moves with
+   * time without a write (a message being sent). Applied when the record is rendered.
+   */
+  view?(doc: JsonObject, now: Date): JsonObject;
   /** Members a create must carry (a tag's `name`: helpers find tags by name). */
   requiredOnCreate?: readonly string[];
   /**
@@ -112,6 +122,17 @@ export interface ResourceKind {
   prepareInput?(input: JsonObject, totals: Record<string, number>): JsonObject;
   /** Rules that need other records (an answer's responses against its question). */
   check?(doc: JsonObject, refs: References, id: string, context: CheckContext): ErrorDescription[];
+}
+
+/** A helper endpoint of each record of a kind, linked as `std:<rel>`. */
+export interface RecordHelper {
+  /** Link relation without prefix, for example `record_signature_helper`. */
+  rel: string;
+  /** Path below the record's URL, for example `record_signature_helper` or `send`. */
+  path: string;
+  title: string;
+  /** Whether the spec lets a caller without an API key use it (browser pages). */
+  anonymous: boolean;
 }
 
 /** A helper endpoint linked from the entry point (for example the person signup helper). */

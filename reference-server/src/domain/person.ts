@@ -9,7 +9,7 @@ import {
   PersonWriteSchema,
 } from '../../../src/resources/person.js';
 import type { JsonObject, LookupKey } from '../storage/storage.js';
-import { actorSubCollections, defineKind } from './define-kind.js';
+import { actorSubCollections, defineKind, recordHelper } from './define-kind.js';
 import type { ResourceKind, SubCollection } from './kinds.js';
 import { parseOrThrow } from './validation.js';
 
@@ -85,4 +85,7 @@ export const personKind: ResourceKind = defineKind({
   lookupKeys: personLookupKeys,
   filterKeys: { email_address: 'email' },
   subCollections: PERSON_SUB_COLLECTIONS,
+  helpers: [
+    recordHelper('record_canvass_helper', 'Record a canvass of this person', { anonymous: true }),
+  ],
 });

@@ -14,6 +14,8 @@ import { apiHeaders, authenticate, errorHandler, notFound } from './middleware.j
 import { errorResponse } from './respond.js';
 import { registerDocs } from './routes/docs.js';
 import { registerEntryPoint } from './routes/entry-point.js';
+import { registerHelperRoutes } from './routes/helpers.js';
+import { registerMessageHelpers } from './routes/messages.js';
 import { registerMetadata } from './routes/metadata.js';
 import { PERSON_SIGNUP_PATH, registerPersonSignup } from './routes/person-signup.js';
 import { registerRecordRoutes } from './routes/records.js';
@@ -117,6 +119,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   // Before the generic record routes, which would take `/metadata` for a collection.
   registerMetadata(app, config);
   registerPersonSignup(app, config);
+  registerHelperRoutes(app, config);
+  registerMessageHelpers(app, config);
   registerRecordRoutes(app, config);
   return app;
 }

@@ -27,6 +27,12 @@ export interface AppEnv {
   Variables: {
     /** The caller's key and tenant (set by the auth middleware). */
     auth: ApiKeyInfo;
+    /**
+     * True for a call without an API key to a helper the spec opens to anonymous
+     * callers (record signature, outreach, attendance, donation, canvass). `auth` is
+     * not set then: the helper finds the tenant from the record in its URL.
+     */
+    anonymous: boolean;
     /** Absolute URL builder for this request (origin or the configured public URL). */
     urls: Urls;
   };

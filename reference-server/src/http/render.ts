@@ -39,8 +39,15 @@ export function renderRecord(
       title: sub.title,
     };
   }
+  for (const helper of kind.helpers ?? []) {
+    links[`std:${helper.rel}`] = {
+      href: urls.subCollection(kind.plural, record.id, helper.path),
+      title: helper.title,
+    };
+  }
   if (withCuries) links.curies = urls.curies();
-  const { [REFS]: _refs, ...fields } = record.doc;
+  const { [REFS]: _refs, ...stored } = record.doc;
+  const fields = kind.view ? kind.view(stored, new Date()) : stored;
   const doc = totals
     ? kind.renderTotals
       ? kind.renderTotals(fields, totals)
