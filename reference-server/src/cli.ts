@@ -1,5 +1,6 @@
 /**
- * Command line: `tsx src/cli.ts [--port n] [--host addr] [--db path] [--keys file] [--seed n]`.
+ * Command line: `tsx src/cli.ts [--port n] [--host addr] [--db path] [--keys file] [--seed n] …`
+ * (`--help` lists every option).
  * Exit codes: 0 after a clean shutdown, 1 on a start-up failure, 2 on bad arguments.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { createApp } from './http/app.js';
+import { checkCorsOrigins } from './http/cors.js';
 import { seedPeople } from './seed.js';
 import { describeActivity, seedActivity } from './seed-activity.js';
 import { startServer } from './server.js';
@@ -30,6 +32,12 @@ Options:
                     (petitions, signatures, events, donations, tags, …); --seed 0 on a
                     new database leaves it empty
   --public-url <u>  absolute root for links (default: the request's origin)
+  --cors-origin <o> origins whose browser pages may call the API, comma-separated
+                    or repeated, like https://www.example.org (default: * = any)
+  --trust-proxy     count calls without a key per X-Forwarded-For (only behind a
+                    proxy you run, which sets it), not per TCP peer
+  --message-send-rate <n>
+                    recipients per second of a simulated message send (default 50)
   --help            show this help
 `;
 
@@ -92,6 +100,22 @@ function integerOption(
   return Number(raw);
 }
 
+/** `--cors-origin` values: `*`, or origins (comma-separated, flag repeatable). */
+function corsOriginsOption(raw: string[] | undefined): string[] | '*' {
+  if (raw === undefined) return '*';
+  const origins = raw.flatMap((value) => value.split(',')).map((value) => value.trim());
+  if (origins.includes('*')) {
+    if (origins.length > 1) throw new UsageError('--cors-origin * cannot be combined with origins');
+    return '*';
+  }
+  try {
+    checkCorsOrigins(origins);
+  } catch (error) {
+    throw new UsageError(`--cors-origin: ${(error as Error).message}`);
+  }
+  return origins;
+}
+
 async function main(argv: string[]): Promise<void> {
   let parsed: ReturnType<typeof parseOptions>;
   try {
@@ -122,6 +146,15 @@ async function main(argv: string[]): Promise<void> {
   if (values['public-url'] !== undefined && !/^https?:\/\/[^/]+/.test(values['public-url'])) {
     throw new UsageError('--public-url must be an absolute http(s) URL');
   }
+
+  const corsOrigins = corsOriginsOption(values['cors-origin']);
+  const messageSendRate = integerOption(
+    'message-send-rate',
+    values['message-send-rate'],
+    50,
+    1_000_000,
+  );
+  if (messageSendRate === 0) throw new UsageError('--message-send-rate must be at least 1');
 
   const storage = openStorage(dbPath);
   const seedCount = integerOption('seed', values.seed, storage.created ? 300 : 0, 10_000_000);
@@ -165,7 +198,13 @@ async function main(argv: string[]): Promise<void> {
   }
   console.log(`Database: ${dbPath}`);
 
-  const app = createApp({ storage, publicUrl: values['public-url'] });
+  const app = createApp({
+    storage,
+    publicUrl: values['public-url'],
+    corsOrigins,
+    trustProxy: values['trust-proxy'] ?? false,
+    messageSendRate,
+  });
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
     running = await startServer({ app, port, host });
@@ -207,6 +246,9 @@ function parseOptions(argv: string[]) {
       keys: { type: 'string' },
       seed: { type: 'string' },
       'public-url': { type: 'string' },
+      'cors-origin': { type: 'string', multiple: true },
+      'trust-proxy': { type: 'boolean' },
+      'message-send-rate': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,

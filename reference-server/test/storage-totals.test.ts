@@ -287,8 +287,8 @@ describe('migration 2', () => {
     const storage = openStorage(path);
     opened.push(storage);
     expect(storage.created).toBe(false);
-    expect(storage.database.pragma('user_version', { simple: true })).toBe(2);
-    expect(MIGRATIONS).toHaveLength(2);
+    // Later migrations run too: the database ends at the newest version.
+    expect(storage.database.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     const tables = storage.database
       .prepare("SELECT name FROM sqlite_schema WHERE type IN ('table', 'trigger') ORDER BY name")
       .all()

@@ -237,10 +237,15 @@ describe.each(KINDS)("another tenant's view of $name", (kind) => {
 
   it("answers 404 on the record's sub-collections", async () => {
     const document = (await demo[kind.name].get(url())).document;
-    const subs = document
-      .relations()
-      .map((rel) => document.link(rel)?.url() ?? '')
-      .filter((href) => href.startsWith(`${url()}/`));
+    const below = (rels: string[]) =>
+      rels.map((rel) => document.link(rel)?.url() ?? '').filter((h) => h.startsWith(`${url()}/`));
+    const isHelper = (rel: string) => rel.endsWith('_helper');
+    const subs = below(document.relations().filter((rel) => !isHelper(rel)));
+    // Helpers are addressed below the record too; another tenant's key cannot reach them.
+    for (const helper of below(document.relations().filter(isHelper))) {
+      const post = other.transport.request({ method: 'POST', url: helper, body: {} });
+      expect((await refusal(post)).status).toBe(404);
+    }
     const expected = ALL_KINDS.find((k) => `std:${k.plural}` === relationOf(kind.name));
     expect(subs).toHaveLength(expected?.subCollections.length ?? -1);
     for (const sub of subs) {

@@ -64,6 +64,7 @@ import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
 import { PERSON_FILTER_FIELDS, parseFilter } from './filter.js';
 import type { CheckContext, References, ResourceKind } from './kinds.js';
 import { isPlainObject } from './merge.js';
+import { messageView } from './messages.js';
 import { personKind } from './person.js';
 
 /** Who made and last changed a content record: optional links to people. */
@@ -554,6 +555,8 @@ export const CATALOG: readonly ResourceKind[] = [
     schema: MessageWriteSchema,
     readOnly: MESSAGE_READ_ONLY_FIELDS,
     references: [...AUTHORSHIP, reference('wrapper'), reference('list'), reference('query')],
+    // Status and counts move with time while a message goes out (domain/messages.ts).
+    view: messageView,
     helpers: [
       recordHelper('send_helper', 'Send this message, or stop sending it', { path: 'send' }),
       recordHelper('schedule_helper', 'Schedule this message, or cancel its schedule', {

@@ -29,6 +29,28 @@ import { type PageRequest, planPage, totalPages } from './paging.js';
  */
 export const REFS = '_refs';
 
+/**
+ * The stored member holding state the server itself sets on a record (a message's
+ * sending status, counts and send rate, written by its helpers). Never accepted from
+ * clients, kept through their updates, and rendered only through the kind's `view`,
+ * which turns it into public members.
+ */
+export const SERVER_STATE = '_state';
+
+/**
+ * Members a helper call records on the record it creates (the `triggers` it was sent),
+ * rendered as they are. Like {@link SERVER_STATE} they are not the client's to write:
+ * an update neither changes nor validates them, and keeps them.
+ */
+export const HELPER_MEMBERS = ['triggers'] as const;
+
+/** The {@link HELPER_MEMBERS} present in `doc`. */
+function helperMembers(doc: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const member of HELPER_MEMBERS) if (doc[member] != null) out[member] = doc[member];
+  return out;
+}
+
 /** Members the server owns in every stored document. */
 const SERVER_FIELDS = ['identifiers', 'created_date', 'modified_date', REFS] as const;
 
@@ -53,6 +75,11 @@ export interface UpdateOptions {
 export interface CreateOptions extends UpdateOptions {
   /** A reference fixed by the URL (POST to a petition's signatures sets `petition`). */
   parent?: { rel: string; ref: ParentRef };
+  /**
+   * {@link HELPER_MEMBERS} a helper records on the new record (the `triggers` it was
+   * sent). They are read-only to clients, so they cannot come in the input.
+   */
+  recorded?: JsonObject;
 }
 
 /**
@@ -373,7 +400,13 @@ export class RecordService {
       this.checkRecord(tenant, kind, fields, refs, id, true, errors);
       if (errors.length > 0) throw invalid(`std:${kind.singular}`, errors);
       const stamp = now.toISOString();
-      const doc = composeDocument(identifiers, stamp, stamp, fields, refs);
+      const doc = composeDocument(
+        identifiers,
+        stamp,
+        stamp,
+        { ...fields, ...helperMembers(options.recorded ?? {}) },
+        refs,
+      );
       return this.guarded(kind, sent, () =>
         this.storage.insertRecord(this.recordWrite(tenant, kind, id, doc, identifiers, refs)),
       );
@@ -421,9 +454,12 @@ export class RecordService {
             this.totalsOfRecord(tenant, kind, id),
           )
         : patch;
+      // The current SERVER_STATE rides along in the fields; a client cannot patch it.
       const fields = applyPatch(withoutFields(current.doc, SERVER_FIELDS), changes, [
         ...kind.readOnly,
         ...SERVER_FIELDS,
+        SERVER_STATE,
+        ...HELPER_MEMBERS,
       ]);
       return this.replace(
         tenant,
@@ -442,6 +478,8 @@ export class RecordService {
    * Stores new fields, identifiers and references for an existing record after
    * validating the result (a merged document must still satisfy the schema and the
    * kind's rules: an update that only moves `end_date` before `start_date` fails).
+   * A {@link SERVER_STATE} member of `fields` is stored as given, without validation;
+   * so are the {@link HELPER_MEMBERS}.
    */
   replace(
     tenant: Tenant,
@@ -456,14 +494,24 @@ export class RecordService {
     const local = localIdentifier(tenant.namespace, current.id);
     const all = identifiers.includes(local) ? [...identifiers] : [local, ...identifiers];
     this.checkIdentifiersFree(tenant, kind, all, current.id, sent);
-    let merged = withoutFields(fields, [...SERVER_FIELDS, ...kind.readOnly]);
+    // The server's own state is not the client's to validate: set aside, put back. So
+    // are the members a helper recorded (triggers), which are read-only to clients.
+    const recorded = helperMembers(fields);
+    const { [SERVER_STATE]: state, ...clientFields } = withoutFields(fields, [
+      ...SERVER_FIELDS,
+      ...kind.readOnly,
+      ...HELPER_MEMBERS,
+    ]);
+    let merged: JsonObject = clientFields;
     kind.parse({ ...merged, identifiers: all });
     merged = kind.derive ? kind.derive(merged, refs) : merged;
     const errors: ErrorDescription[] = [];
     this.checkRecord(tenant, kind, merged, refs, current.id, false, errors);
     if (errors.length > 0) throw invalid(`std:${kind.singular}`, errors);
     const stamp = now.toISOString();
-    const doc = composeDocument(all, current.created_date, stamp, merged, refs);
+    const kept = state === undefined ? merged : { ...merged, [SERVER_STATE]: state };
+    const stored = { ...kept, ...recorded };
+    const doc = composeDocument(all, current.created_date, stamp, stored, refs);
     const updated = this.guarded(kind, sent, () =>
       this.storage.updateRecord({
         ...this.recordWrite(tenant, kind, current.id, doc, all, refs),

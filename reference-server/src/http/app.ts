@@ -8,9 +8,12 @@ import { apiError, ErrorCode } from '../domain/errors.js';
 import { KindRegistry } from '../domain/kinds.js';
 import { RecordService } from '../domain/records.js';
 import type { Storage } from '../storage/storage.js';
+import { anonymousRateLimit } from './anonymous.js';
+import { apiCors, checkCorsOrigins } from './cors.js';
 import type { AppConfig, AppEnv } from './env.js';
 import { API_PREFIX } from './links.js';
 import { apiHeaders, authenticate, errorHandler, notFound } from './middleware.js';
+import { type RateLimit, TokenBuckets } from './rate-limit.js';
 import { errorResponse } from './respond.js';
 import { registerDocs } from './routes/docs.js';
 import { registerEntryPoint } from './routes/entry-point.js';
@@ -45,7 +48,45 @@ export interface AppOptions {
   registry?: KindRegistry;
   /** Where 500 reports (with their reference codes) go. Default: stderr. */
   logError?: (message: string) => void;
+  /**
+   * Origins whose pages may call the API from a browser (`Access-Control-Allow-Origin`),
+   * written like `https://www.example.org`; `'*'` for any. Default `'*'`: the anonymous
+   * helpers are meant for pages on other sites, and keyed calls are protected by their
+   * key, not by CORS.
+   */
+  corsOrigins?: readonly string[] | '*';
+  /**
+   * Whether a proxy you run sets `X-Forwarded-For`: the anonymous rate limit then counts
+   * per its first entry instead of per TCP peer (which would be the proxy). Leave it
+   * off otherwise: any client can write that header. Default false.
+   */
+  trustProxy?: boolean;
+  /** Largest body of a call without an API key, in bytes; larger ones get 413. Default 16 KiB. */
+  anonymousBodyBytes?: number;
+  /**
+   * Calls without an API key allowed per client address: a token bucket of `burst`
+   * calls refilled at `calls` per `perSeconds`; beyond it 429 `RATE_LIMITED` with
+   * `Retry-After`. `false` turns the limit off (for tests, or behind a proxy that
+   * limits already). Default `{ calls: 30, perSeconds: 60, burst: 10 }`.
+   */
+  anonymousRateLimit?: RateLimit | false;
+  /** Recipients per second of a (simulated) message send. Default 50. */
+  messageSendRate?: number;
 }
+
+/**
+ * The default of {@link AppOptions.anonymousRateLimit}: 10 calls at once, 30 a minute.
+ *
+ * @example
+ * ```ts
+ * createApp({ storage, anonymousRateLimit: { ...DEFAULT_ANONYMOUS_RATE_LIMIT, burst: 20 } });
+ * ```
+ */
+export const DEFAULT_ANONYMOUS_RATE_LIMIT: Readonly<RateLimit> = Object.freeze({
+  calls: 30,
+  perSeconds: 60,
+  burst: 10,
+});
 
 /**
  * The kinds the server serves by default: every resource of the specification, and
@@ -94,33 +135,59 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     stdVersion: '1.0',
     logError: options.logError ?? ((message) => console.error(message)),
   };
+  const corsOrigins = options.corsOrigins ?? '*';
+  checkCorsOrigins(corsOrigins);
+  const anonymousBodyBytes = options.anonymousBodyBytes ?? 16 * 1024;
+  if (!Number.isInteger(anonymousBodyBytes) || anonymousBodyBytes < 0) {
+    throw new RangeError(
+      `anonymousBodyBytes must be a whole number of bytes, got ${anonymousBodyBytes}`,
+    );
+  }
+  const sendRate = options.messageSendRate ?? 50;
+  if (!Number.isFinite(sendRate) || sendRate <= 0) {
+    throw new RangeError(`messageSendRate must be a positive number, got ${sendRate}`);
+  }
+  const rateLimit = options.anonymousRateLimit ?? DEFAULT_ANONYMOUS_RATE_LIMIT;
   // strict: false so that `/api/v1/` and `/api/v1` (and `/people/`) are the same route.
   const app = new Hono<AppEnv>({ strict: false });
   app.onError(errorHandler(config));
   app.notFound(notFound);
   app.use('*', apiHeaders(config));
   registerDocs(app, config);
+  // Before authentication: preflights carry no key, and 401s need the CORS headers too.
+  app.use(`${API_PREFIX}/*`, apiCors({ origins: corsOrigins, apiKeyHeader: config.apiKeyHeader }));
   app.use(`${API_PREFIX}/*`, authenticate(config));
-  app.use(
-    `${API_PREFIX}/*`,
-    bodyLimit({
-      maxSize: config.maxBodyBytes,
-      onError: () =>
-        errorResponse(
-          apiError(
-            413,
-            ErrorCode.PAYLOAD_TOO_LARGE,
-            `the request body exceeds the limit of ${config.maxBodyBytes} bytes`,
-          ),
-        ),
-    }),
+  if (rateLimit) {
+    app.use(
+      `${API_PREFIX}/*`,
+      anonymousRateLimit(new TokenBuckets(rateLimit), options.trustProxy ?? false),
+    );
+  }
+  const tooLarge = (limit: number) => () =>
+    errorResponse(
+      apiError(
+        413,
+        ErrorCode.PAYLOAD_TOO_LARGE,
+        `the request body exceeds the limit of ${limit} bytes`,
+      ),
+    );
+  const keyedBodyLimit = bodyLimit({
+    maxSize: config.maxBodyBytes,
+    onError: tooLarge(config.maxBodyBytes),
+  });
+  const anonymousBodyLimit = bodyLimit({
+    maxSize: anonymousBodyBytes,
+    onError: tooLarge(anonymousBodyBytes),
+  });
+  app.use(`${API_PREFIX}/*`, (c, next) =>
+    c.get('anonymous') === true ? anonymousBodyLimit(c, next) : keyedBodyLimit(c, next),
   );
   registerEntryPoint(app, config);
   // Before the generic record routes, which would take `/metadata` for a collection.
   registerMetadata(app, config);
   registerPersonSignup(app, config);
   registerHelperRoutes(app, config);
-  registerMessageHelpers(app, config);
+  registerMessageHelpers(app, config, { sendRate });
   registerRecordRoutes(app, config);
   return app;
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, apiError, ErrorCode } from '../domain/errors.js';
+import { anonymousHelperOf } from './anonymous.js';
 import type { AppConfig, AppEnv } from './env.js';
 import { DOCS_PREFIX, requestRoot, Urls } from './links.js';
 import { errorResponse, setApiHeaders } from './respond.js';
@@ -33,7 +34,12 @@ export function apiHeaders(config: AppConfig): MiddlewareHandler<AppEnv> {
 /**
  * API key check. Missing or unknown key: 401; a read key on a writing method: 403. The
  * spec defines no body for either; a std:error body says what went wrong.
- * OPTIONS passes without a key so that CORS preflights (slice 3) can be answered.
+ *
+ * Two kinds of calls pass without a key: OPTIONS (CORS preflights, which browsers send
+ * without credentials; the CORS middleware answers them before this runs), and a POST
+ * to a record helper the spec opens to anonymous callers (`anonymous` is set and
+ * `auth` is not: the helper finds the tenant from the record in its URL). A key that
+ * is sent but unknown is refused even there: it is never downgraded to anonymous.
  *
  * @example
  * ```ts
@@ -44,6 +50,10 @@ export function authenticate(config: AppConfig): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return next();
     const token = c.req.header(config.apiKeyHeader);
+    if (token === undefined && anonymousHelperOf(config.registry, c.req.method, c.req.path)) {
+      c.set('anonymous', true);
+      return next();
+    }
     if (!token) {
       throw apiError(
         401,
@@ -64,6 +74,7 @@ export function authenticate(config: AppConfig): MiddlewareHandler<AppEnv> {
       );
     }
     c.set('auth', auth);
+    c.set('anonymous', false);
     return next();
   };
 }

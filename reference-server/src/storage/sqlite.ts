@@ -182,6 +182,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX records_by_created ON records (tenant_id, kind, created_date);
     `);
   },
+  (db) => {
+    db.exec(`
+      -- Calls without an API key name a record but no tenant: this index finds the
+      -- record's tenant from its kind and id alone (records_by_id leads with tenant_id).
+      CREATE INDEX records_by_kind_id ON records (kind, id);
+    `);
+  },
 ];
 
 interface RecordRow {
@@ -717,6 +724,16 @@ export class SqliteStorage implements Storage {
        WHERE k.tenant_id = ? AND k.kind = ? AND k.name = ? AND k.value = ? ORDER BY k.seq`,
     ).all(tenantId, kind, name, value) as { id: string }[];
     return rows.map((row) => row.id);
+  }
+
+  tenantOfRecord(kind: string, id: string): Tenant | undefined {
+    // LIMIT 1: ids are UUIDs minted by the server, so two tenants never share one; a
+    // database loaded by hand with colliding ids still answers instead of throwing.
+    const row = this.stmt(
+      `SELECT t.id, t.name, t.namespace FROM records r JOIN tenants t ON t.id = r.tenant_id
+       WHERE r.kind = ? AND r.id = ? ORDER BY r.seq LIMIT 1`,
+    ).get(kind, id) as TenantRow | undefined;
+    return row ? { id: row.id, name: row.name, namespace: row.namespace } : undefined;
   }
 
   /**

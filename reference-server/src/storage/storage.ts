@@ -201,6 +201,12 @@ export interface Storage {
   findByIdentifier(tenantId: number, kind: string, identifier: string): string | undefined;
   /** Ids of records with the lookup key `name` = `value`, oldest first. */
   findByKey(tenantId: number, kind: string, name: string, value: string): string[];
+  /**
+   * The tenant owning the record of `kind` with id `id`, whichever tenant it is. For
+   * calls without an API key (a browser recording a signature): the record in the URL
+   * says whose data the call is about. Record ids are UUIDs, unique across tenants.
+   */
+  tenantOfRecord(kind: string, id: string): Tenant | undefined;
 
   /**
    * The totals of records: for each given id that has any, the sums of the current

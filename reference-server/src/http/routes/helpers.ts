@@ -1,19 +1,132 @@
 /**
- * The record helpers: `POST <record URL>/<helper path>` for every helper a kind
- * declares (record signature, outreach, attendance, donation, canvass, submission).
+ * The record helpers: `POST <record URL>/<helper path>` for every record helper a kind
+ * declares (record signature, outreach, attendance, donation, canvass, submission), and
+ * the pieces the person signup route shares with them (the call's context, the answer).
  */
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
+import { apiError, ErrorCode } from '../../domain/errors.js';
+import type { HelperContext } from '../../domain/helpers/context.js';
+import { type HelperOutcome, helperAnswer } from '../../domain/helpers/outcome.js';
+import { RECORD_HELPERS, runRecordHelper } from '../../domain/helpers/record-helpers.js';
+import type { RecordHelper, ResourceKind } from '../../domain/kinds.js';
+import type { StoredRecord, Tenant } from '../../storage/storage.js';
+import { type Control, readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
+import { API_PREFIX, recordOfHref } from '../links.js';
+import { methodNotAllowed } from '../middleware.js';
+import { minimalRecord, renderRecord } from '../render.js';
+import { hal } from '../respond.js';
+
+/**
+ * The context of a helper call made through HTTP: hrefs are read and built as the routes
+ * read and build them (absolute, from the request's origin or the public URL).
+ *
+ * @example
+ * ```ts
+ * const context = helperContext(c, config, c.get('auth').tenant, false);
+ * ```
+ */
+export function helperContext(
+  c: Context<AppEnv>,
+  config: AppConfig,
+  tenant: Tenant,
+  anonymous: boolean,
+): HelperContext {
+  const urls = c.get('urls');
+  return {
+    records: config.records,
+    tenant,
+    anonymous,
+    now: new Date(),
+    resolveHref: recordOfHref,
+    hrefOf: (plural, id) => urls.record(plural, id),
+  };
+}
+
+/**
+ * The response to a helper call (see `domain/helpers/outcome.ts` for the rules).
+ *
+ * @example
+ * ```ts
+ * return helperResponse(c, config, context, outcome, control);
+ * ```
+ */
+export function helperResponse(
+  c: Context<AppEnv>,
+  config: AppConfig,
+  context: HelperContext,
+  outcome: HelperOutcome,
+  control: Control,
+): Response {
+  const urls = c.get('urls');
+  const present = (kind: ResourceKind, record: StoredRecord) =>
+    control.returnResponse
+      ? renderRecord(
+          urls,
+          config.registry,
+          kind,
+          record,
+          config.records.totals(context.tenant, kind, [record.id]).get(record.id),
+          true,
+        )
+      : minimalRecord(urls, kind, record);
+  const answer = helperAnswer(outcome, {
+    anonymous: context.anonymous,
+    returnResponse: control.returnResponse,
+    present,
+  });
+  const headers: Record<string, string> = answer.location
+    ? { Location: urls.record(outcome.main.kind.plural, answer.location.id) }
+    : {};
+  return hal(answer.body, answer.status, headers);
+}
+
+/**
+ * The tenant a call on the record `id` of `kind` works in: the key's, or for an
+ * anonymous call the record's own (404 when no tenant has it). Anonymous calls reach
+ * only helpers open to them (the authentication middleware lets no other through).
+ */
+function tenantOf(
+  c: Context<AppEnv>,
+  config: AppConfig,
+  kind: ResourceKind,
+  helper: RecordHelper,
+  id: string,
+): { tenant: Tenant; anonymous: boolean } {
+  if (c.get('anonymous') !== true) return { tenant: c.get('auth').tenant, anonymous: false };
+  if (!helper.anonymous) {
+    throw apiError(401, ErrorCode.UNAUTHORIZED, `${helper.rel} needs an API key`);
+  }
+  const tenant = config.storage.tenantOfRecord(kind.singular, id);
+  if (!tenant) throw apiError(404, ErrorCode.NOT_FOUND, `no ${kind.singular} with id ${id}`);
+  return { tenant, anonymous: true };
+}
 
 /**
  * Registers the record helper routes (before the generic record routes, whose
- * sub-collection route would otherwise take the helper path).
+ * sub-collection route would otherwise take the helper path). Message helpers have
+ * their own routes (`messages.ts`); a helper without a definition is not served.
  *
  * @example
  * ```ts
  * registerHelperRoutes(app, config);
  * ```
  */
-export function registerHelperRoutes(_app: Hono<AppEnv>, _config: AppConfig): void {
-  // Filled in by slice 3.
+export function registerHelperRoutes(app: Hono<AppEnv>, config: AppConfig): void {
+  for (const kind of config.registry.all()) {
+    for (const helper of kind.helpers ?? []) {
+      const definition = RECORD_HELPERS[helper.rel];
+      if (!definition) continue;
+      const path = `${API_PREFIX}/${kind.plural}/:id/${helper.path}`;
+      app.post(path, async (c) => {
+        const id = c.req.param('id') ?? '';
+        const { tenant, anonymous } = tenantOf(c, config, kind, helper, id);
+        const { control, rest } = takeControl(await readJsonObject(c));
+        const context = helperContext(c, config, tenant, anonymous);
+        const outcome = runRecordHelper(context, definition, kind, id, rest);
+        return helperResponse(c, config, context, outcome, control);
+      });
+      app.all(path, methodNotAllowed(['POST']));
+    }
+  }
 }

@@ -1,0 +1,53 @@
+/**
+ * What a helper call runs with: the record service, the tenant, who calls, and the two
+ * things about hrefs only the HTTP layer knows (how to read one, how to build one).
+ */
+import type { Tenant } from '../../storage/storage.js';
+import type { ResourceKind } from '../kinds.js';
+import type { RecordService } from '../records.js';
+
+/** A record of this server named by an href: its collection and id. */
+export interface HrefTarget {
+  plural: string;
+  id: string;
+}
+
+/**
+ * The environment of one helper call.
+ *
+ * @example
+ * ```ts
+ * const context: HelperContext = {
+ *   records, tenant, anonymous: false, now: new Date(),
+ *   resolveHref: recordOfHref,
+ *   hrefOf: (plural, id) => urls.record(plural, id),
+ * };
+ * ```
+ */
+export interface HelperContext {
+  records: RecordService;
+  /** The caller's tenant, or for an anonymous call the tenant of the record in the URL. */
+  tenant: Tenant;
+  /** A call without an API key (a browser page): fills instead of overwriting people. */
+  anonymous: boolean;
+  now: Date;
+  /** The record an href of this server names (`…/api/v1/<plural>/<id>`), if any. */
+  resolveHref(href: string): HrefTarget | undefined;
+  /** The absolute href of a record, for references stored as hrefs (a ticket's person). */
+  hrefOf(plural: string, id: string): string;
+}
+
+/**
+ * A kind the helpers need (tag, tagging, answer, …) from the registry served. A server
+ * built with a registry that lacks it cannot run the helper: a programming error (500).
+ *
+ * @example
+ * ```ts
+ * kindOf(context, 'tagging').plural; // 'taggings'
+ * ```
+ */
+export function kindOf(context: HelperContext, singular: string): ResourceKind {
+  const kind = context.records.registry.bySingular(singular);
+  if (!kind) throw new Error(`the registry serves no ${singular} kind`);
+  return kind;
+}

@@ -1,0 +1,293 @@
+/**
+ * Person matching and merging, shared by every helper that carries a person (record
+ * signature, outreach, attendance and its ticket holders, donation, submission, the
+ * canvasser of a canvass, person signup).
+ *
+ * Matching (the spec leaves the method to the system): by identifier (the local
+ * `<namespace>:<id>` or a foreign one the person already carries; keyed calls only),
+ * then by email address (case-insensitive), then by phone number. The first match wins.
+ *
+ * Merging into the match depends on who calls:
+ * - a keyed call (a trusted system) overwrites the fields it sends (objects member by
+ *   member); email addresses, phone numbers and postal addresses are merged by key into
+ *   the stored members or added; a member sent as primary demotes the others, so at
+ *   most one primary remains; foreign identifiers are added.
+ * - an anonymous call (a browser page anyone can post from) never overwrites: it only
+ *   fills fields that are empty and appends email addresses, phone numbers and postal
+ *   addresses that are new, never taking primary from an existing primary member. Its
+ *   identifiers are ignored. Otherwise anyone who knows an email address could rename
+ *   that person or take over their primary contact details.
+ */
+import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js';
+import { localIdentifier } from '../identifiers.js';
+import { applyPatch, dropNulls, isPlainObject } from '../merge.js';
+import { normaliseEmail, personKind } from '../person.js';
+import type { RecordService } from '../records.js';
+
+/** A person found or created by {@link upsertPerson}. */
+export interface PersonUpsert {
+  record: StoredRecord;
+  /** True when no person matched and this one was created. */
+  created: boolean;
+}
+
+/** Options of {@link upsertPerson}. */
+export interface UpsertOptions {
+  /** An anonymous call: match without identifiers, fill instead of overwrite. */
+  anonymous: boolean;
+  now: Date;
+  /** Members stored on the person besides the sent ones (the signup's `triggers`). */
+  extra?: JsonObject;
+}
+
+function list(doc: JsonObject, field: string): JsonObject[] {
+  const value = doc[field];
+  return Array.isArray(value) ? value.filter(isPlainObject) : [];
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** What makes two members of a person's list the same member. */
+type MemberKey = (member: JsonObject) => string | undefined;
+
+/**
+ * Keys of the person's member lists: the same address ignoring case, the same number,
+ * the same street lines, locality, postal code and country.
+ */
+const MEMBER_KEYS: Readonly<Record<string, MemberKey>> = {
+  email_addresses: (m) => (typeof m.address === 'string' ? normaliseEmail(m.address) : undefined),
+  phone_numbers: (m) => (typeof m.number === 'string' ? m.number : undefined),
+  postal_addresses: (m) => {
+    const lines = strings(m.address_lines).map((line) => line.trim().toLowerCase());
+    const parts = [m.locality, m.postal_code, m.country].map((p) =>
+      typeof p === 'string' ? p.trim().toLowerCase() : '',
+    );
+    const key = [...lines, ...parts].join('|');
+    return key.replaceAll('|', '') === '' ? undefined : key;
+  },
+};
+
+/**
+ * Merges sent members into stored ones, matching by `key` (keyed calls); members sent
+ * as primary demote every other member.
+ *
+ * @example
+ * ```ts
+ * mergeMembers([{ address: 'a@x.org', primary: true }], [{ address: 'b@x.org', primary: true }], (m) => String(m.address));
+ * // [{ address: 'a@x.org', primary: false }, { address: 'b@x.org', primary: true }]
+ * ```
+ */
+export function mergeMembers(
+  stored: readonly JsonObject[],
+  sent: readonly JsonObject[],
+  key: MemberKey,
+): JsonObject[] {
+  const out = stored.map((member) => ({ ...member }));
+  const primaries = new Set<JsonObject>();
+  for (const member of sent) {
+    const k = key(member);
+    const index = k === undefined ? -1 : out.findIndex((existing) => key(existing) === k);
+    const merged =
+      index >= 0 ? applyPatch(out[index] as JsonObject, member) : applyPatch({}, member);
+    if (index >= 0) out[index] = merged;
+    else out.push(merged);
+    if (member.primary === true) {
+      primaries.clear();
+      primaries.add(merged);
+    }
+  }
+  if (primaries.size > 0) {
+    for (const member of out)
+      if (!primaries.has(member) && member.primary === true) member.primary = false;
+  }
+  return out;
+}
+
+/**
+ * Appends the sent members the stored list lacks (anonymous calls). Known members stay
+ * as stored; a member without a key (nothing to recognise it by) is not added, so that
+ * repeated calls do not pile up copies; a new member sent as primary stays primary only
+ * when no stored member is.
+ *
+ * @example
+ * ```ts
+ * appendMembers([{ address: 'a@x.org', primary: true }], [{ address: 'b@x.org', primary: true }], (m) => String(m.address));
+ * // [{ address: 'a@x.org', primary: true }, { address: 'b@x.org', primary: false }]
+ * ```
+ */
+export function appendMembers(
+  stored: readonly JsonObject[],
+  sent: readonly JsonObject[],
+  key: MemberKey,
+): JsonObject[] {
+  const out = stored.map((member) => ({ ...member }));
+  let hasPrimary = out.some((member) => member.primary === true);
+  for (const member of sent) {
+    const k = key(member);
+    if (k === undefined || out.some((existing) => key(existing) === k)) continue;
+    const added = dropNulls(member);
+    if (added.primary === true) {
+      if (hasPrimary) added.primary = false;
+      hasPrimary = true;
+    }
+    out.push(added);
+  }
+  return out;
+}
+
+/**
+ * The stored person's fields merged with a sent person (keyed calls).
+ *
+ * @example
+ * ```ts
+ * mergePerson({ given_name: 'Ana' }, { given_name: 'Anabel', family_name: 'Diaz' });
+ * // { given_name: 'Anabel', family_name: 'Diaz' }
+ * ```
+ */
+export function mergePerson(stored: JsonObject, sent: JsonObject): JsonObject {
+  const plain: JsonObject = {};
+  const out: JsonObject = { ...stored };
+  for (const [field, value] of Object.entries(sent)) {
+    const key = MEMBER_KEYS[field];
+    if (key && Array.isArray(value)) {
+      out[field] = mergeMembers(list(stored, field), value.filter(isPlainObject), key);
+    } else {
+      plain[field] = value;
+    }
+  }
+  return applyPatch(out, plain, [...personKind.readOnly, 'identifiers']);
+}
+
+function isEmpty(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+/** `current` with only its empty parts taken from `sent`, objects member by member. */
+function fillValue(current: unknown, sent: unknown): unknown {
+  if (isEmpty(current)) return dropNulls(sent);
+  if (!isPlainObject(current) || !isPlainObject(sent)) return current;
+  const out: JsonObject = { ...current };
+  for (const [key, value] of Object.entries(sent)) {
+    if (value === null || value === undefined) continue;
+    const filled = fillValue(current[key], value);
+    if (filled !== undefined) out[key] = filled;
+  }
+  return out;
+}
+
+/**
+ * The stored person's fields with the sent person's filling the gaps (anonymous calls):
+ * nothing stored is changed or removed, `null` clears nothing, identifiers are ignored.
+ *
+ * @example
+ * ```ts
+ * fillPerson({ given_name: 'Ana' }, { given_name: 'Mallory', family_name: 'Diaz' });
+ * // { given_name: 'Ana', family_name: 'Diaz' }
+ * ```
+ */
+export function fillPerson(stored: JsonObject, sent: JsonObject): JsonObject {
+  const out: JsonObject = { ...stored };
+  for (const [field, value] of Object.entries(sent)) {
+    if (value === null || value === undefined || field === 'identifiers') continue;
+    if (personKind.readOnly.includes(field)) continue;
+    const key = MEMBER_KEYS[field];
+    if (key && Array.isArray(value)) {
+      out[field] = appendMembers(list(stored, field), value.filter(isPlainObject), key);
+    } else {
+      out[field] = fillValue(stored[field], value);
+    }
+  }
+  return out;
+}
+
+/**
+ * Finds the tenant's person matching `person`: by identifier, then email, then phone.
+ * Anonymous callers pass a person without identifiers.
+ *
+ * @example
+ * ```ts
+ * findMatch(records, tenant, { email_addresses: [{ address: 'ANA@example.org' }] });
+ * ```
+ */
+export function findMatch(
+  records: RecordService,
+  tenant: Tenant,
+  person: JsonObject,
+): StoredRecord | undefined {
+  const storage = records.storage;
+  const kind = personKind.singular;
+  const candidates: (string | undefined)[] = [];
+  for (const identifier of strings(person.identifiers)) {
+    candidates.push(storage.findByIdentifier(tenant.id, kind, identifier));
+  }
+  for (const email of list(person, 'email_addresses')) {
+    if (typeof email.address !== 'string') continue;
+    candidates.push(storage.findByKey(tenant.id, kind, 'email', normaliseEmail(email.address))[0]);
+  }
+  for (const phone of list(person, 'phone_numbers')) {
+    if (typeof phone.number !== 'string') continue;
+    candidates.push(storage.findByKey(tenant.id, kind, 'phone', phone.number)[0]);
+  }
+  const id = candidates.find((candidate) => candidate !== undefined);
+  return id === undefined ? undefined : storage.getRecord(tenant.id, kind, id);
+}
+
+/**
+ * Finds the person a helper call is about and creates or updates it, by the rules at the
+ * top of this module. Call it inside the helper's transaction, so that matching and
+ * writing cannot interleave with another call.
+ *
+ * @example
+ * ```ts
+ * const { record, created } = upsertPerson(records, tenant, { given_name: 'Ana' }, { anonymous: false, now: new Date() });
+ * ```
+ */
+export function upsertPerson(
+  records: RecordService,
+  tenant: Tenant,
+  sent: JsonObject,
+  options: UpsertOptions,
+): PersonUpsert {
+  const { anonymous, now, extra = {} } = options;
+  const { identifiers: sentIdentifiers, ...fields } = sent;
+  const person = anonymous ? fields : sent;
+  const match = findMatch(records, tenant, person);
+  if (!match) {
+    return {
+      record: records.create(tenant, personKind, person, { now, recorded: extra }),
+      created: true,
+    };
+  }
+  const stored = strings(match.doc.identifiers);
+  const local = localIdentifier(tenant.namespace, match.id);
+  const identifiers = anonymous
+    ? stored
+    : [...new Set([...stored, ...strings(sentIdentifiers)])].filter(
+        (identifier) => identifier === local || !identifier.startsWith(`${tenant.namespace}:`),
+      );
+  const merged = anonymous ? fillPerson(match.doc, person) : mergePerson(match.doc, person);
+  const next = { ...merged, ...extra };
+  // Nothing new (an anonymous caller signing again): no write, modified_date stays.
+  if (identifiers.length === stored.length && JSON.stringify(next) === JSON.stringify(match.doc)) {
+    return { record: match, created: false };
+  }
+  return {
+    record: records.replace(
+      tenant,
+      personKind,
+      match,
+      identifiers,
+      next,
+      now,
+      anonymous ? [] : strings(sentIdentifiers),
+    ),
+    created: false,
+  };
+}

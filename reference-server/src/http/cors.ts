@@ -1,0 +1,103 @@
+/**
+ * CORS for the API: browser pages on other origins may call it (the spec opens the
+ * record helpers to browser scripts without a key, and a page may hold a key of its
+ * own). Preflights are answered before authentication, since browsers never send the
+ * key on them.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+import type { AppEnv } from './env.js';
+
+/**
+ * Methods a cross-origin page may use on the API.
+ *
+ * @example
+ * ```ts
+ * CORS_METHODS.includes('PATCH'); // true
+ * ```
+ */
+export const CORS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * Response headers a cross-origin page may read: where a record was created, when to retry.
+ *
+ * @example
+ * ```ts
+ * CORS_EXPOSED_HEADERS.join(','); // 'Location,Retry-After'
+ * ```
+ */
+export const CORS_EXPOSED_HEADERS = ['Location', 'Retry-After'] as const;
+
+/**
+ * How long (seconds) a browser may reuse a preflight answer.
+ *
+ * @example
+ * ```ts
+ * String(CORS_MAX_AGE); // '600', the Access-Control-Max-Age of preflights
+ * ```
+ */
+export const CORS_MAX_AGE = 600;
+
+/**
+ * What {@link apiCors} needs.
+ *
+ * @example
+ * ```ts
+ * const options: ApiCorsOptions = { origins: '*', apiKeyHeader: 'STD-API-Token' };
+ * ```
+ */
+export interface ApiCorsOptions {
+  /** `'*'` (any origin), or the exact origins allowed, such as `https://www.example.org`. */
+  origins: readonly string[] | '*';
+  /** The API key header, which preflights must allow. */
+  apiKeyHeader: string;
+}
+
+/**
+ * The CORS middleware of the API: `Access-Control-Allow-Origin` on every response
+ * (errors included: they go through the same middleware chain), preflights answered
+ * with 204 and the allowed methods and headers. With a list of origins, other origins
+ * get no `Access-Control-Allow-Origin`, so their browsers refuse the answer.
+ *
+ * @example
+ * ```ts
+ * app.use('/api/v1/*', apiCors({ origins: ['https://www.example.org'], apiKeyHeader: 'STD-API-Token' }));
+ * ```
+ */
+export function apiCors(options: ApiCorsOptions): MiddlewareHandler<AppEnv> {
+  return cors({
+    origin: options.origins === '*' ? '*' : [...options.origins],
+    allowMethods: [...CORS_METHODS],
+    allowHeaders: ['Content-Type', 'Accept', options.apiKeyHeader],
+    exposeHeaders: [...CORS_EXPOSED_HEADERS],
+    maxAge: CORS_MAX_AGE,
+  });
+}
+
+/**
+ * Checks a configured list of origins: `'*'`, or origins written as browsers send
+ * them (`scheme://host[:port]`, no path, no trailing slash), since they are compared
+ * as exact strings. Throws a `RangeError` naming the first bad one.
+ *
+ * @example
+ * ```ts
+ * checkCorsOrigins(['https://www.example.org', 'http://localhost:5173']); // ok
+ * checkCorsOrigins(['https://www.example.org/']); // RangeError
+ * ```
+ */
+export function checkCorsOrigins(origins: readonly string[] | '*'): void {
+  if (origins === '*') return;
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new RangeError(
+        `CORS origin ${JSON.stringify(origin)} must be written like https://www.example.org (scheme, host, optional port; no path or trailing slash)`,
+      );
+    }
+  }
+}

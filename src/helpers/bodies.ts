@@ -1,0 +1,443 @@
+import * as z from 'zod';
+import { ticketSchema } from '../resources/action-fields.js';
+import { AttendanceWriteSchema } from '../resources/attendance.js';
+import { CanvassWriteSchema } from '../resources/canvass.js';
+import { DonationWriteSchema } from '../resources/donation.js';
+import { OutreachWriteSchema } from '../resources/outreach.js';
+import { PersonWriteSchema } from '../resources/person.js';
+import { SignatureWriteSchema } from '../resources/signature.js';
+import { SubmissionWriteSchema } from '../resources/submission.js';
+
+// One definition for both sides: the SDK checks a helper body with these schemas before
+// sending it, and the reference server validates what it receives with the same ones.
+//
+// The record schemas are built inside `z.lazy`: the resource modules import each other
+// (a signature links its petition, the petition lists its signatures) and their classes
+// call these helpers, so this module may be evaluated while one of the write schemas it
+// builds on is not yet initialised. Built on first use, the schemas see every module
+// finished; zod caches the built schema, so the cost is paid once.
+
+const trigger = z.strictObject({
+  enabled: z.boolean().nullish(),
+  identifiers: z.array(z.string()).nullish(),
+});
+
+const questionResponse = z.strictObject({
+  /** The question's href, or its identifier `<namespace>:<id>`. */
+  question: z.string().min(1, 'must be the href or identifier of a question'),
+  responses: z.array(z.string()).nullish(),
+  value: z.string().nullish(),
+});
+
+/**
+ * The helper action functions, as an object shape to spread into a helper body schema:
+ * tags and lists to add the person to (by name or by URI), answers to apply, and the
+ * server responses to trigger. Each function is one part of a non-atomic call: if one
+ * of its elements fails, none of its rows is written and the others go on.
+ *
+ * @example
+ * ```ts
+ * import * as z from 'zod';
+ * import { ActionFunctionsShape, PersonWriteSchema } from 'adis-sdk';
+ * const MyHelperBody = z.strictObject({ person: PersonWriteSchema, ...ActionFunctionsShape });
+ * MyHelperBody.parse({ person: { given_name: 'Ana' }, add_tags: ['volunteer'] });
+ * ```
+ */
+export const ActionFunctionsShape = {
+  /** Names of existing tags to add to the person. */
+  add_tags: z.array(z.string()).nullish(),
+  /** URIs of existing tags to add to the person. */
+  add_tags_uri: z.array(z.string()).nullish(),
+  /** Names of existing lists to add the person to. */
+  add_lists: z.array(z.string()).nullish(),
+  /** URIs of existing lists to add the person to. */
+  add_lists_uri: z.array(z.string()).nullish(),
+  /** Answers to apply to the person: `responses` for choice questions, `value` for Paragraph. */
+  add_questions_responses_uri: z.array(questionResponse).nullish(),
+  /** Server responses to trigger; identifiers are `<system name>:<id>`. */
+  triggers: z
+    .strictObject({
+      autoresponse: trigger.nullish(),
+      sms_response: trigger.nullish(),
+      call_response: trigger.nullish(),
+    })
+    .nullish(),
+};
+
+/**
+ * The action functions alone, as a strict object (for checking them apart from a body).
+ *
+ * @example
+ * ```ts
+ * ActionFunctionsSchema.parse({ add_lists: ['Newsletter'], triggers: { autoresponse: { enabled: true } } });
+ * ```
+ */
+export const ActionFunctionsSchema = z.strictObject(ActionFunctionsShape);
+
+/**
+ * The action functions a helper body may carry. Derived from {@link ActionFunctionsSchema}.
+ *
+ * @example
+ * ```ts
+ * const functions: ActionFunctionsInput = { add_tags: ['volunteer'], add_lists_uri: [list.url] };
+ * ```
+ */
+export type ActionFunctionsInput = z.input<typeof ActionFunctionsSchema>;
+
+/** Members of a record's write schema that have no place in a helper body. */
+const NOT_IN_HELPER_BODIES = ['_links', '_embedded', 'created_date', 'modified_date'] as const;
+type NotInHelperBodies = (typeof NOT_IN_HELPER_BODIES)[number];
+
+/**
+ * The writable fields of a record's write schema, without the HAL members and the
+ * read-only dates: a helper creates the record, so there is nothing to echo back, and
+ * the links it needs are made by the helper itself.
+ */
+function recordFields<S extends z.ZodRawShape>(shape: S): Omit<S, NotInHelperBodies> {
+  const out: Record<string, z.ZodType> = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    if (!(NOT_IN_HELPER_BODIES as readonly string[]).includes(key)) out[key] = schema as z.ZodType;
+  }
+  return out as unknown as Omit<S, NotInHelperBodies>;
+}
+
+/**
+ * Runs the cross-field rules of a write schema (its `superRefine`s, reported as
+ * `custom` issues) on the members they read, so a helper body keeps the record's rules
+ * without a second copy of them. Type issues of those members are left out: the body's
+ * own shape reports them already.
+ */
+function forwardRules(
+  schema: z.ZodType,
+  members: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+): void {
+  const result = schema.safeParse(members);
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    if (issue.code !== 'custom') continue;
+    ctx.addIssue({
+      code: 'custom',
+      message: issue.message,
+      path: [...issue.path],
+      ...(issue.params === undefined ? {} : { params: issue.params }),
+    });
+  }
+}
+
+/** Whether a value is an object whose members can be read (the rules skip anything else). */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const whenObject: z.core.$ZodSuperRefineParams = {
+  when: (payload) => isObject(payload.value),
+};
+
+function buildSignatureBody() {
+  return z.strictObject({
+    ...recordFields(SignatureWriteSchema.shape),
+    /** The signer: created, or matched with a person already known and updated. */
+    person: PersonWriteSchema,
+    ...ActionFunctionsShape,
+  });
+}
+
+/**
+ * Body of the record signature helper (`std:record_signature_helper` of a petition):
+ * the signature's fields, the signer inlined as `person` (created, or matched and
+ * updated), and the action functions. Unknown members are refused.
+ *
+ * @example
+ * ```ts
+ * import { RecordSignatureBodySchema } from 'adis-sdk';
+ * RecordSignatureBodySchema.parse({
+ *   comments: 'Keep the park public!',
+ *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org', primary: true }] },
+ *   add_tags: ['elm-park'],
+ * });
+ * ```
+ */
+export const RecordSignatureBodySchema: z.ZodLazy<ReturnType<typeof buildSignatureBody>> =
+  z.lazy(buildSignatureBody);
+
+/**
+ * What a caller sends to the record signature helper. Derived from
+ * {@link RecordSignatureBodySchema}.
+ *
+ * @example
+ * ```ts
+ * const input: RecordSignatureInput = { person: { given_name: 'Ana' }, comments: 'Yes!' };
+ * ```
+ */
+export type RecordSignatureInput = z.input<typeof RecordSignatureBodySchema>;
+
+function buildOutreachBody() {
+  return z.strictObject({
+    ...recordFields(OutreachWriteSchema.shape),
+    /** The person who made the outreach. */
+    person: PersonWriteSchema,
+    ...ActionFunctionsShape,
+  });
+}
+
+/**
+ * Body of the record outreach helper (`std:record_outreach_helper` of an advocacy
+ * campaign): the outreach's fields (type, duration, subject, message, targets…), the
+ * person who reached out as `person`, and the action functions.
+ *
+ * @example
+ * ```ts
+ * import { RecordOutreachBodySchema } from 'adis-sdk';
+ * RecordOutreachBodySchema.parse({
+ *   type: 'email',
+ *   subject: 'Vote no on the parking lot',
+ *   targets: [{ given_name: 'Sam', family_name: 'Ruiz', title: 'Council member' }],
+ *   person: { given_name: 'Ana' },
+ * });
+ * ```
+ */
+export const RecordOutreachBodySchema: z.ZodLazy<ReturnType<typeof buildOutreachBody>> =
+  z.lazy(buildOutreachBody);
+
+/**
+ * What a caller sends to the record outreach helper. Derived from
+ * {@link RecordOutreachBodySchema}.
+ *
+ * @example
+ * ```ts
+ * const input: RecordOutreachInput = { type: 'phone', duration: 180, person: { given_name: 'Ana' } };
+ * ```
+ */
+export type RecordOutreachInput = z.input<typeof RecordOutreachBodySchema>;
+
+function buildAttendanceBody() {
+  const attendance = recordFields(AttendanceWriteSchema.shape);
+  const ticket = z.strictObject({
+    ...ticketSchema('write').shape,
+    /** Who will use the ticket, inlined; may differ from the buyer. */
+    person: PersonWriteSchema.nullish(),
+  });
+  return z.strictObject({
+    ...attendance,
+    tickets: z.array(ticket).nullish(),
+    /** The attendee, or the buyer of the tickets. */
+    person: PersonWriteSchema,
+    ...ActionFunctionsShape,
+  });
+}
+
+/**
+ * Body of the record attendance helper (`std:record_attendance_helper` of an event):
+ * the attendance's fields, the attendee (or ticket buyer) as `person`, and the action
+ * functions. For a ticketed event each `tickets[]` entry may inline the `person` who
+ * will use it, who may differ from the buyer.
+ *
+ * @example
+ * ```ts
+ * import { RecordAttendanceBodySchema } from 'adis-sdk';
+ * RecordAttendanceBodySchema.parse({
+ *   status: 'accepted',
+ *   person: { given_name: 'Ana' },
+ *   tickets: [{ title: 'Adult', amount: 10, currency: 'USD', person: { given_name: 'Ben' } }],
+ * });
+ * ```
+ */
+export const RecordAttendanceBodySchema: z.ZodLazy<ReturnType<typeof buildAttendanceBody>> =
+  z.lazy(buildAttendanceBody);
+
+/**
+ * What a caller sends to the record attendance helper. Derived from
+ * {@link RecordAttendanceBodySchema}.
+ *
+ * @example
+ * ```ts
+ * const input: RecordAttendanceInput = { status: 'accepted', person: { given_name: 'Ana' } };
+ * ```
+ */
+export type RecordAttendanceInput = z.input<typeof RecordAttendanceBodySchema>;
+
+const helperLink = z.strictObject({ href: z.string().min(1, 'must be a URL') });
+
+// Any `<prefix>:attendance` / `<prefix>:submission`: the prefix is the server's own
+// abbreviation, and the SDK renames `std:` to it before sending.
+const donationLinkRel = z.union([
+  z.templateLiteral([z.string(), ':attendance']),
+  z.templateLiteral([z.string(), ':submission']),
+]);
+
+function buildDonationBody() {
+  return z
+    .strictObject({
+      ...recordFields(DonationWriteSchema.shape),
+      /** The donor. */
+      person: PersonWriteSchema,
+      /** The attendance or submission the donation was made with. */
+      _links: z.partialRecord(donationLinkRel, helperLink).nullish(),
+      ...ActionFunctionsShape,
+    })
+    .superRefine((body, ctx) => {
+      forwardRules(DonationWriteSchema, { amount: body.amount, recipients: body.recipients }, ctx);
+    }, whenObject);
+}
+
+/**
+ * Body of the record donation helper (`std:record_donation_helper` of a fundraising
+ * page): the donation's fields (the recipients' amounts may not add up to more than
+ * `amount`), the donor as `person`, the action functions, and optionally `_links` to the
+ * attendance (`std:attendance`) or submission (`std:submission`) the donation goes with.
+ *
+ * @example
+ * ```ts
+ * import { RecordDonationBodySchema } from 'adis-sdk';
+ * RecordDonationBodySchema.parse({
+ *   amount: 25,
+ *   currency: 'USD',
+ *   recipients: [{ display_name: 'Friends of Elm Park', amount: 25 }],
+ *   person: { given_name: 'Ana' },
+ *   _links: { 'std:attendance': { href: attendance.url } },
+ * });
+ * ```
+ */
+export const RecordDonationBodySchema: z.ZodLazy<ReturnType<typeof buildDonationBody>> =
+  z.lazy(buildDonationBody);
+
+/**
+ * What a caller sends to the record donation helper. Derived from
+ * {@link RecordDonationBodySchema}.
+ *
+ * @example
+ * ```ts
+ * const input: RecordDonationInput = { amount: 10, currency: 'EUR', person: { given_name: 'Ana' } };
+ * ```
+ */
+export type RecordDonationInput = z.input<typeof RecordDonationBodySchema>;
+
+function buildCanvassBody() {
+  const canvassFields = recordFields(CanvassWriteSchema.shape);
+  const canvass = z
+    .strictObject({
+      ...canvassFields,
+      /** The person who made the contact. */
+      canvasser: PersonWriteSchema.nullish(),
+      /** The target's answer to one question. */
+      question_response: z
+        .strictObject({
+          /** The question's href or identifier, or a link object to it. */
+          question: z.union([
+            z.string().min(1, 'must be the href or identifier of a question'),
+            helperLink,
+          ]),
+          value: z.string().nullish(),
+          responses: z.array(z.string()).nullish(),
+        })
+        .nullish(),
+    })
+    .superRefine((fields, ctx) => {
+      forwardRules(
+        CanvassWriteSchema,
+        { success: fields.success, status_code: fields.status_code },
+        ctx,
+      );
+    }, whenObject);
+  return z.strictObject({ canvass, ...ActionFunctionsShape });
+}
+
+/**
+ * Body of the record canvass helper (`std:record_canvass_helper` of a person, the
+ * target): the canvass fields nested in `canvass` (with the `canvasser` inlined and one
+ * `question_response`), beside the action functions, which apply to the target.
+ *
+ * @example
+ * ```ts
+ * import { RecordCanvassBodySchema } from 'adis-sdk';
+ * RecordCanvassBodySchema.parse({
+ *   canvass: {
+ *     contact_type: 'door',
+ *     success: true,
+ *     canvasser: { given_name: 'Ben' },
+ *     question_response: { question: question.url, responses: ['yes'] },
+ *   },
+ *   add_tags: ['supporter'],
+ * });
+ * ```
+ */
+export const RecordCanvassBodySchema: z.ZodLazy<ReturnType<typeof buildCanvassBody>> =
+  z.lazy(buildCanvassBody);
+
+/**
+ * What a caller sends to the record canvass helper. Derived from
+ * {@link RecordCanvassBodySchema}.
+ *
+ * @example
+ * ```ts
+ * const input: RecordCanvassInput = { canvass: { success: false, status_code: 'not_home' } };
+ * ```
+ */
+export type RecordCanvassInput = z.input<typeof RecordCanvassBodySchema>;
+
+function buildSubmissionBody() {
+  return z.strictObject({
+    ...recordFields(SubmissionWriteSchema.shape),
+    /** The person who submitted the form. */
+    person: PersonWriteSchema,
+    ...ActionFunctionsShape,
+  });
+}
+
+/**
+ * Body of the record submission helper (`std:record_submission_helper` of a form):
+ * the submission's fields, the submitter as `person`, and the action functions.
+ *
+ * @example
+ * ```ts
+ * import { RecordSubmissionBodySchema } from 'adis-sdk';
+ * RecordSubmissionBodySchema.parse({
+ *   custom_fields: { t_shirt: 'M' },
+ *   person: { given_name: 'Ana' },
+ * });
+ * ```
+ */
+export const RecordSubmissionBodySchema: z.ZodLazy<ReturnType<typeof buildSubmissionBody>> =
+  z.lazy(buildSubmissionBody);
+
+/**
+ * What a caller sends to the record submission helper. Derived from
+ * {@link RecordSubmissionBodySchema}.
+ *
+ * @example
+ * ```ts
+ * const input: RecordSubmissionInput = { person: { given_name: 'Ana' }, add_lists: ['Volunteers'] };
+ * ```
+ */
+export type RecordSubmissionInput = z.input<typeof RecordSubmissionBodySchema>;
+
+/**
+ * Body of the person signup helper (`std:person_signup_helper` of the entry point):
+ * the person inlined (created, or matched and updated) and the action functions.
+ *
+ * @example
+ * ```ts
+ * import { PersonSignupBodySchema } from 'adis-sdk';
+ * PersonSignupBodySchema.parse({
+ *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
+ *   add_lists: ['Newsletter'],
+ * });
+ * ```
+ */
+export const PersonSignupBodySchema = z.strictObject({
+  /** The person to create, or to merge into the matching one. */
+  person: PersonWriteSchema,
+  ...ActionFunctionsShape,
+});
+
+/**
+ * What a caller sends to the person signup helper. Derived from
+ * {@link PersonSignupBodySchema}.
+ *
+ * @example
+ * ```ts
+ * const input: PersonSignupInput = { person: { given_name: 'Ana' }, add_tags: ['volunteer'] };
+ * ```
+ */
+export type PersonSignupInput = z.input<typeof PersonSignupBodySchema>;
