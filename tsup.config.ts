@@ -1,10 +1,13 @@
 import { defineConfig } from 'tsup';
 
+// Two entries: `adis-sdk` (index) and the light browser entry `adis-sdk/helpers`
+// (helpers), which uses fetch alone; the ESM build shares their common code in chunks.
+//
 // ky is ESM-only: the CJS build must carry it inside, or `require('adis-sdk')`
 // fails at run time with `import_ky.default.create is not a function`.
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts' },
+    entry: { index: 'src/index.ts', helpers: 'src/helpers/index.ts' },
     format: ['esm'],
     dts: true,
     sourcemap: true,
@@ -13,7 +16,7 @@ export default defineConfig([
     treeshake: true,
   },
   {
-    entry: { index: 'src/index.ts' },
+    entry: { index: 'src/index.ts', helpers: 'src/helpers/index.ts' },
     format: ['cjs'],
     dts: true,
     sourcemap: true,

@@ -1,7 +1,8 @@
 /**
  * The main job: start the reference server with demo data, then run the SDK examples
  * over real HTTP: one pages through its people, one walks its petitions, events,
- * fundraising pages and tags.
+ * fundraising pages and tags, one records actions through the helpers (with and
+ * without a key) and schedules a message.
  *
  *   npm run demo                 # server on :8000 keeps running afterwards (Ctrl-C stops it)
  *   npm run demo -- --exit       # stop once the example has run (used by CI)
@@ -55,7 +56,12 @@ async function main(): Promise<number> {
   lines.on('line', (line) => console.log(`[server] ${line}`));
 
   let code = 0;
-  for (const example of ['examples/page-people.ts', 'examples/organizing-report.ts']) {
+  const examples = [
+    'examples/page-people.ts',
+    'examples/organizing-report.ts',
+    'examples/record-actions.ts',
+  ];
+  for (const example of examples) {
     console.log(`\n$ npx tsx ${example} ${entryPoint} <key>\n`);
     const child = spawn(process.execPath, ['--import', 'tsx', example, entryPoint, key], {
       cwd: root,

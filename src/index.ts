@@ -9,6 +9,24 @@
  */
 export * from './errors/index.js';
 export * from './hal/index.js';
+export * from './helpers/bodies.js';
+export { type CallHelperOptions, callHelper, type HelperCallOptions } from './helpers/call.js';
+export type { HelperOptions, WrappingKind } from './helpers/navigator.js';
+export {
+  personSignup,
+  recordAttendance,
+  recordCanvass,
+  recordDonation,
+  recordOutreach,
+  recordSignature,
+  recordSubmission,
+} from './helpers/record.js';
+export {
+  findMember,
+  type HelperResult,
+  helperFailures,
+  isPartialSuccess,
+} from './helpers/result.js';
 export * from './http/index.js';
 export { Client, type ClientOptions, connect } from './navigator/client.js';
 export { Collection, type Page, type PagingOptions } from './navigator/collection.js';

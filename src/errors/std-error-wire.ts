@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { isJsonObject as isRecord } from '../hal/link.js';
 import type {
   ErrorDescription,
@@ -10,33 +9,43 @@ import type {
 /** The `error_code` given to a description the server sent without one (e.g. a bare string). */
 export const UNKNOWN_ERROR_CODE = 'UNKNOWN';
 
-// Every field schema below ends in `.catch`, so one odd member degrades to "absent"
-// instead of failing the whole error: a decoder that throws would hide the HTTP error
-// it was meant to explain.
-const OptionalText = z
-  .union([z.string(), z.number().transform(String)])
-  .optional()
-  .catch(undefined);
+// Hand-written rather than zod: this decoder runs in the light browser entry
+// (`adis-sdk/helpers`), whose budget zod alone would exceed several times over. The
+// schemas in std-error-schema.ts describe the result; only types are imported from there.
+//
+// Every reader below turns one odd member into "absent" instead of failing the whole
+// error: a decoder that throws would hide the HTTP error it was meant to explain.
 
-const OptionalStatusCode = z
-  .union([
-    z.number().int(),
-    z
-      .string()
-      .trim()
-      .regex(/^\d+$/)
-      .transform((value) => Number(value)),
-  ])
-  .optional()
-  .catch(undefined);
+/** A string, or a finite number written as one; otherwise undefined. */
+function optionalText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
 
-const Properties = z
-  .union([
-    z.string().transform((value) => [value]),
-    z.array(z.unknown()).transform((items) => items.filter((item) => typeof item === 'string')),
-  ])
-  .optional()
-  .catch(undefined);
+/** A safe integer, or a string of digits (spaces around allowed); otherwise undefined. */
+function optionalStatusCode(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : undefined;
+}
+
+/** One property name or a list of them (non-strings dropped); otherwise undefined. */
+function optionalProperties(value: unknown): string[] | undefined {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return undefined;
+}
+
+/** `atomic` or `non-atomic` however spelled (`non_atomic`, `NONATOMIC`…); otherwise undefined. */
+function optionalRequestType(value: unknown): RequestType | undefined {
+  if (typeof value !== 'string') return undefined;
+  const letters = value.toLowerCase().replace(/[^a-z]/g, '');
+  if (letters === 'atomic') return 'atomic';
+  if (letters === 'nonatomic') return 'non-atomic';
+  return undefined;
+}
 
 const DESCRIPTION_KEYS = [
   'error_code',
@@ -50,50 +59,31 @@ const DESCRIPTION_KEYS = [
   'reference_code',
 ] as const;
 
-const DescriptionObjectSchema = z
-  .object({
-    error_code: OptionalText,
-    code: OptionalText,
-    description: OptionalText,
-    message: OptionalText,
-    detail: OptionalText,
-    properties: Properties,
-    property: OptionalText,
-    hint: OptionalText,
-    reference_code: OptionalText,
-  })
-  .transform(
-    (wire): ErrorDescription => ({
-      error_code: wire.error_code ?? wire.code ?? UNKNOWN_ERROR_CODE,
-      ...definedText('description', wire.description ?? wire.message ?? wire.detail),
-      properties: wire.properties ?? (wire.property === undefined ? [] : [wire.property]),
-      ...definedText('hint', wire.hint),
-      ...definedText('reference_code', wire.reference_code),
-    }),
-  );
+/** A description object in either spelling (`error_code`/`code`, `description`/`message`/`detail`). */
+function descriptionFromObject(wire: Record<string, unknown>): ErrorDescription {
+  const property = optionalText(wire.property);
+  return {
+    error_code: optionalText(wire.error_code) ?? optionalText(wire.code) ?? UNKNOWN_ERROR_CODE,
+    ...definedText(
+      'description',
+      optionalText(wire.description) ?? optionalText(wire.message) ?? optionalText(wire.detail),
+    ),
+    properties: optionalProperties(wire.properties) ?? (property === undefined ? [] : [property]),
+    ...definedText('hint', optionalText(wire.hint)),
+    ...definedText('reference_code', optionalText(wire.reference_code)),
+  };
+}
 
-const DescriptionSchema = z.union([
-  z.string().transform(
-    (description): ErrorDescription => ({
-      error_code: UNKNOWN_ERROR_CODE,
-      description,
-      properties: [],
-    }),
-  ),
-  DescriptionObjectSchema,
-]);
+/** A bare message: a description without a code. */
+function descriptionFromText(text: string): ErrorDescription {
+  return { error_code: UNKNOWN_ERROR_CODE, description: text, properties: [] };
+}
 
-const RequestTypeWireSchema = z
-  .string()
-  .transform((value): RequestType | undefined => {
-    // Seen spelled `non-atomic`, `non_atomic`, `nonatomic` and in upper case.
-    const letters = value.toLowerCase().replace(/[^a-z]/g, '');
-    if (letters === 'atomic') return 'atomic';
-    if (letters === 'nonatomic') return 'non-atomic';
-    return undefined;
-  })
-  .optional()
-  .catch(undefined);
+/** A string or a description object; anything else is dropped. */
+function description(value: unknown): ErrorDescription | undefined {
+  if (typeof value === 'string') return descriptionFromText(value);
+  return isRecord(value) ? descriptionFromObject(value) : undefined;
+}
 
 /**
  * Normalises whatever a server put where error descriptions belong: an array of
@@ -109,16 +99,13 @@ const RequestTypeWireSchema = z
 export function toDescriptions(value: unknown): ErrorDescription[] | undefined {
   if (Array.isArray(value)) {
     return value.flatMap((item) => {
-      const parsed = DescriptionSchema.safeParse(item);
-      return parsed.success ? [parsed.data] : [];
+      const parsed = description(item);
+      return parsed ? [parsed] : [];
     });
   }
-  if (typeof value === 'string') return [DescriptionSchema.parse(value)];
+  if (typeof value === 'string') return [descriptionFromText(value)];
   if (!isRecord(value)) return undefined;
-  if (DESCRIPTION_KEYS.some((key) => key in value)) {
-    const parsed = DescriptionObjectSchema.safeParse(value);
-    return parsed.success ? [parsed.data] : undefined;
-  }
+  if (DESCRIPTION_KEYS.some((key) => key in value)) return [descriptionFromObject(value)];
   const fromMap = Object.entries(value).flatMap(([property, messages]) =>
     messagesOf(messages).map(
       (description): ErrorDescription => ({
@@ -141,8 +128,8 @@ export function toDescriptions(value: unknown): ErrorDescription[] | undefined {
  */
 export function toResourceStatus(value: unknown): ResourceStatus | undefined {
   if (!isRecord(value)) return undefined;
-  const resource = OptionalText.parse(value.resource);
-  const responseCode = OptionalStatusCode.parse(value.response_code);
+  const resource = optionalText(value.resource);
+  const responseCode = optionalStatusCode(value.response_code);
   return {
     ...(resource === undefined ? {} : { resource }),
     ...(responseCode === undefined ? {} : { response_code: responseCode }),
@@ -183,12 +170,11 @@ export function toStdError(value: unknown, raw: unknown): StdError | undefined {
       const status = toResourceStatus(value);
       if (status) statuses.push(status);
     }
-    const responseCode = OptionalStatusCode.parse(value.response_code);
+    const responseCode = optionalStatusCode(value.response_code);
     return {
       // The spec ties non-atomic to "several resource_status entries", so infer from that.
       request_type:
-        RequestTypeWireSchema.parse(value.request_type) ??
-        (statuses.length > 1 ? 'non-atomic' : 'atomic'),
+        optionalRequestType(value.request_type) ?? (statuses.length > 1 ? 'non-atomic' : 'atomic'),
       ...(responseCode === undefined ? {} : { response_code: responseCode }),
       resource_status: statuses,
       raw,

@@ -1,5 +1,8 @@
 import { LinkNotFoundError, ResponseFormatError } from '../errors/index.js';
 import { type Curies, HalDocument } from '../hal/index.js';
+import { PersonSignupBodySchema, type PersonSignupInput } from '../helpers/bodies.js';
+import { type HelperOptions, sendHelper } from '../helpers/navigator.js';
+import type { HelperResult } from '../helpers/result.js';
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js';
 import {
   type AdvocacyCampaign,
@@ -301,6 +304,44 @@ export class Client {
    */
   async metadata(options: CallOptions = {}): Promise<Metadata> {
     return Metadata.load(this.#context, this.#requireLink('std:metadata').url(), options);
+  }
+
+  /**
+   * Signs a person up through the entry point's `std:person_signup_helper` (a key is
+   * needed): the person is created (status 201) or the matching one updated (200), and
+   * the action functions (tags, lists, answers) are applied. The input is checked
+   * first (a SchemaValidationError, no request). `record` and `person` are both the
+   * person; `complete` is false, with the failed parts in `failures`, when an action
+   * function failed while the person was written. An atomic error rejects with an
+   * HTTPError.
+   *
+   * @example
+   * ```ts
+   * const { status, person, complete, failures } = await client.signup({
+   *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org', primary: true }] },
+   *   add_lists: ['Newsletter'],
+   * });
+   * console.log(status === 201 ? 'new' : 'known', person?.url, complete || failures);
+   * ```
+   */
+  async signup(
+    input: PersonSignupInput,
+    options: HelperOptions = {},
+  ): Promise<HelperResult<PersonResource, PersonResource>> {
+    const rel = 'std:person_signup_helper';
+    const url = this.#requireLink(rel).url();
+    return sendHelper(
+      this.#context,
+      {
+        url,
+        rel,
+        schema: PersonSignupBodySchema,
+        input,
+        recordKind: personKind,
+        personKind,
+      },
+      options,
+    );
   }
 
   /**

@@ -69,6 +69,7 @@ export class NavigatorContext {
 
   /**
    * Sends a JSON body (or none) and reads the answer, which may be empty.
+   * `authenticate: false` sends no API key (helpers called as a browser page would).
    *
    * @example
    * ```ts
@@ -79,7 +80,7 @@ export class NavigatorContext {
     method: HttpMethod,
     url: string,
     body: unknown,
-    options: CallOptions = {},
+    options: CallOptions & { authenticate?: boolean } = {},
   ): Promise<SendResult> {
     const response = await this.transport.request({
       method,

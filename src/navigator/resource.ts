@@ -1,5 +1,8 @@
+import type { z } from 'zod';
 import { LinkNotFoundError } from '../errors/index.js';
 import type { HalDocument, Link, TemplateVariables } from '../hal/index.js';
+import { type HelperOptions, sendHelper, type WrappingKind } from '../helpers/navigator.js';
+import type { HelperResult } from '../helpers/result.js';
 import { Collection } from './collection.js';
 import type { CallOptions, NavigatorContext } from './context.js';
 import type { ResourceKind } from './kind.js';
@@ -252,6 +255,39 @@ export class Resource<T extends object, I = T> {
       async () => (link ? link.url() : (firstPage?.selfUrl ?? this.requireLink(present).url())),
       kind,
       firstPage,
+    );
+  }
+
+  /**
+   * Calls one of this resource's helpers (a petition's `std:record_signature_helper`):
+   * checks `input` with the helper's body `schema` (a SchemaValidationError before any
+   * request), POSTs it to the link's href, and wraps the main record and the person
+   * that come back in their `kinds`. A non-atomic answer resolves with `complete:
+   * false`; an atomic error rejects with an HTTPError. Rejects with a
+   * LinkNotFoundError when the resource does not link the helper.
+   *
+   * @example
+   * ```ts
+   * class PetitionResource extends Resource<Petition, PetitionInput> {
+   *   recordSignature(input: RecordSignatureInput, options?: HelperOptions) {
+   *     return this.callHelper('std:record_signature_helper', RecordSignatureBodySchema, input,
+   *       { record: signatureKind, person: personKind }, options);
+   *   }
+   * }
+   * ```
+   */
+  protected async callHelper<B, W, PW>(
+    rel: string,
+    schema: z.ZodType<unknown, B>,
+    input: B,
+    kinds: { record: WrappingKind<W>; person: WrappingKind<PW> },
+    options: HelperOptions = {},
+  ): Promise<HelperResult<W, PW>> {
+    const url = this.requireLink(rel).url();
+    return sendHelper(
+      this.context,
+      { url, rel, schema, input, recordKind: kinds.record, personKind: kinds.person },
+      options,
     );
   }
 

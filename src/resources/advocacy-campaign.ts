@@ -1,5 +1,8 @@
 import * as z from 'zod';
 import type { HalDocument } from '../hal/index.js';
+import { RecordOutreachBodySchema, type RecordOutreachInput } from '../helpers/bodies.js';
+import type { HelperOptions } from '../helpers/navigator.js';
+import type { HelperResult } from '../helpers/result.js';
 import type { CallOptions, NavigatorContext } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
@@ -11,7 +14,7 @@ import {
   targetSchema,
 } from './content-fields.js';
 import { commonFields, flexenum, integer, type Mode, optional, resourceSchemas } from './fields.js';
-import { outreachKind } from './outreach.js';
+import { type OutreachResource, outreachKind } from './outreach.js';
 import { type PersonResource, personKind } from './person-resource.js';
 
 /** The advocacy campaign's writable fields as the spec's table lists them. */
@@ -129,6 +132,37 @@ export class AdvocacyCampaignResource extends Resource<AdvocacyCampaign, Advocac
    */
   outreaches() {
     return this.linkedCollection(outreachKind, 'std:outreaches');
+  }
+
+  /**
+   * Records an outreach of this campaign (a call or an email to a target) through its
+   * `std:record_outreach_helper`: the person who reached out is created or matched and
+   * updated, and the action functions are applied. Checked first; resolves with the
+   * outreach and the person, `complete: false` when an action function failed; an
+   * atomic error rejects with an HTTPError. `authenticate: false` sends no key.
+   *
+   * @example
+   * ```ts
+   * const { record } = await campaign.recordOutreach({
+   *   type: 'phone',
+   *   duration: 180,
+   *   targets: [{ given_name: 'Sam', family_name: 'Ruiz' }],
+   *   person: { given_name: 'Ana' },
+   * });
+   * console.log(record?.data.duration);
+   * ```
+   */
+  recordOutreach(
+    input: RecordOutreachInput,
+    options?: HelperOptions,
+  ): Promise<HelperResult<OutreachResource, PersonResource>> {
+    return this.callHelper(
+      'std:record_outreach_helper',
+      RecordOutreachBodySchema,
+      input,
+      { record: outreachKind, person: personKind },
+      options,
+    );
   }
 }
 

@@ -4,7 +4,15 @@ import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
 import { referredActionFields, ticketSchema } from './action-fields.js';
 import { type EventResource, eventKind } from './event.js';
-import { bool, commonFields, enumeration, type Mode, optional, resourceSchemas } from './fields.js';
+import {
+  bool,
+  commonFields,
+  enumeration,
+  HELPER_COMPUTED_FIELDS,
+  type Mode,
+  optional,
+  resourceSchemas,
+} from './fields.js';
 import { type OrganizationResource, organizationKind } from './organization.js';
 import { type PersonResource, personKind } from './person-resource.js';
 
@@ -30,7 +38,7 @@ function attendanceShape(mode: Mode) {
   };
 }
 
-const attendanceSchemas = resourceSchemas(attendanceShape);
+const attendanceSchemas = resourceSchemas(attendanceShape, HELPER_COMPUTED_FIELDS);
 
 /**
  * An attendance (an RSVP, or the tickets bought for a ticketed event) as the SDK reads

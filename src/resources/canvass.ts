@@ -6,7 +6,14 @@ import { Resource } from '../navigator/resource.js';
 import { actionFields } from './action-fields.js';
 import { type Answer, type AnswerInput, type AnswerResource, answerKind } from './answer.js';
 import { EVEN_WITH_INVALID_MEMBERS } from './content-fields.js';
-import { bool, commonFields, type Mode, optional, resourceSchemas } from './fields.js';
+import {
+  bool,
+  commonFields,
+  HELPER_COMPUTED_FIELDS,
+  type Mode,
+  optional,
+  resourceSchemas,
+} from './fields.js';
 import { type PersonResource, personKind } from './person-resource.js';
 import { type Tagging, type TaggingInput, type TaggingResource, taggingKind } from './tagging.js';
 
@@ -29,7 +36,7 @@ function canvassShape(mode: Mode) {
   };
 }
 
-const canvassSchemas = resourceSchemas(canvassShape);
+const canvassSchemas = resourceSchemas(canvassShape, HELPER_COMPUTED_FIELDS);
 
 /**
  * A canvass (one attempt to contact a person) as the SDK reads it from any server:

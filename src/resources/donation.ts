@@ -11,7 +11,15 @@ import {
 } from './action-fields.js';
 import { type AttendanceResource, attendanceKind } from './attendance.js';
 import { EVEN_WITH_INVALID_MEMBERS } from './content-fields.js';
-import { bool, commonFields, datetime, type Mode, optional, resourceSchemas } from './fields.js';
+import {
+  bool,
+  commonFields,
+  datetime,
+  HELPER_COMPUTED_FIELDS,
+  type Mode,
+  optional,
+  resourceSchemas,
+} from './fields.js';
 import { type FundraisingPageResource, fundraisingPageKind } from './fundraising-page.js';
 import { type OrganizationResource, organizationKind } from './organization.js';
 import { type PersonResource, personKind } from './person-resource.js';
@@ -38,7 +46,7 @@ function donationShape(mode: Mode) {
   };
 }
 
-const donationSchemas = resourceSchemas(donationShape);
+const donationSchemas = resourceSchemas(donationShape, HELPER_COMPUTED_FIELDS);
 
 /**
  * A donation as the SDK reads it from any server: unknown members kept, amounts as

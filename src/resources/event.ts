@@ -1,9 +1,12 @@
 import * as z from 'zod';
 import type { HalDocument } from '../hal/index.js';
+import { RecordAttendanceBodySchema, type RecordAttendanceInput } from '../helpers/bodies.js';
+import type { HelperOptions } from '../helpers/navigator.js';
+import type { HelperResult } from '../helpers/result.js';
 import type { CallOptions, NavigatorContext } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
-import { attendanceKind } from './attendance.js';
+import { type AttendanceResource, attendanceKind } from './attendance.js';
 import {
   contentFields,
   EVEN_WITH_INVALID_MEMBERS,
@@ -260,6 +263,36 @@ export class EventResource extends Resource<Event, EventInput> {
    */
   attendances() {
     return this.linkedCollection(attendanceKind, 'std:attendances');
+  }
+
+  /**
+   * Records an attendance of this event (an RSVP, or tickets bought) through its
+   * `std:record_attendance_helper`: the attendee or buyer (`person`), and each ticket's
+   * holder (`tickets[].person`), are created or matched and updated, and the action
+   * functions are applied. Checked first; resolves with the attendance and the person,
+   * `complete: false` when an action function failed; an atomic error rejects with an
+   * HTTPError. `authenticate: false` sends no key.
+   *
+   * @example
+   * ```ts
+   * const { record, person } = await event.recordAttendance({
+   *   status: 'accepted',
+   *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
+   * });
+   * console.log(record?.data.status, person?.data.given_name);
+   * ```
+   */
+  recordAttendance(
+    input: RecordAttendanceInput,
+    options?: HelperOptions,
+  ): Promise<HelperResult<AttendanceResource, PersonResource>> {
+    return this.callHelper(
+      'std:record_attendance_helper',
+      RecordAttendanceBodySchema,
+      input,
+      { record: attendanceKind, person: personKind },
+      options,
+    );
   }
 }
 

@@ -234,6 +234,32 @@ export const COMMON_COMPUTED_FIELDS = {
   modified_date: optional(z.string()),
 };
 
+const triggerRead = z.looseObject({
+  enabled: optional(bool('read')),
+  identifiers: optional(z.array(z.string())),
+});
+
+/**
+ * The `triggers` a helper call asked for (autoresponse, SMS, call), which a server
+ * records on the record the helper created: read-only, so a record read back and PUT
+ * again is not refused for carrying them. Used by the records helpers create (signature,
+ * outreach, attendance, donation, submission, canvass) and the person (signup helper).
+ *
+ * @example
+ * ```ts
+ * const schemas = resourceSchemas(signatureShape, HELPER_COMPUTED_FIELDS);
+ * ```
+ */
+export const HELPER_COMPUTED_FIELDS = {
+  triggers: optional(
+    z.looseObject({
+      autoresponse: optional(triggerRead),
+      sms_response: optional(triggerRead),
+      call_response: optional(triggerRead),
+    }),
+  ),
+};
+
 /** A field a client may send but the server ignores (a read-only field echoed back). */
 type Ignored = z.ZodOptional<z.ZodNullable<z.ZodUnknown>>;
 

@@ -1,12 +1,15 @@
 import * as z from 'zod';
 import type { HalDocument } from '../hal/index.js';
+import { RecordSubmissionBodySchema, type RecordSubmissionInput } from '../helpers/bodies.js';
+import type { HelperOptions } from '../helpers/navigator.js';
+import type { HelperResult } from '../helpers/result.js';
 import type { CallOptions, NavigatorContext } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
 import { contentFields, SHARING_TOTALS, sharingFields } from './content-fields.js';
 import { commonFields, integer, type Mode, optional, resourceSchemas } from './fields.js';
 import { type PersonResource, personKind } from './person-resource.js';
-import { submissionKind } from './submission.js';
+import { type SubmissionResource, submissionKind } from './submission.js';
 import { taggingKind } from './tagging.js';
 
 /** The form's writable fields as the spec lists them (content fields "as in Petition"). */
@@ -121,6 +124,35 @@ export class FormResource extends Resource<Form, FormInput> {
    */
   taggings() {
     return this.linkedCollection(taggingKind, 'std:taggings');
+  }
+
+  /**
+   * Records a submission of this form through its `std:record_submission_helper` (a
+   * key is needed): the submitter (`person`) is created or matched and updated, and
+   * the action functions are applied. Checked first; resolves with the submission and
+   * the person, `complete: false` when an action function failed; an atomic error
+   * rejects with an HTTPError.
+   *
+   * @example
+   * ```ts
+   * const { record, person } = await form.recordSubmission({
+   *   custom_fields: { t_shirt: 'M' },
+   *   person: { given_name: 'Ana' },
+   *   add_lists: ['Volunteers'],
+   * });
+   * ```
+   */
+  recordSubmission(
+    input: RecordSubmissionInput,
+    options?: HelperOptions,
+  ): Promise<HelperResult<SubmissionResource, PersonResource>> {
+    return this.callHelper(
+      'std:record_submission_helper',
+      RecordSubmissionBodySchema,
+      input,
+      { record: submissionKind, person: personKind },
+      options,
+    );
   }
 }
 

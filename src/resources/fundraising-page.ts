@@ -1,11 +1,14 @@
 import type * as z from 'zod';
 import type { HalDocument } from '../hal/index.js';
+import { RecordDonationBodySchema, type RecordDonationInput } from '../helpers/bodies.js';
+import type { HelperOptions } from '../helpers/navigator.js';
+import type { HelperResult } from '../helpers/result.js';
 import type { CallOptions, NavigatorContext } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
 import { currency } from './action-fields.js';
 import { contentFields, SHARING_TOTALS, sharingFields } from './content-fields.js';
-import { donationKind } from './donation.js';
+import { type DonationResource, donationKind } from './donation.js';
 import { commonFields, float, integer, type Mode, optional, resourceSchemas } from './fields.js';
 import { type PersonResource, personKind } from './person-resource.js';
 import { taggingKind } from './tagging.js';
@@ -126,6 +129,38 @@ export class FundraisingPageResource extends Resource<FundraisingPage, Fundraisi
    */
   taggings() {
     return this.linkedCollection(taggingKind, 'std:taggings');
+  }
+
+  /**
+   * Records a donation on this page through its `std:record_donation_helper`: the
+   * donor (`person`) is created or matched and updated, and the action functions are
+   * applied; `_links` may tie the donation to an attendance or a submission. Checked
+   * first (the recipients' amounts may not exceed `amount`); resolves with the
+   * donation and the person, `complete: false` when an action function failed; an
+   * atomic error rejects with an HTTPError. `authenticate: false` sends no key.
+   *
+   * @example
+   * ```ts
+   * const { record } = await page.recordDonation({
+   *   amount: 25,
+   *   currency: 'USD',
+   *   person: { given_name: 'Ana' },
+   *   _links: { 'std:attendance': linkTo(attendance) },
+   * });
+   * console.log(record?.data.amount);
+   * ```
+   */
+  recordDonation(
+    input: RecordDonationInput,
+    options?: HelperOptions,
+  ): Promise<HelperResult<DonationResource, PersonResource>> {
+    return this.callHelper(
+      'std:record_donation_helper',
+      RecordDonationBodySchema,
+      input,
+      { record: donationKind, person: personKind },
+      options,
+    );
   }
 }
 

@@ -305,6 +305,85 @@ export class MessageResource extends Resource<Message, MessageInput> {
   query(options?: CallOptions): Promise<QueryResource | undefined> {
     return this.optionalLinkedResource(queryKind, 'std:query', options);
   }
+
+  /**
+   * Starts sending the message now (POST to its `std:send_helper`): a draft or
+   * scheduled message becomes `sending`. Resolves with the server's notice. The server
+   * refuses with an HTTPError a message without a target or recipient (400
+   * `MESSAGE_HAS_NO_TARGETS`), without its text (400 `MESSAGE_INCOMPLETE`), or already
+   * sent or sending (409). Call `refresh()` to read the new status.
+   *
+   * @example
+   * ```ts
+   * const { notice } = await message.send();
+   * console.log(notice, (await message.refresh()).data.status); // 'sending'
+   * ```
+   */
+  send(options: CallOptions = {}): Promise<MessageNotice> {
+    return this.#helper('POST', 'std:send_helper', undefined, options);
+  }
+
+  /**
+   * Stops a message that is being sent (DELETE on its `std:send_helper`): `sending`
+   * becomes `stopped`. Any other state is refused with an HTTPError (409
+   * `MESSAGE_NOT_SENDING`).
+   *
+   * @example
+   * ```ts
+   * await message.stopSending();
+   * ```
+   */
+  stopSending(options: CallOptions = {}): Promise<MessageNotice> {
+    return this.#helper('DELETE', 'std:send_helper', undefined, options);
+  }
+
+  /**
+   * Schedules the message (POST to its `std:schedule_helper`): a draft or scheduled
+   * message becomes `scheduled`, to start at `scheduled_start_date` and, optionally,
+   * stop at `scheduled_stop_date` (`scheduled_end_date` is accepted and sent as the
+   * stop). The input is checked first (a SchemaValidationError, no request). The server
+   * refuses a start in the past (400 `SCHEDULE_IN_PAST`), a message without targets,
+   * and one already sending or sent (409).
+   *
+   * @example
+   * ```ts
+   * await message.schedule({
+   *   scheduled_start_date: '2026-05-01T09:00:00Z',
+   *   scheduled_stop_date: '2026-05-01T21:00:00Z',
+   * });
+   * ```
+   */
+  schedule(input: MessageScheduleInput, options: CallOptions = {}): Promise<MessageNotice> {
+    return this.#helper('POST', 'std:schedule_helper', input, options);
+  }
+
+  /**
+   * Cancels the schedule (DELETE on its `std:schedule_helper`): `scheduled` becomes
+   * `draft` again. Any other state is refused with an HTTPError (409
+   * `MESSAGE_NOT_SCHEDULED`).
+   *
+   * @example
+   * ```ts
+   * await message.cancelSchedule();
+   * ```
+   */
+  cancelSchedule(options: CallOptions = {}): Promise<MessageNotice> {
+    return this.#helper('DELETE', 'std:schedule_helper', undefined, options);
+  }
+
+  /** Calls a send or schedule helper and reads its notice (`{}` reads as no notice). */
+  async #helper(
+    method: 'POST' | 'DELETE',
+    rel: string,
+    input: MessageScheduleInput | undefined,
+    options: CallOptions,
+  ): Promise<MessageNotice> {
+    const url = this.requireLink(rel).url();
+    const body =
+      input === undefined ? undefined : this.context.parse(MessageScheduleSchema, input, url, rel);
+    const { document } = await this.context.send(method, url, body, options);
+    return this.context.parse(MessageNoticeSchema, document?.properties ?? {}, url, 'notice');
+  }
 }
 
 /**

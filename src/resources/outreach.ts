@@ -6,7 +6,14 @@ import { Resource } from '../navigator/resource.js';
 import { referredActionFields } from './action-fields.js';
 import { type AdvocacyCampaignResource, advocacyCampaignKind } from './advocacy-campaign.js';
 import { nonNegativeInteger, OUTREACH_TYPES, targetSchema } from './content-fields.js';
-import { commonFields, flexenum, type Mode, optional, resourceSchemas } from './fields.js';
+import {
+  commonFields,
+  flexenum,
+  HELPER_COMPUTED_FIELDS,
+  type Mode,
+  optional,
+  resourceSchemas,
+} from './fields.js';
 import { type OrganizationResource, organizationKind } from './organization.js';
 import { type PersonResource, personKind } from './person-resource.js';
 
@@ -29,7 +36,7 @@ function outreachShape(mode: Mode) {
   };
 }
 
-const outreachSchemas = resourceSchemas(outreachShape);
+const outreachSchemas = resourceSchemas(outreachShape, HELPER_COMPUTED_FIELDS);
 
 /**
  * An outreach (a call, email, letter or visit made in an advocacy campaign) as the SDK

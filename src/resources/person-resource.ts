@@ -1,3 +1,6 @@
+import { RecordCanvassBodySchema, type RecordCanvassInput } from '../helpers/bodies.js';
+import type { HelperOptions } from '../helpers/navigator.js';
+import type { HelperResult } from '../helpers/result.js';
 import type { Collection } from '../navigator/collection.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
@@ -8,6 +11,7 @@ import {
   type AttendanceResource,
   attendanceKind,
 } from './attendance.js';
+import { type CanvassResource, canvassKind } from './canvass.js';
 import {
   type Donation,
   type DonationInput,
@@ -164,6 +168,36 @@ export class PersonResource extends Resource<Person, PersonInput> {
    */
   items(): Collection<Item, ItemInput, ItemResource> {
     return this.linkedCollection(itemKind, 'std:items');
+  }
+
+  /**
+   * Records a canvass of this person (the target) through the person's
+   * `std:record_canvass_helper`: the canvass fields go in `canvass` (with the
+   * `canvasser` inlined and one `question_response`), and the action functions apply to
+   * this person. Checked first; resolves with the canvass and the target,
+   * `complete: false` when an action function failed; an atomic error rejects with an
+   * HTTPError. `authenticate: false` sends no key.
+   *
+   * @example
+   * ```ts
+   * const { record, person } = await person.recordCanvass({
+   *   canvass: { contact_type: 'door', success: true, question_response: { question: question.url, responses: ['yes'] } },
+   *   add_tags: ['supporter'],
+   * });
+   * console.log(record?.data.success, person?.data.given_name);
+   * ```
+   */
+  recordCanvass(
+    input: RecordCanvassInput,
+    options?: HelperOptions,
+  ): Promise<HelperResult<CanvassResource, PersonResource>> {
+    return this.callHelper(
+      'std:record_canvass_helper',
+      RecordCanvassBodySchema,
+      input,
+      { record: canvassKind, person: personKind },
+      options,
+    );
   }
 }
 

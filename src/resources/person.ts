@@ -5,6 +5,7 @@ import {
   datetime,
   enumeration,
   flexenum,
+  HELPER_COMPUTED_FIELDS,
   integer,
   type Mode,
   object,
@@ -136,7 +137,7 @@ function personShape(mode: Mode) {
   };
 }
 
-const personSchemas = resourceSchemas(personShape);
+const personSchemas = resourceSchemas(personShape, HELPER_COMPUTED_FIELDS);
 
 /**
  * A person as the SDK reads it from any server: unknown members kept, flexenums and

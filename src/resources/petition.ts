@@ -1,5 +1,8 @@
 import * as z from 'zod';
 import type { HalDocument } from '../hal/index.js';
+import { RecordSignatureBodySchema, type RecordSignatureInput } from '../helpers/bodies.js';
+import type { HelperOptions } from '../helpers/navigator.js';
+import type { HelperResult } from '../helpers/result.js';
 import type { CallOptions, NavigatorContext } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
@@ -12,7 +15,7 @@ import {
 import { commonFields, integer, type Mode, optional, resourceSchemas } from './fields.js';
 import { type OrganizationResource, organizationKind } from './organization.js';
 import { type PersonResource, personKind } from './person-resource.js';
-import { signatureKind } from './signature.js';
+import { type SignatureResource, signatureKind } from './signature.js';
 import { taggingKind } from './tagging.js';
 
 /** The petition's writable fields as the spec's Petition table lists them. */
@@ -147,6 +150,38 @@ export class PetitionResource extends Resource<Petition, PetitionInput> {
    */
   taggings() {
     return this.linkedCollection(taggingKind, 'std:taggings');
+  }
+
+  /**
+   * Records a signature of this petition through its `std:record_signature_helper`:
+   * the signer (`person`) is created, or matched with a known person and updated, and
+   * the action functions (tags, lists, answers) are applied. The input is checked
+   * first (a SchemaValidationError, no request). Resolves with the signature and the
+   * person; `complete` is false, with the failed parts in `failures`, when an action
+   * function failed while the signature was recorded. An atomic error rejects with an
+   * HTTPError. With `authenticate: false` no key is sent and a success has no record.
+   *
+   * @example
+   * ```ts
+   * const { record, person, complete, failures } = await petition.recordSignature({
+   *   comments: 'Keep the park public!',
+   *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org', primary: true }] },
+   *   add_tags: ['elm-park'],
+   * });
+   * console.log(record?.data.comments, person?.url, complete || failures);
+   * ```
+   */
+  recordSignature(
+    input: RecordSignatureInput,
+    options?: HelperOptions,
+  ): Promise<HelperResult<SignatureResource, PersonResource>> {
+    return this.callHelper(
+      'std:record_signature_helper',
+      RecordSignatureBodySchema,
+      input,
+      { record: signatureKind, person: personKind },
+      options,
+    );
   }
 }
 

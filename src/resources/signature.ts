@@ -3,7 +3,13 @@ import type { CallOptions } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
 import { referredActionFields } from './action-fields.js';
-import { commonFields, type Mode, optional, resourceSchemas } from './fields.js';
+import {
+  commonFields,
+  HELPER_COMPUTED_FIELDS,
+  type Mode,
+  optional,
+  resourceSchemas,
+} from './fields.js';
 import { type OrganizationResource, organizationKind } from './organization.js';
 import { type PersonResource, personKind } from './person-resource.js';
 import { type PetitionResource, petitionKind } from './petition.js';
@@ -17,7 +23,7 @@ function signatureShape(mode: Mode) {
   };
 }
 
-const signatureSchemas = resourceSchemas(signatureShape);
+const signatureSchemas = resourceSchemas(signatureShape, HELPER_COMPUTED_FIELDS);
 
 /**
  * A signature of a petition as the SDK reads it from any server: unknown members kept,

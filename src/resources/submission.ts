@@ -3,7 +3,13 @@ import type { CallOptions } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
 import { referredActionFields } from './action-fields.js';
-import { commonFields, type Mode, optional, resourceSchemas } from './fields.js';
+import {
+  commonFields,
+  HELPER_COMPUTED_FIELDS,
+  type Mode,
+  optional,
+  resourceSchemas,
+} from './fields.js';
 import { type FormResource, formKind } from './form.js';
 import { type OrganizationResource, organizationKind } from './organization.js';
 import { type PersonResource, personKind } from './person-resource.js';
@@ -24,7 +30,7 @@ function submissionShape(mode: Mode) {
   };
 }
 
-const submissionSchemas = resourceSchemas(submissionShape);
+const submissionSchemas = resourceSchemas(submissionShape, HELPER_COMPUTED_FIELDS);
 
 /**
  * A form submission as the SDK reads it from any server: unknown members kept.

@@ -229,6 +229,7 @@ describe('attendance', () => {
     expect(ATTENDANCE_READ_ONLY_FIELDS).toEqual([
       'created_date',
       'modified_date',
+      'triggers',
       '_links',
       '_embedded',
     ]);

@@ -1,0 +1,68 @@
+/**
+ * `adis-sdk/helpers`: the light entry for web pages. It calls the specification's
+ * helper endpoints (record a signature, an RSVP, a donation…) with `fetch` alone: no
+ * zod, ky or uri-template at run time, a few kilobytes in a page. Nothing is checked
+ * before sending (the server checks), and answers come back typed but not validated;
+ * the full SDK's methods (`petition.recordSignature(…)`) check both ways.
+ *
+ * Every export here is also exported by the main entry `adis-sdk`.
+ *
+ * @example
+ * ```ts
+ * import { isHTTPError, recordSignature } from 'adis-sdk/helpers';
+ * try {
+ *   await recordSignature(href, { person: { given_name: 'Ana' } });
+ * } catch (error) {
+ *   if (isHTTPError(error)) console.warn(error.status, error.stdError);
+ * }
+ * ```
+ *
+ * @packageDocumentation
+ */
+// Each import names its file (never a folder's index): errors/index.ts re-exports the
+// zod error schemas, which would otherwise be pulled into the page.
+export { AdisError, type AdisErrorCode } from '../errors/adis-error.js';
+export { decodeStdError, errorDescriptions } from '../errors/decode-std-error.js';
+export { HTTPError, type HTTPErrorInit } from '../errors/http-error.js';
+export { NetworkError } from '../errors/network-error.js';
+export { ResponseFormatError } from '../errors/response-format-error.js';
+export type {
+  ErrorDescription,
+  RequestType,
+  ResourceStatus,
+  StdError,
+} from '../errors/std-error-schema.js';
+export {
+  isAdisError,
+  isHTTPError,
+  isNetworkError,
+  isResponseFormatError,
+} from '../errors/type-guards.js';
+export type { Attendance } from '../resources/attendance.js';
+export type { Canvass } from '../resources/canvass.js';
+export type { Donation } from '../resources/donation.js';
+export type { Outreach } from '../resources/outreach.js';
+export type { Person, PersonInput } from '../resources/person.js';
+export type { Signature } from '../resources/signature.js';
+export type { Submission } from '../resources/submission.js';
+export type {
+  ActionFunctionsInput,
+  PersonSignupInput,
+  RecordAttendanceInput,
+  RecordCanvassInput,
+  RecordDonationInput,
+  RecordOutreachInput,
+  RecordSignatureInput,
+  RecordSubmissionInput,
+} from './bodies.js';
+export { type CallHelperOptions, callHelper, type HelperCallOptions } from './call.js';
+export {
+  personSignup,
+  recordAttendance,
+  recordCanvass,
+  recordDonation,
+  recordOutreach,
+  recordSignature,
+  recordSubmission,
+} from './record.js';
+export { findMember, type HelperResult, helperFailures, isPartialSuccess } from './result.js';

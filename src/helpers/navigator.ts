@@ -1,0 +1,155 @@
+import type { z } from 'zod';
+import { isHTTPError } from '../errors/type-guards.js';
+import { HalDocument } from '../hal/index.js';
+import type { NavigatorContext } from '../navigator/context.js';
+import type { ResourceKind } from '../navigator/kind.js';
+import { outgoingBody, type WriteOptions } from '../navigator/write.js';
+import { findMember, type HelperResult, helperFailures, isPartialSuccess } from './result.js';
+
+// The full SDK's side of the helpers: the body is checked with its schema, sent through
+// the client's transport (key on trusted origins only, rate limit, timeouts), and the
+// records that come back are read with their read schemas and wrapped in their classes.
+// This module imports resource kinds as types only: the kinds are passed in, because
+// navigator/resource.ts imports this module and every resource class extends Resource.
+
+/**
+ * Options of the full SDK's helper methods (`petition.recordSignature`,
+ * `client.signup`…).
+ *
+ * @example
+ * ```ts
+ * await petition.recordSignature(input, { authenticate: false }); // as a web page would
+ * await petition.recordSignature(input, { returnResponse: false, signal: AbortSignal.timeout(5_000) });
+ * ```
+ */
+export interface HelperOptions extends WriteOptions {
+  /**
+   * Default true. `false` sends no API key, as a web page calls the helpers that allow
+   * it; the server then answers `{}` on success and never returns records.
+   */
+  authenticate?: boolean;
+}
+
+/**
+ * What {@link sendHelper} needs to know about one helper.
+ *
+ * @example
+ * ```ts
+ * const call: HelperCall<PersonSignupInput, PersonResource, PersonResource> = {
+ *   url, rel: 'std:person_signup_helper', schema: PersonSignupBodySchema, input,
+ *   recordKind: personKind, personKind,
+ * };
+ * ```
+ */
+export interface HelperCall<B, W, PW> {
+  /** The helper's absolute URL (the href of its link). */
+  url: string;
+  /** The helper's relation, for error messages (`std:record_signature_helper`). */
+  rel: string;
+  /** The body schema; the input is checked with it before sending (when validation is on). */
+  schema: z.ZodType<unknown, B>;
+  input: B;
+  /** The main record's kind (signature, canvass; person for signup). */
+  recordKind: WrappingKind<W>;
+  /** The person kind. */
+  personKind: WrappingKind<PW>;
+}
+
+/**
+ * The part of a {@link ResourceKind} a helper call uses: its name and its wrapper.
+ *
+ * @example
+ * ```ts
+ * const kind: WrappingKind<SignatureResource> = signatureKind;
+ * ```
+ */
+export interface WrappingKind<W> {
+  /** Name of one resource, as in the relation `std:signature`. */
+  readonly singular: string;
+  wrap(context: NavigatorContext, document: HalDocument): W;
+}
+
+/**
+ * Calls a helper for the full SDK: checks the body, POSTs it, and reads the answer into
+ * a {@link HelperResult} of wrapped resources. A non-atomic 400 resolves with
+ * `complete: false` (record and person from the members beside the error); every other
+ * error rejects as the transport reports it.
+ *
+ * @example
+ * ```ts
+ * const result = await sendHelper(context, {
+ *   url, rel: 'std:record_signature_helper', schema: RecordSignatureBodySchema, input,
+ *   recordKind: signatureKind, personKind,
+ * }, {});
+ * ```
+ */
+export async function sendHelper<B, W, PW>(
+  context: NavigatorContext,
+  call: HelperCall<B, W, PW>,
+  options: HelperOptions = {},
+): Promise<HelperResult<W, PW>> {
+  const { returnResponse, authenticate, signal, timeout } = options;
+  // parse() returns the input unchanged when validation is off.
+  const body = context.parse(call.schema, call.input, call.url, call.rel);
+  const send = {
+    ...(signal ? { signal } : {}),
+    ...(timeout === undefined ? {} : { timeout }),
+    ...(authenticate === false ? { authenticate } : {}),
+  };
+  const recordName = call.recordKind.singular;
+  const isSignup = recordName === call.personKind.singular;
+  try {
+    const { status, document } = await context.send(
+      'POST',
+      call.url,
+      outgoingBody(context, body, returnResponse),
+      send,
+    );
+    // `{}` (calls without a key, servers that work in the background) or no body: no record.
+    const main = document && Object.keys(document.body).length > 0 ? document : undefined;
+    const personDocument = isSignup ? main : main && member(main, 'person');
+    return {
+      status,
+      complete: true,
+      record: main && call.recordKind.wrap(context, main),
+      person: personDocument && call.personKind.wrap(context, personDocument),
+      failures: [],
+      error: undefined,
+    };
+  } catch (error) {
+    if (!isHTTPError(error) || !isPartialSuccess(error.status, error.stdError)) throw error;
+    const stdError = error.stdError;
+    // The members beside the error, read as embedded resources so that the curies of
+    // the server (`osdi:person`) resolve like everywhere else.
+    const beside = HalDocument.parse(
+      { _embedded: stdError?.results ?? {} },
+      error.url,
+      context.curies,
+    );
+    const personDocument = member(beside, 'person');
+    const recordDocument = isSignup ? personDocument : member(beside, recordName);
+    return {
+      status: error.status,
+      complete: false,
+      record: recordDocument && call.recordKind.wrap(context, recordDocument),
+      person: personDocument && call.personKind.wrap(context, personDocument),
+      failures: helperFailures(stdError),
+      error: stdError,
+    };
+  }
+}
+
+/**
+ * The resource embedded in `document` under `std:<name>` (matched through the curies),
+ * else under any `<prefix>:<name>`: servers use prefixes they declare no curie for.
+ */
+function member(document: HalDocument, name: string): HalDocument | undefined {
+  const [embedded] = document.embedded(`std:${name}`);
+  if (embedded) return embedded;
+  const raw = document.body._embedded;
+  const found = findMember(
+    typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : undefined,
+    name,
+  );
+  return found && HalDocument.parse(found, document.base, document.curies);
+}

@@ -1,0 +1,40 @@
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+// The light entry's promise: a page that records a signature carries no zod, ky or
+// uri-template, and stays well under the widget budget of 6 kB (minified, gzip).
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const BUDGET = 6000;
+
+async function bundle(contents: string) {
+  const result = await build({
+    stdin: { contents, resolveDir: root, loader: 'ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  return { gzip: gzipSync(code, { level: 9 }).length, inputs: Object.keys(result.metafile.inputs) };
+}
+
+describe('the light entry src/helpers/index.ts', () => {
+  it('bundles for a signature page without zod, ky or uri-template, under 6 kB gzip', async () => {
+    const page = await bundle(
+      "import { recordSignature } from './src/helpers/index.js';\n" +
+        'recordSignature(location.href, { person: {} }).then(console.log);\n',
+    );
+    expect(page.inputs.filter((input) => input.includes('node_modules'))).toEqual([]);
+    expect(page.gzip).toBeLessThan(BUDGET);
+  });
+
+  it('stays under budget with every export used', async () => {
+    const all = await bundle("export * from './src/helpers/index.js';\n");
+    expect(all.inputs.filter((input) => /node_modules|zod|resources\//.test(input))).toEqual([]);
+    expect(all.gzip).toBeLessThan(BUDGET);
+  });
+});
