@@ -1,6 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anonymousHelperOf } from '../src/http/anonymous.js';
 import { TokenBuckets } from '../src/http/rate-limit.js';
@@ -12,6 +9,7 @@ import {
   startServer,
 } from '../src/index.js';
 import { errorOf, harness, ORIGIN, READ, WRITE } from './helpers.js';
+import { killCliRuns, runCli } from './run-cli.js';
 
 const PAGE = 'https://campaign-site.example';
 
@@ -441,42 +439,10 @@ describe('TokenBuckets', () => {
 });
 
 describe('command line', () => {
-  const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const tsx = resolve(serverDir, '..', 'node_modules', '.bin', 'tsx');
-  const children: ChildProcess[] = [];
-  afterEach(() => {
-    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  });
+  afterEach(killCliRuns);
 
   function run(args: string[]) {
-    const child = spawn(tsx, ['src/cli.ts', '--db', ':memory:', '--seed', '0', ...args], {
-      cwd: serverDir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    const ready = new Promise<string>((done, fail) => {
-      const timer = setInterval(() => {
-        const match = /^Entry point: (\S+)$/m.exec(stdout);
-        if (match?.[1]) {
-          clearInterval(timer);
-          done(match[1]);
-        } else if (child.exitCode !== null) {
-          clearInterval(timer);
-          fail(new Error(`server exited ${child.exitCode}: ${stderr}`));
-        }
-      }, 50);
-    });
-    ready.catch(() => {});
-    return { child, ready, exited, stderr: () => stderr };
+    return runCli(['--db', ':memory:', '--seed', '0', ...args]);
   }
 
   it('takes --cors-origin and --trust-proxy', async () => {
@@ -506,7 +472,7 @@ describe('command line', () => {
     ]) {
       const proc = run(args);
       expect(await proc.exited, args.join(' ')).toBe(2);
-      expect(proc.stderr()).toMatch(/error:/);
+      expect(proc.output().stderr).toMatch(/error:/);
     }
   });
 });

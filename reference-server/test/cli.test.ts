@@ -1,17 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { killCliRuns, runCli } from './run-cli.js';
 
-const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = resolve(serverDir, '..', 'node_modules', '.bin', 'tsx');
 const dirs: string[] = [];
-const children: ChildProcess[] = [];
 
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  killCliRuns();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -22,35 +18,7 @@ function tempDir(): string {
 }
 
 function run(args: string[]) {
-  const child = spawn(tsx, ['src/cli.ts', ...args], {
-    cwd: serverDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  const ready = new Promise<string>((done, fail) => {
-    const timer = setInterval(() => {
-      const match = /^Entry point: (\S+)$/m.exec(stdout);
-      if (match?.[1]) {
-        clearInterval(timer);
-        done(match[1]);
-      } else if (child.exitCode !== null) {
-        clearInterval(timer);
-        fail(new Error(`server exited ${child.exitCode}: ${stderr}`));
-      }
-    }, 50);
-  });
-  // Cases that expect a failed start never await `ready`; keep its rejection handled.
-  ready.catch(() => {});
-  return { child, ready, exited, output: () => ({ stdout, stderr }) };
+  return runCli(args);
 }
 
 describe('command line', () => {

@@ -4,16 +4,9 @@
  * make more anonymous calls than one burst), a keyed client, a read-only one, and the
  * options that send the light entry's calls to the same server.
  */
-import {
-  type AppOptions,
-  createApp,
-  openStorage,
-  type RunningServer,
-  type Storage,
-  startServer,
-} from '../../reference-server/src/index.js';
+import type { AppOptions, Storage } from '../../reference-server/src/index.js';
 import { type Client, connect, type HelperCallOptions } from '../../src/index.js';
-import type { TestServer } from './reference-server.js';
+import { type TestServer, testServer } from './reference-server.js';
 
 /** A server for helper tests, and what talks to it. */
 export interface HelperFixture {
@@ -40,33 +33,7 @@ export interface HelperFixture {
 export function helperTestServer(
   options: Partial<Omit<AppOptions, 'storage'>> = {},
 ): TestServer & { storage: Storage } {
-  const storage = openStorage(':memory:');
-  const keys = { write: 'write-key', read: 'read-key', otherTenant: 'other-key' };
-  storage.putApiKey(keys.write, 'demo', 'write');
-  storage.putApiKey(keys.read, 'demo', 'read');
-  storage.putApiKey(keys.otherTenant, 'other', 'write');
-  const app = createApp({
-    storage,
-    logError: () => undefined,
-    anonymousRateLimit: false,
-    ...options,
-  });
-  const running: RunningServer[] = [];
-  return {
-    fetch: async (input, init) => app.fetch(new Request(input, init)),
-    entryPoint: 'http://adis.test/api/v1/',
-    keys,
-    storage,
-    async listen() {
-      const server = await startServer({ app, port: 0, host: '127.0.0.1' });
-      running.push(server);
-      return server;
-    },
-    async close() {
-      await Promise.all(running.map((server) => server.close()));
-      storage.close();
-    },
-  };
+  return testServer(0, { anonymousRateLimit: false, ...options });
 }
 
 /**

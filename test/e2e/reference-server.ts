@@ -1,4 +1,5 @@
 import {
+  type AppOptions,
   createApp,
   openStorage,
   type RunningServer,
@@ -23,16 +24,19 @@ export interface TestServer {
 
 /**
  * Builds a reference server with `people` demo people in the `demo` tenant and an
- * empty `other` tenant.
+ * empty `other` tenant; `options` are passed on to `createApp`.
  */
-export function testServer(people = 0): TestServer {
+export function testServer(
+  people = 0,
+  options: Partial<Omit<AppOptions, 'storage'>> = {},
+): TestServer & { storage: Storage } {
   const storage = openStorage(':memory:');
   const keys = { write: 'write-key', read: 'read-key', otherTenant: 'other-key' };
   storage.putApiKey(keys.write, 'demo', 'write');
   storage.putApiKey(keys.read, 'demo', 'read');
   storage.putApiKey(keys.otherTenant, 'other', 'write');
   if (people > 0) seedPeople(storage, { tenant: 'demo', count: people });
-  const app = createApp({ storage, logError: () => undefined });
+  const app = createApp({ storage, logError: () => undefined, ...options });
   const running: RunningServer[] = [];
   return {
     fetch: async (input, init) => app.fetch(new Request(input, init)),

@@ -1,0 +1,74 @@
+/**
+ * Starts the server's command line (`src/cli.ts`) as a child process for a test, and
+ * stops what the test left running.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The reference server's package folder (where `src/cli.ts` is). */
+export const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const tsx = resolve(serverDir, '..', 'node_modules', '.bin', 'tsx');
+const children: ChildProcess[] = [];
+
+/** A running command line: its process, its entry point once ready, its exit code. */
+export interface CliRun {
+  child: ChildProcess;
+  /** The printed entry point URL; rejects when the process exits before printing it. */
+  ready: Promise<string>;
+  exited: Promise<number | null>;
+  output(): { stdout: string; stderr: string };
+}
+
+/**
+ * Runs `tsx src/cli.ts ...args` in the server folder.
+ *
+ * @example
+ * ```ts
+ * const server = runCli(['--port', '0', '--db', ':memory:']);
+ * const entryPoint = await server.ready;
+ * ```
+ */
+export function runCli(args: readonly string[]): CliRun {
+  const child = spawn(tsx, ['src/cli.ts', ...args], {
+    cwd: serverDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const ready = new Promise<string>((done, fail) => {
+    const timer = setInterval(() => {
+      const match = /^Entry point: (\S+)$/m.exec(stdout);
+      if (match?.[1]) {
+        clearInterval(timer);
+        done(match[1]);
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        fail(new Error(`server exited ${child.exitCode}: ${stderr}`));
+      }
+    }, 50);
+  });
+  // Cases that expect a failed start never await `ready`; keep its rejection handled.
+  ready.catch(() => {});
+  return { child, ready, exited, output: () => ({ stdout, stderr }) };
+}
+
+/**
+ * Kills every process {@link runCli} started that is still running (for `afterEach`).
+ *
+ * @example
+ * ```ts
+ * afterEach(killCliRuns);
+ * ```
+ */
+export function killCliRuns(): void {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+}
