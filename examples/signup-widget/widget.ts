@@ -19,6 +19,7 @@
  * the page is opened from a file.
  */
 import {
+  errorDescriptions,
   type HelperCallOptions,
   isHTTPError,
   isNetworkError,
@@ -119,9 +120,9 @@ export function personOf(fields: WidgetFields) {
  */
 export function errorMessage(error: unknown): string {
   if (isHTTPError(error)) {
-    const descriptions = (error.stdError?.resource_status ?? [])
-      .flatMap((status) => status.error_descriptions)
-      .map((description) => description.description ?? description.error_code);
+    const descriptions = errorDescriptions(error.stdError).map(
+      (description) => description.description ?? description.error_code,
+    );
     if (descriptions.length > 0) return descriptions.join('; ');
     return error.message;
   }
