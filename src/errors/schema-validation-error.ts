@@ -66,9 +66,24 @@ function validationMessage(issues: ValidationIssue[], context: SchemaValidationC
   const where = context.url ? ` from ${context.url}` : '';
   const listed = issues
     .slice(0, LISTED_ISSUES)
-    .map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+    .map((issue) => `${formatPath(issue.path)}: ${describeIssue(issue)}`);
   if (issues.length > LISTED_ISSUES) listed.push(`and ${issues.length - LISTED_ISSUES} more`);
   return `Invalid ${what}${where}: ${listed.join('; ')}`;
+}
+
+/**
+ * zod's fallback message when no locale is loaded. The SDK's schemas use zod/mini,
+ * which loads none (to stay small), so an issue without a message of its own reads
+ * `Invalid input` unless the application loaded one (importing `zod` does); the code
+ * then says what kind of problem it is.
+ */
+const GENERIC_MESSAGE = 'Invalid input';
+
+/** The message of one issue, with zod's code when the message alone is generic. */
+function describeIssue(issue: ValidationIssue): string {
+  return issue.message === GENERIC_MESSAGE && issue.code !== 'custom'
+    ? `${issue.message} (${issue.code})`
+    : issue.message;
 }
 
 /**

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Why one resource of a request failed: one entry of a `std:error` resource status.
@@ -12,11 +12,11 @@ import * as z from 'zod';
 export const ErrorDescriptionSchema = z.object({
   /** Machine-readable reason, e.g. `TAG_NAME_DOES_NOT_EXIST`; `UNKNOWN` when the server gave none. */
   error_code: z.string(),
-  description: z.string().optional(),
+  description: z.optional(z.string()),
   /** Properties that caused the error, e.g. `start_date` or `responses[2].name`. */
   properties: z.array(z.string()),
-  hint: z.string().optional(),
-  reference_code: z.string().optional(),
+  hint: z.optional(z.string()),
+  reference_code: z.optional(z.string()),
 });
 
 /** One error description, normalised. */
@@ -32,8 +32,8 @@ export type ErrorDescription = z.infer<typeof ErrorDescriptionSchema>;
  */
 export const ResourceStatusSchema = z.object({
   /** Resource name, e.g. `std:person`. */
-  resource: z.string().optional(),
-  response_code: z.number().int().optional(),
+  resource: z.optional(z.string()),
+  response_code: z.optional(z.number().check(z.int())),
   error_descriptions: z.array(ErrorDescriptionSchema),
 });
 
@@ -65,13 +65,13 @@ export type RequestType = z.infer<typeof RequestTypeSchema>;
 export const StdErrorSchema = z.object({
   request_type: RequestTypeSchema,
   /** Outcome of the request as a whole: the status for atomic requests, 400 for non-atomic. */
-  response_code: z.number().int().optional(),
+  response_code: z.optional(z.number().check(z.int())),
   resource_status: z.array(ResourceStatusSchema),
   /**
    * Members of the body beside the error (and inside its `_embedded`), e.g. the
    * `std:person` a non-atomic helper did create. Present only when there were any.
    */
-  results: z.record(z.string(), z.unknown()).optional(),
+  results: z.optional(z.record(z.string(), z.unknown())),
   /** The error exactly as received, for anything the normalised form drops. */
   raw: z.unknown(),
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ticketSchema } from '../resources/action-fields.js';
 import { AttendanceWriteSchema } from '../resources/attendance.js';
 import { CanvassWriteSchema } from '../resources/canvass.js';
@@ -18,15 +18,15 @@ import { SubmissionWriteSchema } from '../resources/submission.js';
 // finished; zod caches the built schema, so the cost is paid once.
 
 const trigger = z.strictObject({
-  enabled: z.boolean().nullish(),
-  identifiers: z.array(z.string()).nullish(),
+  enabled: z.nullish(z.boolean()),
+  identifiers: z.nullish(z.array(z.string())),
 });
 
 const questionResponse = z.strictObject({
   /** The question's href, or its identifier `<namespace>:<id>`. */
-  question: z.string().min(1, 'must be the href or identifier of a question'),
-  responses: z.array(z.string()).nullish(),
-  value: z.string().nullish(),
+  question: z.string().check(z.minLength(1, 'must be the href or identifier of a question')),
+  responses: z.nullish(z.array(z.string())),
+  value: z.nullish(z.string()),
 });
 
 /**
@@ -45,23 +45,23 @@ const questionResponse = z.strictObject({
  */
 export const ActionFunctionsShape = {
   /** Names of existing tags to add to the person. */
-  add_tags: z.array(z.string()).nullish(),
+  add_tags: z.nullish(z.array(z.string())),
   /** URIs of existing tags to add to the person. */
-  add_tags_uri: z.array(z.string()).nullish(),
+  add_tags_uri: z.nullish(z.array(z.string())),
   /** Names of existing lists to add the person to. */
-  add_lists: z.array(z.string()).nullish(),
+  add_lists: z.nullish(z.array(z.string())),
   /** URIs of existing lists to add the person to. */
-  add_lists_uri: z.array(z.string()).nullish(),
+  add_lists_uri: z.nullish(z.array(z.string())),
   /** Answers to apply to the person: `responses` for choice questions, `value` for Paragraph. */
-  add_questions_responses_uri: z.array(questionResponse).nullish(),
+  add_questions_responses_uri: z.nullish(z.array(questionResponse)),
   /** Server responses to trigger; identifiers are `<system name>:<id>`. */
-  triggers: z
-    .strictObject({
-      autoresponse: trigger.nullish(),
-      sms_response: trigger.nullish(),
-      call_response: trigger.nullish(),
-    })
-    .nullish(),
+  triggers: z.nullish(
+    z.strictObject({
+      autoresponse: z.nullish(trigger),
+      sms_response: z.nullish(trigger),
+      call_response: z.nullish(trigger),
+    }),
+  ),
 };
 
 /**
@@ -93,10 +93,11 @@ type NotInHelperBodies = (typeof NOT_IN_HELPER_BODIES)[number];
  * read-only dates: a helper creates the record, so there is nothing to echo back, and
  * the links it needs are made by the helper itself.
  */
-function recordFields<S extends z.ZodRawShape>(shape: S): Omit<S, NotInHelperBodies> {
-  const out: Record<string, z.ZodType> = {};
+function recordFields<S extends z.core.$ZodShape>(shape: S): Omit<S, NotInHelperBodies> {
+  const out: Record<string, z.ZodMiniType> = {};
   for (const [key, schema] of Object.entries(shape)) {
-    if (!(NOT_IN_HELPER_BODIES as readonly string[]).includes(key)) out[key] = schema as z.ZodType;
+    if (!(NOT_IN_HELPER_BODIES as readonly string[]).includes(key))
+      out[key] = schema as z.ZodMiniType;
   }
   return out as unknown as Omit<S, NotInHelperBodies>;
 }
@@ -108,9 +109,9 @@ function recordFields<S extends z.ZodRawShape>(shape: S): Omit<S, NotInHelperBod
  * own shape reports them already.
  */
 function forwardRules(
-  schema: z.ZodType,
+  schema: z.ZodMiniType,
   members: Record<string, unknown>,
-  ctx: z.RefinementCtx,
+  ctx: z.core.$RefinementCtx,
 ): void {
   const result = schema.safeParse(members);
   if (result.success) return;
@@ -158,7 +159,7 @@ function buildSignatureBody() {
  * });
  * ```
  */
-export const RecordSignatureBodySchema: z.ZodLazy<ReturnType<typeof buildSignatureBody>> =
+export const RecordSignatureBodySchema: z.ZodMiniLazy<ReturnType<typeof buildSignatureBody>> =
   z.lazy(buildSignatureBody);
 
 /**
@@ -197,7 +198,7 @@ function buildOutreachBody() {
  * });
  * ```
  */
-export const RecordOutreachBodySchema: z.ZodLazy<ReturnType<typeof buildOutreachBody>> =
+export const RecordOutreachBodySchema: z.ZodMiniLazy<ReturnType<typeof buildOutreachBody>> =
   z.lazy(buildOutreachBody);
 
 /**
@@ -216,11 +217,11 @@ function buildAttendanceBody() {
   const ticket = z.strictObject({
     ...ticketSchema('write').shape,
     /** Who will use the ticket, inlined; may differ from the buyer. */
-    person: PersonWriteSchema.nullish(),
+    person: z.nullish(PersonWriteSchema),
   });
   return z.strictObject({
     ...attendance,
-    tickets: z.array(ticket).nullish(),
+    tickets: z.nullish(z.array(ticket)),
     /** The attendee, or the buyer of the tickets. */
     person: PersonWriteSchema,
     ...ActionFunctionsShape,
@@ -243,7 +244,7 @@ function buildAttendanceBody() {
  * });
  * ```
  */
-export const RecordAttendanceBodySchema: z.ZodLazy<ReturnType<typeof buildAttendanceBody>> =
+export const RecordAttendanceBodySchema: z.ZodMiniLazy<ReturnType<typeof buildAttendanceBody>> =
   z.lazy(buildAttendanceBody);
 
 /**
@@ -257,7 +258,7 @@ export const RecordAttendanceBodySchema: z.ZodLazy<ReturnType<typeof buildAttend
  */
 export type RecordAttendanceInput = z.input<typeof RecordAttendanceBodySchema>;
 
-const helperLink = z.strictObject({ href: z.string().min(1, 'must be a URL') });
+const helperLink = z.strictObject({ href: z.string().check(z.minLength(1, 'must be a URL')) });
 
 // Any `<prefix>:attendance` / `<prefix>:submission`: the prefix is the server's own
 // abbreviation, and the SDK renames `std:` to it before sending.
@@ -273,12 +274,18 @@ function buildDonationBody() {
       /** The donor. */
       person: PersonWriteSchema,
       /** The attendance or submission the donation was made with. */
-      _links: z.partialRecord(donationLinkRel, helperLink).nullish(),
+      _links: z.nullish(z.partialRecord(donationLinkRel, helperLink)),
       ...ActionFunctionsShape,
     })
-    .superRefine((body, ctx) => {
-      forwardRules(DonationWriteSchema, { amount: body.amount, recipients: body.recipients }, ctx);
-    }, whenObject);
+    .check(
+      z.superRefine((body, ctx) => {
+        forwardRules(
+          DonationWriteSchema,
+          { amount: body.amount, recipients: body.recipients },
+          ctx,
+        );
+      }, whenObject),
+    );
 }
 
 /**
@@ -299,7 +306,7 @@ function buildDonationBody() {
  * });
  * ```
  */
-export const RecordDonationBodySchema: z.ZodLazy<ReturnType<typeof buildDonationBody>> =
+export const RecordDonationBodySchema: z.ZodMiniLazy<ReturnType<typeof buildDonationBody>> =
   z.lazy(buildDonationBody);
 
 /**
@@ -319,27 +326,29 @@ function buildCanvassBody() {
     .strictObject({
       ...canvassFields,
       /** The person who made the contact. */
-      canvasser: PersonWriteSchema.nullish(),
+      canvasser: z.nullish(PersonWriteSchema),
       /** The target's answer to one question. */
-      question_response: z
-        .strictObject({
+      question_response: z.nullish(
+        z.strictObject({
           /** The question's href or identifier, or a link object to it. */
           question: z.union([
-            z.string().min(1, 'must be the href or identifier of a question'),
+            z.string().check(z.minLength(1, 'must be the href or identifier of a question')),
             helperLink,
           ]),
-          value: z.string().nullish(),
-          responses: z.array(z.string()).nullish(),
-        })
-        .nullish(),
+          value: z.nullish(z.string()),
+          responses: z.nullish(z.array(z.string())),
+        }),
+      ),
     })
-    .superRefine((fields, ctx) => {
-      forwardRules(
-        CanvassWriteSchema,
-        { success: fields.success, status_code: fields.status_code },
-        ctx,
-      );
-    }, whenObject);
+    .check(
+      z.superRefine((fields, ctx) => {
+        forwardRules(
+          CanvassWriteSchema,
+          { success: fields.success, status_code: fields.status_code },
+          ctx,
+        );
+      }, whenObject),
+    );
   return z.strictObject({ canvass, ...ActionFunctionsShape });
 }
 
@@ -362,7 +371,7 @@ function buildCanvassBody() {
  * });
  * ```
  */
-export const RecordCanvassBodySchema: z.ZodLazy<ReturnType<typeof buildCanvassBody>> =
+export const RecordCanvassBodySchema: z.ZodMiniLazy<ReturnType<typeof buildCanvassBody>> =
   z.lazy(buildCanvassBody);
 
 /**
@@ -398,7 +407,7 @@ function buildSubmissionBody() {
  * });
  * ```
  */
-export const RecordSubmissionBodySchema: z.ZodLazy<ReturnType<typeof buildSubmissionBody>> =
+export const RecordSubmissionBodySchema: z.ZodMiniLazy<ReturnType<typeof buildSubmissionBody>> =
   z.lazy(buildSubmissionBody);
 
 /**

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { isHTTPError } from '../errors/type-guards.js';
 import { HalDocument } from '../hal/index.js';
 import type { NavigatorContext } from '../navigator/context.js';
@@ -47,7 +47,7 @@ export interface HelperCall<B, W, PW> {
   /** The helper's relation, for error messages (`std:record_signature_helper`). */
   rel: string;
   /** The body schema; the input is checked with it before sending (when validation is on). */
-  schema: z.ZodType<unknown, B>;
+  schema: z.ZodMiniType<unknown, B>;
   input: B;
   /** The main record's kind (signature, canvass; person for signup). */
   recordKind: WrappingKind<W>;

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { SchemaValidationError } from '../errors/index.js';
 import { type Curies, HalDocument } from '../hal/index.js';
 import type { HttpMethod, HttpResponse, Transport } from '../http/transport.js';
@@ -104,7 +104,7 @@ export class NavigatorContext {
    * const person = context.parse(PersonSchema, doc.properties, doc.url, 'std:person');
    * ```
    */
-  parse<S extends z.ZodType>(
+  parse<S extends z.ZodMiniType>(
     schema: S,
     value: unknown,
     url: string,

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { HalDocument } from '../hal/index.js';
 import type { NavigatorContext } from './context.js';
 import { Resource } from './resource.js';
@@ -19,8 +19,8 @@ export interface ResourceKind<T extends object, I, W extends Resource<T, I>> {
   readonly singular: string;
   /** Name of the collection, as in the relation `std:people`. */
   readonly plural: string;
-  readonly schema: z.ZodType<T, unknown>;
-  readonly writeSchema: z.ZodType<unknown, I>;
+  readonly schema: z.ZodMiniType<T, unknown>;
+  readonly writeSchema: z.ZodMiniType<unknown, I>;
   wrap(context: NavigatorContext, document: HalDocument): W;
 }
 

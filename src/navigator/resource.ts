@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { LinkNotFoundError } from '../errors/index.js';
 import type { HalDocument, Link, TemplateVariables } from '../hal/index.js';
 import { type HelperOptions, sendHelper, type WrappingKind } from '../helpers/navigator.js';
@@ -278,7 +278,7 @@ export class Resource<T extends object, I = T> {
    */
   protected async callHelper<B, W, PW>(
     rel: string,
-    schema: z.ZodType<unknown, B>,
+    schema: z.ZodMiniType<unknown, B>,
     input: B,
     kinds: { record: WrappingKind<W>; person: WrappingKind<PW> },
     options: HelperOptions = {},

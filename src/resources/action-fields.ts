@@ -1,5 +1,15 @@
-import * as z from 'zod';
-import { bool, code, datetime, flexenum, float, type Mode, object, optional } from './fields.js';
+import * as z from 'zod/mini';
+import {
+  bool,
+  code,
+  datetime,
+  flexenum,
+  float,
+  type Mode,
+  object,
+  optional,
+  preprocess,
+} from './fields.js';
 import { referrerDataSchema } from './shared.js';
 
 // This module imports no resource kind on purpose: the action resources import it while
@@ -19,7 +29,7 @@ export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
  * currency('write').safeParse('euro').success; // false
  * ```
  */
-export function currency(mode: Mode): z.ZodType<string, string> {
+export function currency(mode: Mode): z.ZodMiniType<string, string> {
   return code(CURRENCY_PATTERN, 'ISO 4217 currency code such as USD', mode);
 }
 
@@ -34,9 +44,11 @@ export function currency(mode: Mode): z.ZodType<string, string> {
  * money('write').safeParse(-5).success; // false
  * ```
  */
-export function money(mode: Mode): z.ZodType<number, number> {
+export function money(mode: Mode): z.ZodMiniType<number, number> {
   return mode === 'write'
-    ? z.number().min(0, 'must not be negative').max(MAX_AMOUNT, 'must be at most 1,000,000,000')
+    ? z
+        .number()
+        .check(z.gte(0, 'must not be negative'), z.lte(MAX_AMOUNT, 'must be at most 1,000,000,000'))
     : float(mode);
 }
 
@@ -149,9 +161,9 @@ export function paymentSchema(mode: Mode) {
  * (`{ href }`) or an inlined person with a `self` link is accepted too and reduced to
  * its href, so callers always see a string they can `get` from `client.people`.
  */
-function ticketHolder(mode: Mode): z.ZodType<string, unknown> {
-  if (mode === 'write') return z.string().min(1, 'must be the href of a person');
-  return z.preprocess((value) => {
+function ticketHolder(mode: Mode): z.ZodMiniType<string, unknown> {
+  if (mode === 'write') return z.string().check(z.minLength(1, 'must be the href of a person'));
+  return preprocess((value) => {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
     const record = value as { href?: unknown; _links?: { self?: { href?: unknown } } };
     if (typeof record.href === 'string') return record.href;

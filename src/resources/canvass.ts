@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Collection } from '../navigator/collection.js';
 import type { CallOptions } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
@@ -63,19 +63,21 @@ export const CanvassSchema = canvassSchemas.read;
  * CanvassWriteSchema.safeParse({ success: false, status_code: 'not_home' }).success; // true
  * ```
  */
-export const CanvassWriteSchema = canvassSchemas.write.superRefine((canvass, ctx) => {
-  // Read defensively: the rule also runs when other members failed their own checks.
-  const { success, status_code: status } = canvass;
-  if (typeof success !== 'boolean' || (status !== null && typeof status !== 'string')) return;
-  if (!status === success) return;
-  ctx.addIssue({
-    code: 'custom',
-    message: success
-      ? 'a successful canvass has no status_code; leave it out or empty'
-      : 'an unsuccessful canvass needs a status_code saying why',
-    path: ['status_code'],
-  });
-}, EVEN_WITH_INVALID_MEMBERS);
+export const CanvassWriteSchema = canvassSchemas.write.check(
+  z.superRefine((canvass, ctx) => {
+    // Read defensively: the rule also runs when other members failed their own checks.
+    const { success, status_code: status } = canvass;
+    if (typeof success !== 'boolean' || (status !== null && typeof status !== 'string')) return;
+    if (!status === success) return;
+    ctx.addIssue({
+      code: 'custom',
+      message: success
+        ? 'a successful canvass has no status_code; leave it out or empty'
+        : 'an unsuccessful canvass needs a status_code saying why',
+      path: ['status_code'],
+    });
+  }, EVEN_WITH_INVALID_MEMBERS),
+);
 
 /**
  * Members of a canvass the server owns: ignored on create and update.

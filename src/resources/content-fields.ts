@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { currency, money } from './action-fields.js';
 import {
   bool,
@@ -61,7 +61,7 @@ export const DUPLICATE_TICKET_LEVEL_TITLE = RuleCode.DUPLICATE_TICKET_LEVEL_TITL
  *
  * @example
  * ```ts
- * schema.superRefine((event, ctx) => check(event, ctx), EVEN_WITH_INVALID_MEMBERS);
+ * schema.check(z.superRefine((event, ctx) => check(event, ctx), EVEN_WITH_INVALID_MEMBERS));
  * ```
  */
 export const EVEN_WITH_INVALID_MEMBERS: z.core.$ZodSuperRefineParams = {
@@ -78,7 +78,7 @@ export const EVEN_WITH_INVALID_MEMBERS: z.core.$ZodSuperRefineParams = {
  * ```
  */
 export function nonNegativeInteger(mode: Mode) {
-  return mode === 'write' ? z.number().int().min(0) : integer(mode);
+  return mode === 'write' ? z.number().check(z.int(), z.gte(0)) : integer(mode);
 }
 
 /**
@@ -92,7 +92,7 @@ export function nonNegativeInteger(mode: Mode) {
  * const shape = { total_shares: computedMember(integer('read'), mode) };
  * ```
  */
-export function computedMember<T extends z.ZodType>(schema: T, mode: Mode) {
+export function computedMember<T extends z.ZodMiniType>(schema: T, mode: Mode) {
   // Typed as the read schema on both sides: what a client sends back is ignored, and a
   // union with `unknown` would erase the member's type on read.
   return (mode === 'write' ? optional(z.unknown()) : optional(schema)) as ReturnType<
@@ -188,7 +188,9 @@ function shareMembers(mode: Mode) {
  */
 function otherNetworkShareSchema(mode: Mode) {
   const known = { total_shares: optional(nonNegativeInteger(mode)) };
-  return mode === 'write' ? z.object(known).catchall(z.string().nullable()) : z.looseObject(known);
+  return mode === 'write'
+    ? z.catchall(z.object(known), z.nullable(z.string()))
+    : z.looseObject(known);
 }
 
 /**
@@ -235,10 +237,8 @@ export function shareOptionSchema(mode: Mode) {
   };
   if (mode === 'read') return z.looseObject(known);
   const other = otherNetworkShareSchema(mode);
-  return z
-    .object(known)
-    .catchall(z.unknown())
-    .superRefine((option, ctx) => {
+  return z.catchall(z.object(known), z.unknown()).check(
+    z.superRefine((option, ctx) => {
       for (const [key, value] of Object.entries(option)) {
         if (Object.hasOwn(known, key)) continue;
         if (!SHARE_MEMBER_PATTERN.test(key)) {
@@ -254,7 +254,8 @@ export function shareOptionSchema(mode: Mode) {
           ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path] });
         }
       }
-    }, EVEN_WITH_INVALID_MEMBERS);
+    }, EVEN_WITH_INVALID_MEMBERS),
+  );
 }
 
 /**
@@ -381,25 +382,27 @@ export function ticketLevelSchema(mode: Mode) {
 export function ticketLevelsSchema(mode: Mode) {
   const list = z.array(ticketLevelSchema(mode));
   if (mode === 'read') return list;
-  return list.superRefine((levels, ctx) => {
-    const seen = new Set<string>();
-    levels.forEach((level, index) => {
-      if (typeof level.title !== 'string') return;
-      const title = level.title.trim().toLowerCase();
-      if (seen.has(title)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `another ticket level is already titled "${level.title}"`,
-          path: [index, 'title'],
-          params: {
-            code: DUPLICATE_TICKET_LEVEL_TITLE,
-            hint: 'give each ticket level its own title',
-          },
-        });
-      }
-      seen.add(title);
-    });
-  });
+  return list.check(
+    z.superRefine((levels, ctx) => {
+      const seen = new Set<string>();
+      levels.forEach((level, index) => {
+        if (typeof level.title !== 'string') return;
+        const title = level.title.trim().toLowerCase();
+        if (seen.has(title)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `another ticket level is already titled "${level.title}"`,
+            path: [index, 'title'],
+            params: {
+              code: DUPLICATE_TICKET_LEVEL_TITLE,
+              hint: 'give each ticket level its own title',
+            },
+          });
+        }
+        seen.add(title);
+      });
+    }),
+  );
 }
 
 /**
@@ -431,9 +434,9 @@ export function reminderSchema(mode: Mode) {
  * ```
  */
 export function eventLocationSchema(mode: Mode) {
-  return employerAddressSchema(mode)
-    .omit({ status: true })
-    .extend({ public: optional(bool(mode)) });
+  return z.extend(z.omit(employerAddressSchema(mode), { status: true }), {
+    public: optional(bool(mode)),
+  });
 }
 
 /**

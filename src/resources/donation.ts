@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { CallOptions } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
@@ -85,10 +85,12 @@ const MONEY_TOLERANCE = 1e-6;
  * }).success; // false: the recipients get more than was given
  * ```
  */
-export const DonationWriteSchema = donationSchemas.write.superRefine((donation, ctx) => {
-  const problem = recipientsProblem(donation.amount, donation.recipients);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['recipients'] });
-}, EVEN_WITH_INVALID_MEMBERS);
+export const DonationWriteSchema = donationSchemas.write.check(
+  z.superRefine((donation, ctx) => {
+    const problem = recipientsProblem(donation.amount, donation.recipients);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['recipients'] });
+  }, EVEN_WITH_INVALID_MEMBERS),
+);
 
 /**
  * Why the recipients' amounts do not fit the donation's amount, or undefined when they

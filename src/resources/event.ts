@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { HalDocument } from '../hal/index.js';
 import { RecordAttendanceBodySchema, type RecordAttendanceInput } from '../helpers/bodies.js';
 import type { HelperOptions } from '../helpers/navigator.js';
@@ -73,7 +73,9 @@ export function isIanaTimeZone(name: string): boolean {
 /** An IANA time zone identifier on write, any string on read. */
 function timeZone(mode: Mode) {
   return mode === 'write'
-    ? z.string().refine(isIanaTimeZone, 'must be an IANA time zone such as America/New_York')
+    ? z
+        .string()
+        .check(z.refine(isIanaTimeZone, 'must be an IANA time zone such as America/New_York'))
     : z.string();
 }
 
@@ -184,9 +186,11 @@ export const EventSchema = eventSchemas.read;
  * });
  * ```
  */
-export const EventWriteSchema = eventSchemas.write.superRefine((event, ctx) => {
-  for (const issue of eventRuleIssues(event)) addRuleIssue(ctx, issue);
-}, EVEN_WITH_INVALID_MEMBERS);
+export const EventWriteSchema = eventSchemas.write.check(
+  z.superRefine((event, ctx) => {
+    for (const issue of eventRuleIssues(event)) addRuleIssue(ctx, issue);
+  }, EVEN_WITH_INVALID_MEMBERS),
+);
 
 /**
  * Fields of an event that a client may not set (dates, totals, HAL members).

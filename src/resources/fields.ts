@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Which side of the wire a schema serves.
@@ -23,10 +23,10 @@ export type Mode = 'read' | 'write';
  */
 export function flexenum<const T extends readonly string[]>(
   _values: T,
-): z.ZodType<T[number] | (string & {}), string> {
+): z.ZodMiniType<T[number] | (string & {}), string> {
   // The values are documentation for the type only: a flexenum accepts any string on
   // both sides of the wire.
-  return z.string() as z.ZodType<T[number] | (string & {}), string>;
+  return z.string() as z.ZodMiniType<T[number] | (string & {}), string>;
 }
 
 /**
@@ -41,7 +41,7 @@ export function flexenum<const T extends readonly string[]>(
 export function enumeration<const T extends readonly [string, ...string[]]>(
   values: T,
   mode: Mode,
-): z.ZodType<T[number] | (string & {}), string> {
+): z.ZodMiniType<T[number] | (string & {}), string> {
   return mode === 'write' ? z.enum(values) : flexenum(values);
 }
 
@@ -51,8 +51,24 @@ export function enumeration<const T extends readonly [string, ...string[]]>(
  * is what `XInput` types show; without this, a coercing read schema would make every
  * numeric or boolean member of every `XInput` accept anything at compile time.
  */
-function asInput<T>(schema: z.ZodType<T, unknown>): z.ZodType<T, T> {
-  return schema as z.ZodType<T, T>;
+function asInput<T>(schema: z.ZodMiniType<T, unknown>): z.ZodMiniType<T, T> {
+  return schema as z.ZodMiniType<T, T>;
+}
+
+/**
+ * Runs `fn` on the raw value before `schema` parses it: zod/mini's spelling of classic
+ * zod's `z.preprocess` (a pipe from a transform into the schema, as zod builds it).
+ *
+ * @example
+ * ```ts
+ * preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string());
+ * ```
+ */
+export function preprocess<U extends z.core.$ZodType, B = unknown>(
+  fn: (value: B) => unknown,
+  schema: U,
+): z.ZodMiniPipe<z.ZodMiniTransform<unknown, B>, U> {
+  return z.pipe(z.transform(fn), schema);
 }
 
 const TRUE_STRINGS = new Set(['true', '1', 'yes']);
@@ -67,11 +83,11 @@ const FALSE_STRINGS = new Set(['false', '0', 'no']);
  * bool('read').parse('true'); // true
  * ```
  */
-export function bool(mode: Mode): z.ZodType<boolean, boolean> {
+export function bool(mode: Mode): z.ZodMiniType<boolean, boolean> {
   if (mode === 'write') return z.boolean();
   // Typed by what a client should send (a boolean); the read side accepts more.
   return asInput<boolean>(
-    z.preprocess((value) => {
+    preprocess((value) => {
       if (typeof value !== 'string') return value;
       const lower = value.trim().toLowerCase();
       if (TRUE_STRINGS.has(lower)) return true;
@@ -90,10 +106,10 @@ export function bool(mode: Mode): z.ZodType<boolean, boolean> {
  * integer('read').parse('12'); // 12
  * ```
  */
-export function integer(mode: Mode): z.ZodType<number, number> {
-  if (mode === 'write') return z.number().int();
+export function integer(mode: Mode): z.ZodMiniType<number, number> {
+  if (mode === 'write') return z.number().check(z.int());
   return asInput<number>(
-    z.preprocess(
+    preprocess(
       (value) =>
         typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value,
       z.number(),
@@ -109,10 +125,10 @@ export function integer(mode: Mode): z.ZodType<number, number> {
  * float('read').parse('10.50'); // 10.5
  * ```
  */
-export function float(mode: Mode): z.ZodType<number, number> {
+export function float(mode: Mode): z.ZodMiniType<number, number> {
   if (mode === 'write') return z.number();
   return asInput<number>(
-    z.preprocess(
+    preprocess(
       (value) =>
         typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
           ? Number(value)
@@ -131,7 +147,7 @@ export function float(mode: Mode): z.ZodType<number, number> {
  * datetime('write').parse('2026-01-01T10:00:00Z');
  * ```
  */
-export function datetime(mode: Mode): z.ZodType<string, string> {
+export function datetime(mode: Mode): z.ZodMiniType<string, string> {
   return mode === 'write' ? z.iso.datetime({ offset: true }) : z.string();
 }
 
@@ -143,7 +159,7 @@ export function datetime(mode: Mode): z.ZodType<string, string> {
  * date('write').parse('2026-05-01');
  * ```
  */
-export function date(mode: Mode): z.ZodType<string, string> {
+export function date(mode: Mode): z.ZodMiniType<string, string> {
   return mode === 'write' ? z.iso.date() : z.string();
 }
 
@@ -155,8 +171,8 @@ export function date(mode: Mode): z.ZodType<string, string> {
  * code(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 country code', 'write').parse('US');
  * ```
  */
-export function code(pattern: RegExp, what: string, mode: Mode): z.ZodType<string, string> {
-  return mode === 'write' ? z.string().regex(pattern, `must be an ${what}`) : z.string();
+export function code(pattern: RegExp, what: string, mode: Mode): z.ZodMiniType<string, string> {
+  return mode === 'write' ? z.string().check(z.regex(pattern, `must be an ${what}`)) : z.string();
 }
 
 /**
@@ -167,12 +183,14 @@ export function code(pattern: RegExp, what: string, mode: Mode): z.ZodType<strin
  * uniqueStrings('write').parse(['en', 'es']);
  * ```
  */
-export function uniqueStrings(mode: Mode, item: z.ZodType<string, string> = z.string()) {
+export function uniqueStrings(mode: Mode, item: z.ZodMiniType<string, string> = z.string()) {
   const list = z.array(item);
   if (mode === 'read') return list;
-  return list.refine((values) => new Set(values).size === values.length, {
-    message: 'must not contain the same value twice',
-  });
+  return list.check(
+    z.refine((values) => new Set(values).size === values.length, {
+      message: 'must not contain the same value twice',
+    }),
+  );
 }
 
 /**
@@ -185,7 +203,7 @@ export function uniqueStrings(mode: Mode, item: z.ZodType<string, string> = z.st
  * const profile = object({ provider: optional(z.string()) }, 'read');
  * ```
  */
-export function object<S extends z.ZodRawShape>(shape: S, mode: Mode) {
+export function object<S extends z.core.$ZodShape>(shape: S, mode: Mode) {
   return mode === 'write' ? z.strictObject(shape) : z.looseObject(shape);
 }
 
@@ -198,8 +216,8 @@ export function object<S extends z.ZodRawShape>(shape: S, mode: Mode) {
  * const shape = { title: optional(z.string()) };
  * ```
  */
-export function optional<T extends z.ZodType>(schema: T) {
-  return schema.nullish();
+export function optional<T extends z.core.SomeType>(schema: T) {
+  return z.nullish(schema);
 }
 
 /** Identifier of the form `<system name>:<id>`, as the spec's common fields define it. */
@@ -261,7 +279,7 @@ export const HELPER_COMPUTED_FIELDS = {
 };
 
 /** A field a client may send but the server ignores (a read-only field echoed back). */
-type Ignored = z.ZodOptional<z.ZodNullable<z.ZodUnknown>>;
+type Ignored = z.ZodMiniOptional<z.ZodMiniNullable<z.ZodMiniUnknown>>;
 
 /**
  * The same members accepted as anything: a read-only field that a client sends back
@@ -272,7 +290,7 @@ type Ignored = z.ZodOptional<z.ZodNullable<z.ZodUnknown>>;
  * ignoredOnWrite({ total_signatures: optional(integer('read')) }); // { total_signatures: unknown }
  * ```
  */
-export function ignoredOnWrite<S extends z.ZodRawShape>(shape: S): { [K in keyof S]: Ignored } {
+export function ignoredOnWrite<S extends z.core.$ZodShape>(shape: S): { [K in keyof S]: Ignored } {
   const out: Record<string, Ignored> = {};
   for (const key of Object.keys(shape)) out[key] = optional(z.unknown());
   return out as { [K in keyof S]: Ignored };
@@ -282,7 +300,7 @@ export function ignoredOnWrite<S extends z.ZodRawShape>(shape: S): { [K in keyof
  * The read and write schemas of one resource kind, built from one definition, and the
  * names of its read-only members.
  */
-export interface ResourceSchemas<R extends z.ZodType, W extends z.ZodType> {
+export interface ResourceSchemas<R extends z.ZodMiniType, W extends z.ZodMiniType> {
   /** Lenient: what the SDK accepts from any server. */
   read: R;
   /** Strict: what a client sends and the reference server accepts. */
@@ -308,8 +326,8 @@ export interface ResourceSchemas<R extends z.ZodType, W extends z.ZodType> {
  * ```
  */
 export function resourceSchemas<
-  S extends z.ZodRawShape,
-  C extends z.ZodRawShape = Record<never, never>,
+  S extends z.core.$ZodShape,
+  C extends z.core.$ZodShape = Record<never, never>,
 >(shape: (mode: Mode) => S, computedFields: C = {} as C) {
   const computed = { ...COMMON_COMPUTED_FIELDS, ...computedFields };
   const read = z.looseObject({ ...shape('read'), ...computed, ...halMembers() });

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { HalDocument } from '../hal/index.js';
 import { RecordDonationBodySchema, type RecordDonationInput } from '../helpers/bodies.js';
 import type { HelperOptions } from '../helpers/navigator.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { CallOptions } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
@@ -9,6 +9,7 @@ import {
   integer,
   type Mode,
   optional,
+  preprocess,
   resourceSchemas,
 } from './fields.js';
 import { type ListResource, listKind } from './list.js';
@@ -82,7 +83,7 @@ function readScheduledEndDate(value: unknown): unknown {
  * message.scheduled_stop_date; // '2026-05-02T00:00:00Z'
  * ```
  */
-export const MessageSchema = z.preprocess(readScheduledEndDate, messageSchemas.read);
+export const MessageSchema = preprocess(readScheduledEndDate, messageSchemas.read);
 
 /**
  * A message as a client sends it on create and update: `reply_to` an email address, no
@@ -154,40 +155,44 @@ export type MessageInput = z.input<typeof MessageWriteSchema>;
  * // { scheduled_start_date: '2026-05-01T09:00:00Z', scheduled_stop_date: '2026-05-01T21:00:00Z' }
  * ```
  */
-export const MessageScheduleSchema = z
-  .strictObject({
-    scheduled_start_date: datetime('write'),
-    scheduled_stop_date: datetime('write').optional(),
-    scheduled_end_date: datetime('write').optional(),
-  })
-  .superRefine((body, ctx) => {
-    // Compared as instants: the same time may be written with different offsets.
-    const start = Date.parse(body.scheduled_start_date);
-    const [stop, end] = [body.scheduled_stop_date, body.scheduled_end_date].map((date) =>
-      date === undefined ? undefined : Date.parse(date),
-    );
-    if (stop !== undefined && end !== undefined && stop !== end) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'scheduled_end_date is another name for scheduled_stop_date; send one of them',
-        path: ['scheduled_end_date'],
-      });
-      return;
-    }
-    const until = stop ?? end;
-    if (until !== undefined && until <= start) {
-      addRuleIssue(ctx, {
-        code: RuleCode.START_DATE_AFTER_END_DATE,
-        message: 'scheduled_start_date must be before scheduled_stop_date',
-        path: ['scheduled_start_date'],
-        hint: 'schedule the stop after the start, or leave scheduled_stop_date out',
-      });
-    }
-  })
-  .transform(({ scheduled_end_date, scheduled_stop_date, ...rest }) => {
+export const MessageScheduleSchema = z.pipe(
+  z
+    .strictObject({
+      scheduled_start_date: datetime('write'),
+      scheduled_stop_date: z.optional(datetime('write')),
+      scheduled_end_date: z.optional(datetime('write')),
+    })
+    .check(
+      z.superRefine((body, ctx) => {
+        // Compared as instants: the same time may be written with different offsets.
+        const start = Date.parse(body.scheduled_start_date);
+        const [stop, end] = [body.scheduled_stop_date, body.scheduled_end_date].map((date) =>
+          date === undefined ? undefined : Date.parse(date),
+        );
+        if (stop !== undefined && end !== undefined && stop !== end) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'scheduled_end_date is another name for scheduled_stop_date; send one of them',
+            path: ['scheduled_end_date'],
+          });
+          return;
+        }
+        const until = stop ?? end;
+        if (until !== undefined && until <= start) {
+          addRuleIssue(ctx, {
+            code: RuleCode.START_DATE_AFTER_END_DATE,
+            message: 'scheduled_start_date must be before scheduled_stop_date',
+            path: ['scheduled_start_date'],
+            hint: 'schedule the stop after the start, or leave scheduled_stop_date out',
+          });
+        }
+      }),
+    ),
+  z.transform(({ scheduled_end_date, scheduled_stop_date, ...rest }) => {
     const stop = scheduled_stop_date ?? scheduled_end_date;
     return stop === undefined ? rest : { ...rest, scheduled_stop_date: stop };
-  });
+  }),
+);
 
 /**
  * A schedule helper body as sent: `scheduled_stop_date` is the only spelling of the

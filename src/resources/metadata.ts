@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { LinkNotFoundError } from '../errors/index.js';
 import {
   type HalDocument,

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   bool,
   commonFields,
@@ -10,6 +10,7 @@ import {
   type Mode,
   object,
   optional,
+  preprocess,
   resourceSchemas,
   uniqueStrings,
 } from './fields.js';
@@ -36,7 +37,7 @@ function genderPronounsSchema(mode: Mode) {
   // Some servers and clients fix the spelling. On read, `possessive` is copied into
   // `posessive` so callers see one member, and kept (nothing is dropped on read). On
   // write it is accepted and renamed, so only the wire spelling is sent or stored.
-  return z.preprocess(
+  return preprocess(
     (value) => {
       if (value && typeof value === 'object' && !Array.isArray(value)) {
         const { possessive, ...rest } = value as Record<string, unknown>;
@@ -54,7 +55,9 @@ function genderPronounsSchema(mode: Mode) {
 
 function birthdateSchema(mode: Mode) {
   const bounded = (min: number, max: number) =>
-    mode === 'write' ? integer(mode).pipe(z.number().min(min).max(max)) : integer(mode);
+    mode === 'write'
+      ? z.pipe(integer(mode), z.number().check(z.gte(min), z.lte(max)))
+      : integer(mode);
   return object(
     {
       month: optional(bounded(1, 12)),
@@ -112,13 +115,13 @@ function personShape(mode: Mode) {
       uniqueStrings(
         mode,
         mode === 'write'
-          ? z.string().regex(LANGUAGE_PATTERN, 'must be an RFC 5646 language tag')
+          ? z.string().check(z.regex(LANGUAGE_PATTERN, 'must be an RFC 5646 language tag'))
           : z.string(),
       ),
     ),
     preferred_language: optional(
       mode === 'write'
-        ? z.string().regex(LANGUAGE_PATTERN, 'must be an RFC 5646 language tag')
+        ? z.string().check(z.regex(LANGUAGE_PATTERN, 'must be an RFC 5646 language tag'))
         : z.string(),
     ),
     browser_url: optional(z.string()),

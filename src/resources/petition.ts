@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { HalDocument } from '../hal/index.js';
 import { RecordSignatureBodySchema, type RecordSignatureInput } from '../helpers/bodies.js';
 import type { HelperOptions } from '../helpers/navigator.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { HalDocument } from '../hal/index.js';
 import type { CallOptions, NavigatorContext } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
@@ -174,9 +174,11 @@ export const QuestionSchema = questionSchemas.read;
  * });
  * ```
  */
-export const QuestionWriteSchema = questionSchemas.write.superRefine((question, ctx) => {
-  for (const issue of questionRuleIssues(question)) addRuleIssue(ctx, issue);
-}, EVEN_WITH_INVALID_MEMBERS);
+export const QuestionWriteSchema = questionSchemas.write.check(
+  z.superRefine((question, ctx) => {
+    for (const issue of questionRuleIssues(question)) addRuleIssue(ctx, issue);
+  }, EVEN_WITH_INVALID_MEMBERS),
+);
 
 /**
  * Fields of a question that a client may not set (dates, HAL members).

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 
 /**
  * Codes of the rules the write schemas check beyond types and formats. A schema reports
@@ -43,14 +43,16 @@ export interface RuleIssue {
  *
  * @example
  * ```ts
- * schema.superRefine((event, ctx) => {
- *   if (event.start_date && event.end_date && event.start_date > event.end_date) {
- *     addRuleIssue(ctx, { code: RuleCode.START_DATE_AFTER_END_DATE, message: 'start_date is after end_date', path: ['start_date'] });
- *   }
- * });
+ * schema.check(
+ *   z.superRefine((event, ctx) => {
+ *     if (event.start_date && event.end_date && event.start_date > event.end_date) {
+ *       addRuleIssue(ctx, { code: RuleCode.START_DATE_AFTER_END_DATE, message: 'start_date is after end_date', path: ['start_date'] });
+ *     }
+ *   }),
+ * );
  * ```
  */
-export function addRuleIssue(ctx: z.RefinementCtx, issue: RuleIssue): void {
+export function addRuleIssue(ctx: z.core.$RefinementCtx, issue: RuleIssue): void {
   ctx.addIssue({
     code: 'custom',
     message: issue.message,

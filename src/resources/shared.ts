@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   bool,
   code,
@@ -9,6 +9,7 @@ import {
   type Mode,
   object,
   optional,
+  preprocess,
 } from './fields.js';
 import { RuleCode } from './rules.js';
 
@@ -38,8 +39,8 @@ export const PHONE_NUMBER_PATTERN = /^\d{7,15}$/;
 export function locationSchema(mode: Mode) {
   return object(
     {
-      latitude: optional(float(mode).pipe(z.number().min(-90).max(90))),
-      longitude: optional(float(mode).pipe(z.number().min(-180).max(180))),
+      latitude: optional(z.pipe(float(mode), z.number().check(z.gte(-90), z.lte(90)))),
+      longitude: optional(z.pipe(float(mode), z.number().check(z.gte(-180), z.lte(180)))),
       accuracy: optional(enumeration(['Rooftop', 'Approximate'], mode)),
     },
     mode,
@@ -141,8 +142,10 @@ export function emailAddressSchema(mode: Mode) {
 export function phoneNumberSchema(mode: Mode) {
   const phoneNumber =
     mode === 'write'
-      ? z.string().regex(PHONE_NUMBER_PATTERN, 'must be 7 to 15 digits including the country code')
-      : z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string());
+      ? z
+          .string()
+          .check(z.regex(PHONE_NUMBER_PATTERN, 'must be 7 to 15 digits including the country code'))
+      : preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string());
   return object(
     {
       // READING-NOTES.md: the table types it a string; accept "true"/"false" on both
@@ -179,7 +182,7 @@ export function profileSchema(mode: Mode) {
       url: optional(z.string()),
       handle: optional(
         mode === 'write'
-          ? z.string().refine((h) => !h.startsWith('@'), 'must not start with @')
+          ? z.string().check(z.refine((h) => !h.startsWith('@'), 'must not start with @'))
           : z.string(),
       ),
     },
@@ -198,7 +201,7 @@ export function profileSchema(mode: Mode) {
  */
 export function customFieldsSchema(mode: Mode) {
   return mode === 'write'
-    ? z.record(z.string(), z.string().nullable())
+    ? z.record(z.string(), z.nullable(z.string()))
     : z.record(z.string(), z.unknown());
 }
 
@@ -237,26 +240,26 @@ export const MULTIPLE_PRIMARY = RuleCode.MULTIPLE_PRIMARY;
  * primaryList(emailAddressSchema('write'), 'email_addresses', 'write');
  * ```
  */
-export function primaryList<T extends z.ZodType<{ primary?: boolean | null | undefined }, unknown>>(
-  item: T,
-  property: string,
-  mode: Mode,
-) {
+export function primaryList<
+  T extends z.ZodMiniType<{ primary?: boolean | null | undefined }, unknown>,
+>(item: T, property: string, mode: Mode) {
   const list = z.array(item);
   if (mode === 'read') return list;
-  return list.superRefine((items, ctx) => {
-    let seen = false;
-    items.forEach((member, index) => {
-      if (!member.primary) return;
-      if (seen) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `only one of ${property} may be primary`,
-          path: [index, 'primary'],
-          params: { code: MULTIPLE_PRIMARY },
-        });
-      }
-      seen = true;
-    });
-  });
+  return list.check(
+    z.superRefine((items, ctx) => {
+      let seen = false;
+      items.forEach((member, index) => {
+        if (!member.primary) return;
+        if (seen) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `only one of ${property} may be primary`,
+            path: [index, 'primary'],
+            params: { code: MULTIPLE_PRIMARY },
+          });
+        }
+        seen = true;
+      });
+    }),
+  );
 }

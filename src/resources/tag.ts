@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Collection } from '../navigator/collection.js';
 import type { CallOptions } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
@@ -11,8 +11,10 @@ import { type Tagging, type TaggingInput, type TaggingResource, taggingKind } fr
  * A tag's name on write: not blank, and trimmed, because the helpers add tags by name
  * (`add_tags`) and ` volunteer` must not become a second tag beside `volunteer`.
  */
-function tagName(mode: Mode): z.ZodType<string, string> {
-  return mode === 'write' ? z.string().trim().min(1, 'must not be blank') : z.string();
+function tagName(mode: Mode): z.ZodMiniType<string, string> {
+  return mode === 'write'
+    ? z.string().check(z.trim(), z.minLength(1, 'must not be blank'))
+    : z.string();
 }
 
 /**

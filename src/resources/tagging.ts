@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { CallOptions } from '../navigator/context.js';
 import type { ResourceKind } from '../navigator/kind.js';
 import { Resource } from '../navigator/resource.js';
@@ -76,21 +76,23 @@ export const TaggingSchema = taggingSchemas.read;
  * }).success; // false: a tagging tags one record
  * ```
  */
-export const TaggingWriteSchema = taggingSchemas.write.superRefine((tagging, ctx) => {
-  // Read defensively: the rule also runs when other members failed their own checks.
-  const links: unknown = tagging._links;
-  if (!links || typeof links !== 'object') return;
-  const targets = TAGGING_TARGET_RELATIONS.filter(
-    (rel) => (links as Record<string, unknown>)[rel] != null,
-  );
-  if (targets.length > 1) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `a tagging tags one record, but links ${targets.join(', ')}`,
-      path: ['_links'],
-    });
-  }
-}, EVEN_WITH_INVALID_MEMBERS);
+export const TaggingWriteSchema = taggingSchemas.write.check(
+  z.superRefine((tagging, ctx) => {
+    // Read defensively: the rule also runs when other members failed their own checks.
+    const links: unknown = tagging._links;
+    if (!links || typeof links !== 'object') return;
+    const targets = TAGGING_TARGET_RELATIONS.filter(
+      (rel) => (links as Record<string, unknown>)[rel] != null,
+    );
+    if (targets.length > 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `a tagging tags one record, but links ${targets.join(', ')}`,
+        path: ['_links'],
+      });
+    }
+  }, EVEN_WITH_INVALID_MEMBERS),
+);
 
 /**
  * Members of a tagging the server owns (`item_type`, dates, HAL members): ignored on

@@ -153,6 +153,19 @@ describe('SchemaValidationError', () => {
     expect(error.message).toContain('_embedded["std:people"][0]: bad');
     expect(error.message).toContain('and 2 more');
   });
+
+  it('adds the code to a generic message (zod/mini loads no locale)', () => {
+    const error = new SchemaValidationError({
+      issues: [
+        { path: ['given_name'], message: 'Invalid input', code: 'invalid_type' },
+        { path: ['handle'], message: 'must not start with @', code: 'custom' },
+      ],
+    });
+    expect(error.message).toBe(
+      'Invalid resource: given_name: Invalid input (invalid_type); handle: must not start with @',
+    );
+    expect(error.issues[0]?.message).toBe('Invalid input');
+  });
 });
 
 describe('type guards', () => {

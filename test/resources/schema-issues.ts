@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 
 /** One problem a schema found: where, and the rule code when a rule was broken. */
 export interface FoundIssue {
@@ -11,7 +11,7 @@ export interface FoundIssue {
  * The issues `schema` finds in `input`, flattened for assertions: an empty list when
  * the input is accepted.
  */
-export function issuesOf(schema: z.ZodType, input: unknown): FoundIssue[] {
+export function issuesOf(schema: z.ZodMiniType, input: unknown): FoundIssue[] {
   const result = schema.safeParse(input);
   if (result.success) return [];
   return result.error.issues.map((issue) => ({
@@ -22,6 +22,6 @@ export function issuesOf(schema: z.ZodType, input: unknown): FoundIssue[] {
 }
 
 /** The paths of the issues `schema` finds in `input`. */
-export function issuePaths(schema: z.ZodType, input: unknown): string[] {
+export function issuePaths(schema: z.ZodMiniType, input: unknown): string[] {
   return issuesOf(schema, input).map((issue) => issue.path);
 }

@@ -3,7 +3,7 @@
  * (the one definition of the resource's fields), plus the server's own rules (links,
  * sub-collections, totals). Defaults keep simple kinds to a few lines.
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { JsonObject, LookupKey } from '../storage/storage.js';
 import type { RecordHelper, Reference, ResourceKind, SubCollection } from './kinds.js';
 import { parseOrThrow } from './validation.js';
@@ -14,7 +14,7 @@ export type KindSpec = Omit<
   'parse' | 'lookupKeys' | 'references' | 'subCollections' | 'inEntryPoint' | 'writable'
 > & {
   /** The SDK's strict write schema of the resource. */
-  schema: z.ZodType;
+  schema: z.ZodMiniType;
   references?: readonly Reference[];
   subCollections?: readonly SubCollection[];
   lookupKeys?(doc: JsonObject): LookupKey[];

@@ -5,7 +5,7 @@
  * their findings into `error_code`, `properties` (indexed paths such as
  * `phone_numbers[0].number`), `description` and `hint`.
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { RuleCode } from '../../../src/resources/rules.js';
 import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
 
@@ -129,7 +129,7 @@ export function issueToDescription(issue: z.core.$ZodIssue, prefix = ''): ErrorD
  * const person = parseOrThrow(PersonWriteSchema, body, 'std:person');
  * ```
  */
-export function parseOrThrow<S extends z.ZodType>(
+export function parseOrThrow<S extends z.ZodMiniType>(
   schema: S,
   value: unknown,
   resource: string,

@@ -13,7 +13,7 @@
  *    written (atomic);
  * 3. the action functions, each a part in its own transaction (non-atomic).
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import {
   RecordAttendanceBodySchema,
   RecordCanvassBodySchema,
@@ -42,7 +42,7 @@ export interface RecordHelperDefinition {
   /** The main record's reference to the record in the URL (`petition`; a canvass's `target`). */
   via: string;
   /** The body schema, shared with the SDK. */
-  schema: z.ZodType;
+  schema: z.ZodMiniType;
   /** Builds the main record, inside the transaction, from the body and the URL's record. */
   prepare(context: HelperContext, body: HelperBody, parent: StoredRecord): PreparedRecord;
 }
