@@ -57,7 +57,11 @@ try {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (keyed) headers['STD-API-Token'] = token;
     const res = await app.fetch(
-      new Request(url, { method, headers, body: body && JSON.stringify(body) }),
+      new Request(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
     );
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
