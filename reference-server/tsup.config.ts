@@ -1,0 +1,15 @@
+import { defineConfig } from 'tsup';
+
+// The published adis-server package: ESM only (it needs Node and a native SQLite
+// binding, so no bundler or CommonJS consumer is served by a second build). The SDK's
+// schemas it imports by relative path (`../../../src/resources/…`) are bundled in, so
+// the server validates with exactly the schemas of the SDK it was built with.
+export default defineConfig({
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  format: ['esm'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: 'es2022',
+  platform: 'node',
+});
