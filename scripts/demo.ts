@@ -1,6 +1,6 @@
 /**
  * The main job: start the reference server with demo data, then run the SDK examples
- * over real HTTP: one pages through its people, one walks its petitions, events,
+ * over real HTTP: the README's tour, one pages through its people, one walks its petitions, events,
  * fundraising pages and tags, one records actions through the helpers (with and
  * without a key) and schedules a message.
  *
@@ -57,6 +57,7 @@ async function main(): Promise<number> {
 
   let code = 0;
   const examples = [
+    'examples/tour.ts',
     'examples/page-people.ts',
     'examples/organizing-report.ts',
     'examples/record-actions.ts',

@@ -1,0 +1,27 @@
+// The README's tour as a program: npx tsx examples/tour.ts <entry point URL> <API key>
+import { connect, isHTTPError } from 'adis-sdk';
+
+const [url = 'http://127.0.0.1:8000/api/v1/', apiKey] = process.argv.slice(2);
+const client = await connect(url, { apiKey, rateLimit: 10 }); // 10 requests a second at most
+
+// Page through every person: one page in memory at a time, the next one read ahead.
+let withEmail = 0;
+for await (const person of client.people.items({ readAhead: true })) {
+  if (person.primaryEmail) withEmail += 1;
+}
+console.log(`${withEmail} people with an email address`);
+
+// Record a signature: the server matches or creates the signer, and counts it.
+const petition = await client.petitions.create({ title: 'Save Elm Park' });
+const { person } = await petition.recordSignature({
+  person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
+});
+const { total_signatures } = (await petition.refresh()).data;
+console.log(`${total_signatures} signature, by ${person?.data.given_name}`);
+
+// Handle an error: an HTTPError has the status and the server's decoded std:error.
+await petition.delete();
+await petition.refresh().catch((error: unknown) => {
+  if (!isHTTPError(error)) throw error;
+  console.log(error.status, error.stdError?.resource_status[0]?.error_descriptions[0]?.error_code);
+});
