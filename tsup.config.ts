@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
-// Two entries: `adis-sdk` (index) and the light browser entry `adis-sdk/helpers`
+// Two library entries: `adis-sdk` (index) and the light browser entry `adis-sdk/helpers`
 // (helpers), which uses fetch alone; the ESM build shares their common code in chunks.
+// A third build is the `adis-export` command line tool.
 //
 // ky is ESM-only: the CJS build must carry it inside, or `require('adis-sdk')`
 // fails at run time with `import_ky.default.create is not a function`.
@@ -22,6 +23,16 @@ export default defineConfig([
     sourcemap: true,
     target: 'es2022',
     noExternal: ['ky'],
+    treeshake: true,
+  },
+  {
+    // The `adis-export` command (bin): Node only, ESM, no types (nothing imports it).
+    // It keeps its shebang line, and imports the SDK's dependencies from node_modules.
+    entry: { 'export-cli': 'src/cli/export-cli.ts' },
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
     treeshake: true,
   },
 ]);

@@ -42,11 +42,15 @@ export interface Page<W> {
   items: W[];
   /** The `page` member, when the server sends it. */
   number: number | undefined;
+  /** The `total_pages` member, when the server sends it. */
   totalPages: number | undefined;
+  /** The `total_records` member, when the server sends it. */
   totalRecords: number | undefined;
+  /** The `per_page` member, when the server sends it. */
   perPage: number | undefined;
   /** The URL of the next page, when the server links one. */
   next: string | undefined;
+  /** The page's HAL document, for members and links the SDK does not read. */
   document: HalDocument;
 }
 
@@ -71,9 +75,20 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
   readonly #firstPage: HalDocument | undefined;
 
   /**
+   * A collection of `kind` whose URL `locate` resolves. Applications get collections
+   * from the client (`client.people`) and from resources (`petition.signatures()`)
+   * rather than building them.
+   *
+   * @param context - The connection's shared state: transport, curies, validation.
    * @param locate - Resolves the URL of the collection (the href of the link to it).
+   * @param kind - The kind of the collection's records.
    * @param firstPage - The first page when it is already at hand (embedded in the
    *   resource that links the collection), so it is not fetched again.
+   *
+   * @example
+   * ```ts
+   * const people = new Collection(context, async () => peopleUrl, personKind);
+   * ```
    */
   constructor(
     context: NavigatorContext,
@@ -108,6 +123,22 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       async (options) => withQueryParameter(await this.#locate(options), 'filter', expression),
       this.#kind,
     );
+  }
+
+  /**
+   * The same collection, paged from `pageUrl` onwards: a page URL the server linked
+   * earlier, such as a saved `next` href, so that an interrupted walk resumes where it
+   * stopped instead of fetching its pages again. The URL is used as given; the SDK
+   * still builds none.
+   *
+   * @example
+   * ```ts
+   * const saved = page.next; // from an earlier walk
+   * for await (const person of client.people.fromPage(saved)) console.log(person.url);
+   * ```
+   */
+  fromPage(pageUrl: string): Collection<T, I, W> {
+    return new Collection(this.#context, async () => pageUrl, this.#kind);
   }
 
   /** The relation of the collection's records, for example `std:people`. */
@@ -161,6 +192,15 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     return this.#pages(options, Number.POSITIVE_INFINITY, options.limit);
   }
 
+  /**
+   * Makes the collection usable in `for await`: the same as {@link Collection.items}
+   * without options.
+   *
+   * @example
+   * ```ts
+   * for await (const person of client.people) console.log(person.url);
+   * ```
+   */
   [Symbol.asyncIterator](): AsyncIterator<W> {
     return this.items();
   }

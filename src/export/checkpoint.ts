@@ -1,0 +1,109 @@
+/**
+ * The checkpoint of an export to a file: what has been written, and which page comes
+ * next, saved beside the output after every page so that an interrupted export (Ctrl-C,
+ * a network failure, a killed process) resumes without fetching a page twice or
+ * writing a record twice.
+ *
+ * Order of writes, per page: the records are appended to the output and flushed to
+ * disk, then the checkpoint is replaced atomically (written aside, renamed over). A
+ * crash between the two leaves records past `bytes`, which a resume cuts off before it
+ * fetches `next`: those records come again from the page they were on.
+ *
+ * The API key is never saved: the file says where to resume, not how to log in.
+ */
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import * as z from 'zod/mini';
+
+const CheckpointSchema = z.object({
+  version: z.literal(1),
+  /** The entry point the export connected to. */
+  entryPoint: z.string(),
+  /** The collection's name, like `people`. */
+  collection: z.string(),
+  /** The `filter` query, when the export is filtered. */
+  filter: z.nullable(z.string()),
+  format: z.enum(['ndjson', 'csv']),
+  /** The CSV columns, in order (null for NDJSON). */
+  columns: z.nullable(z.array(z.string())),
+  /** The page to fetch next; null when the last page has been written. */
+  next: z.nullable(z.string()),
+  /** Records written so far. */
+  records: z.number(),
+  /** Bytes of the output that hold those records (the header included). */
+  bytes: z.number(),
+  /** The server's clock when the export first started, for a later `--since`. */
+  startedAt: z.string(),
+});
+
+/** A saved checkpoint. */
+export type Checkpoint = z.infer<typeof CheckpointSchema>;
+
+/**
+ * Where the checkpoint of an export to `outputPath` lives.
+ *
+ * @example
+ * ```ts
+ * checkpointPath('people.ndjson'); // 'people.ndjson.export-state.json'
+ * ```
+ */
+export function checkpointPath(outputPath: string): string {
+  return `${outputPath}.export-state.json`;
+}
+
+/**
+ * Reads a checkpoint; undefined when there is none. A file that is not a checkpoint
+ * is an error that names it, never silently ignored: it may hold someone's data.
+ *
+ * @example
+ * ```ts
+ * const saved = await readCheckpoint(checkpointPath('people.ndjson'));
+ * ```
+ */
+export async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`${path} is not an export checkpoint (not JSON); remove it to start over`);
+  }
+  const parsed = CheckpointSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new Error(`${path} is not an export checkpoint of this version; remove it to start over`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Replaces the checkpoint atomically: a reader sees the old one or the new one, never
+ * half of either.
+ *
+ * @example
+ * ```ts
+ * await writeCheckpoint(checkpointPath('people.ndjson'), { ...saved, next, records, bytes });
+ * ```
+ */
+export async function writeCheckpoint(path: string, checkpoint: Checkpoint): Promise<void> {
+  const aside = `${path}.tmp`;
+  await writeFile(aside, `${JSON.stringify(checkpoint, null, 2)}\n`, { flush: true });
+  await rename(aside, path);
+}
+
+/**
+ * Removes the checkpoint of a finished (or abandoned) export.
+ *
+ * @example
+ * ```ts
+ * await removeCheckpoint(checkpointPath('people.ndjson'));
+ * ```
+ */
+export async function removeCheckpoint(path: string): Promise<void> {
+  await rm(path, { force: true });
+  await rm(`${path}.tmp`, { force: true });
+}

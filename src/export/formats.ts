@@ -1,0 +1,84 @@
+/**
+ * Output formats of an export: how one record becomes text.
+ *
+ * NDJSON keeps everything the server sent (unknown members included, as the SDK reads
+ * liberally) except `_embedded`, which holds copies of other records; `_links` stays,
+ * so each line still says where the record and its relations live. CSV (RFC 4180,
+ * CRLF line ends, a header row) flattens a record into the chosen columns.
+ */
+import { type Column, columnValue, URL_COLUMN } from './columns.js';
+
+/** A record as the exporter sees it: its URL and the document the server sent. */
+export interface ExportRecord {
+  readonly url: string;
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+/** Turns records into text. */
+export interface RecordFormat {
+  readonly name: 'ndjson' | 'csv';
+  /** Text written once at the start of a new output (the CSV header row). */
+  header(): string;
+  /** One record's text, line end included. */
+  encode(record: ExportRecord): string;
+}
+
+/**
+ * Newline-delimited JSON: one record per line.
+ *
+ * @example
+ * ```ts
+ * ndjsonFormat().encode({ url, body: { given_name: 'Ana' } }); // '{"given_name":"Ana"}\n'
+ * ```
+ */
+export function ndjsonFormat(): RecordFormat {
+  return {
+    name: 'ndjson',
+    header: () => '',
+    encode: ({ body }) => {
+      const { _embedded: _ignored, ...record } = body;
+      // JSON.stringify escapes U+2028/2029 and newlines, so a record is always one line.
+      return `${JSON.stringify(record)}\n`;
+    },
+  };
+}
+
+/**
+ * CSV with the given columns, a header row first.
+ *
+ * @example
+ * ```ts
+ * const csv = csvFormat([parseColumn('url'), parseColumn('given_name')]);
+ * csv.header(); // 'url,given_name\r\n'
+ * ```
+ */
+export function csvFormat(columns: readonly Column[]): RecordFormat {
+  return {
+    name: 'csv',
+    header: () => csvRow(columns.map((column) => column.header)),
+    encode: ({ url, body }) =>
+      csvRow(
+        columns.map((column) =>
+          column.header === URL_COLUMN ? url : cellText(columnValue(column, body)),
+        ),
+      ),
+  };
+}
+
+/** A value as cell text: scalars as they are, arrays and objects as JSON, none as empty. */
+function cellText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+function csvRow(cells: readonly string[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+// Leading or trailing spaces are quoted too, so that no reader trims them away.
+function csvCell(text: string): string {
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
