@@ -3,9 +3,12 @@ import { defineConfig } from 'tsup';
 // The published adis-server package: ESM only (it needs Node and a native SQLite
 // binding, so no bundler or CommonJS consumer is served by a second build). The SDK's
 // schemas it imports by relative path (`../../../src/resources/…`) are bundled in, so
-// the server validates with exactly the schemas of the SDK it was built with.
+// the server validates with exactly the schemas of the SDK it was built with. msw stays
+// external: the testing entry must use the user's own msw, or its handlers would not be
+// the instances their setupServer() knows.
 export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts', testing: 'src/testing.ts' },
+  external: ['msw'],
   format: ['esm'],
   dts: true,
   sourcemap: true,

@@ -1,12 +1,5 @@
-import {
-  type AppOptions,
-  createApp,
-  openStorage,
-  type RunningServer,
-  type Storage,
-  seedPeople,
-  startServer,
-} from '../../reference-server/src/index.js';
+import type { AppOptions, RunningServer, Storage } from '../../reference-server/src/index.js';
+import { createTestServer } from '../../reference-server/src/testing.js';
 
 /** A reference server for one test file: in-memory SQLite, two tenants, three keys. */
 export interface TestServer {
@@ -24,33 +17,29 @@ export interface TestServer {
 
 /**
  * Builds a reference server with `people` demo people in the `demo` tenant and an
- * empty `other` tenant; `options` are passed on to `createApp`.
+ * empty `other` tenant; `options` are passed on to `createApp`. A thin layer over the
+ * published testing kit (`adis-server/testing`), so the SDK's own tests exercise it too.
+ * Like the kit, the anonymous rate limit is off unless `options` set one.
+ *
+ * @example
+ * ```ts
+ * const server = testServer(250);
+ * const client = await connect(server.entryPoint, { apiKey: server.keys.write, fetch: server.fetch });
+ * ```
  */
 export function testServer(
   people = 0,
   options: Partial<Omit<AppOptions, 'storage'>> = {},
 ): TestServer & { storage: Storage } {
-  const storage = openStorage(':memory:');
-  const keys = { write: 'write-key', read: 'read-key', otherTenant: 'other-key' };
-  storage.putApiKey(keys.write, 'demo', 'write');
-  storage.putApiKey(keys.read, 'demo', 'read');
-  storage.putApiKey(keys.otherTenant, 'other', 'write');
-  if (people > 0) seedPeople(storage, { tenant: 'demo', count: people });
-  const app = createApp({ storage, logError: () => undefined, ...options });
-  const running: RunningServer[] = [];
+  const kit = createTestServer({ seed: people > 0 ? { people } : false, app: options });
   return {
-    fetch: async (input, init) => app.fetch(new Request(input, init)),
-    entryPoint: 'http://adis.test/api/v1/',
-    keys,
-    storage,
-    async listen() {
-      const server = await startServer({ app, port: 0, host: '127.0.0.1' });
-      running.push(server);
-      return server;
+    fetch: kit.fetch,
+    entryPoint: kit.entryPoint,
+    keys: { write: kit.keys.write, read: kit.keys.read, otherTenant: kit.keys.other },
+    get storage() {
+      return kit.storage;
     },
-    async close() {
-      await Promise.all(running.map((server) => server.close()));
-      storage.close();
-    },
+    listen: () => kit.listen(),
+    close: () => kit.close(),
   };
 }

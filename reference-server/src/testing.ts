@@ -1,0 +1,369 @@
+/**
+ * A testing kit: the reference server itself, in-process, for the tests of code that
+ * talks to an ADIS server.
+ *
+ * Why the real app rather than hand-written mocks: mocks answer what their author
+ * believed the specification says; this answers what a compliant server does (paging,
+ * validation, errors, tenants, helpers), so a test that passes here passes against a
+ * server. Why msw: it intercepts `globalThis.fetch`, so the code under test runs
+ * unchanged, with no custom fetch and no port; the handlers hand each request straight
+ * to the app's web-standard `fetch`. Why in-memory SQLite: a fresh database costs
+ * milliseconds, so every test can start from the same known data with `reset()`.
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * import { createTestServer } from 'adis-server/testing';
+ *
+ * const kit = createTestServer({ seed: { people: 20 } });
+ * const server = setupServer(...kit.handlers);
+ * server.listen();
+ * const res = await fetch(kit.entryPoint, { headers: { 'STD-API-Token': kit.keys.read } });
+ * ```
+ *
+ * @module
+ */
+import { Hono } from 'hono';
+import { type HttpHandler, http } from 'msw';
+import { type AppOptions, createApp } from './http/app.js';
+import type { AppEnv } from './http/env.js';
+import { seedPeople } from './seed.js';
+import { seedActivity } from './seed-activity.js';
+import { type RunningServer, startServer } from './server.js';
+import { openStorage } from './storage/sqlite.js';
+import type { Access, Storage } from './storage/storage.js';
+
+/**
+ * An API key the test server accepts.
+ *
+ * @example
+ * ```ts
+ * const key: TestKey = { token: 'acme-write-key', tenant: 'acme', access: 'write' };
+ * ```
+ */
+export interface TestKey {
+  /** What the client sends in the key header. */
+  token: string;
+  /** Tenant the key belongs to; created when missing. */
+  tenant: string;
+  /** `read` allows GET only; `write` allows every method. */
+  access: Access;
+}
+
+/**
+ * The keys of a test server created without `keys`: two tenants, so that tests can
+ * check isolation, and a read-only key, so that they can check refused writes.
+ *
+ * @example
+ * ```ts
+ * const kit = createTestServer();
+ * kit.keys.write; // tenant 'demo', write
+ * kit.keys.read; // tenant 'demo', read only
+ * kit.keys.other; // tenant 'other', write
+ * ```
+ */
+export interface DefaultKeys {
+  readonly write: string;
+  readonly read: string;
+  readonly other: string;
+}
+
+/**
+ * Demo data loaded into every fresh database (at creation and at each `reset()`).
+ *
+ * @example
+ * ```ts
+ * const seed: TestSeed = { people: 120, activity: true, seed: 7 };
+ * ```
+ */
+export interface TestSeed {
+  /** Demo people to create. Default 60 (as many as the activity involves). */
+  people?: number;
+  /**
+   * Also create organizing activity (petitions with signatures, events with
+   * attendances, donations, tags…) for the first 60 people. Default false.
+   */
+  activity?: boolean;
+  /** PRNG seed: the same number gives the same names, emails and activity. Default 1. */
+  seed?: number;
+  /** Tenant that receives the data. Default `demo`. */
+  tenant?: string;
+  /**
+   * The moment the activity is dated around (events after it, actions before it).
+   * Default: when the test server was created, so resets repeat the same dates; give
+   * a fixed date for identical documents across test runs.
+   */
+  now?: Date;
+}
+
+/**
+ * Options of {@link createTestServer}.
+ *
+ * @example
+ * ```ts
+ * const options: TestServerOptions = {
+ *   origin: 'https://crm.example.org',
+ *   seed: { people: 250 },
+ *   app: { maxPageSize: 25 },
+ * };
+ * ```
+ */
+export interface TestServerOptions {
+  /**
+   * Absolute http(s) origin the handlers answer for. The entry point is
+   * `${origin}/api/v1/`. Default `http://adis.test` (the `.test` top-level domain is
+   * reserved, so no real host is ever shadowed).
+   */
+  origin?: string;
+  /** Demo data of each fresh database; `false` (the default) leaves it empty. */
+  seed?: false | TestSeed;
+  /** API keys. Default: {@link DefaultKeys}. */
+  keys?: readonly TestKey[];
+  /**
+   * Options of `createApp`. Differences from its defaults: `anonymousRateLimit` is
+   * `false` (in-process calls have no client address, so they would all share one
+   * bucket and a test's anonymous calls would start failing with 429 after ten), and
+   * `logError` discards reports (the 500 response already carries the reference).
+   */
+  app?: Omit<AppOptions, 'storage'>;
+}
+
+/**
+ * A reference server running in-process for tests. `Keys` is {@link DefaultKeys}, or
+ * the list given as the `keys` option.
+ *
+ * @example
+ * ```ts
+ * const kit = createTestServer();
+ * const res = await kit.fetch(kit.entryPoint, { headers: { 'STD-API-Token': kit.keys.write } });
+ * await kit.close();
+ * ```
+ */
+export interface TestServer<Keys = DefaultKeys> {
+  /** The origin the handlers answer for, without a trailing slash. */
+  readonly origin: string;
+  /** `${origin}/api/v1/`: where a client connects. */
+  readonly entryPoint: string;
+  /** The default keys, or the `keys` option as given. */
+  readonly keys: Keys;
+  /**
+   * msw handlers that send every request to `${origin}/…` to the app, whatever the
+   * method; other origins are left to other handlers.
+   */
+  readonly handlers: readonly HttpHandler[];
+  /** Calls the app directly, whatever the URL's origin: no msw, no socket. */
+  readonly fetch: typeof globalThis.fetch;
+  /** The current database; a new one after each `reset()`. */
+  readonly storage: Storage;
+  /**
+   * The token of a key of `tenant` with `access`.
+   *
+   * @throws {Error} when no such key was configured.
+   */
+  key(tenant: string, access: Access): string;
+  /**
+   * Replaces the database with a fresh one holding the same keys and the same seed
+   * data. Handlers, `fetch` and listening servers serve the new one from then on.
+   */
+  reset(): void;
+  /** Serves the same app over real HTTP on a free loopback port (closed by `close()`). */
+  listen(): Promise<RunningServer>;
+  /** Stops listening servers and closes the database; later calls reject. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_ORIGIN = 'http://adis.test';
+const DEFAULT_PEOPLE = 60;
+const DEFAULT_KEYS: DefaultKeys = Object.freeze({
+  write: 'demo-write-key',
+  read: 'demo-read-key',
+  other: 'other-write-key',
+});
+const DEFAULT_KEY_LIST: readonly TestKey[] = [
+  { token: DEFAULT_KEYS.write, tenant: 'demo', access: 'write' },
+  { token: DEFAULT_KEYS.read, tenant: 'demo', access: 'read' },
+  { token: DEFAULT_KEYS.other, tenant: 'other', access: 'write' },
+];
+
+/** A seed with every default filled in. */
+type ResolvedSeed = Required<TestSeed>;
+
+/** The database and the app bound to it; both are replaced together by `reset()`. */
+interface Backend {
+  storage: Storage;
+  app: Hono<AppEnv>;
+}
+
+/**
+ * Creates a reference server for tests: in-memory database, keys, optional demo data.
+ * Checks the options here, so that a mistake fails at setup with its reason instead of
+ * as a puzzling 401 or 404 in some test.
+ *
+ * @throws {TypeError} on an origin that is not an absolute http(s) origin, a key with
+ *   an empty or non-printable token, a duplicate token, an empty tenant or an unknown
+ *   access, or a seed that is not a whole number.
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * import { afterAll, afterEach, beforeAll } from 'vitest';
+ * import { createTestServer } from 'adis-server/testing';
+ *
+ * const kit = createTestServer({ seed: { people: 30 } });
+ * const server = setupServer(...kit.handlers);
+ * beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+ * afterEach(() => kit.reset());
+ * afterAll(async () => { server.close(); await kit.close(); });
+ * ```
+ */
+export function createTestServer(
+  options?: TestServerOptions & { keys?: undefined },
+): TestServer<DefaultKeys>;
+export function createTestServer(
+  options: TestServerOptions & { keys: readonly TestKey[] },
+): TestServer<readonly TestKey[]>;
+export function createTestServer(
+  options?: TestServerOptions,
+): TestServer<DefaultKeys | readonly TestKey[]>;
+export function createTestServer(
+  options: TestServerOptions = {},
+): TestServer<DefaultKeys | readonly TestKey[]> {
+  const origin = checkOrigin(options.origin ?? DEFAULT_ORIGIN);
+  const keyList = options.keys === undefined ? DEFAULT_KEY_LIST : checkKeys(options.keys);
+  const seed = resolveSeed(options.seed ?? false);
+  const appOptions: Omit<AppOptions, 'storage'> = {
+    anonymousRateLimit: false,
+    logError: () => undefined,
+    ...options.app,
+  };
+  const fresh = (): Backend => {
+    const storage = openStorage(':memory:');
+    try {
+      storage.transaction(() => {
+        for (const key of keyList) storage.putApiKey(key.token, key.tenant, key.access);
+      });
+      if (seed) {
+        seedPeople(storage, { tenant: seed.tenant, count: seed.people, seed: seed.seed });
+        if (seed.activity) {
+          seedActivity(storage, { tenant: seed.tenant, seed: seed.seed, now: seed.now });
+        }
+      }
+      return { storage, app: createApp({ ...appOptions, storage }) };
+    } catch (error) {
+      storage.close();
+      throw error;
+    }
+  };
+
+  // Mutable on purpose: handlers, fetch and listening servers look it up per request,
+  // so after reset() they all reach the new database without being rebuilt.
+  let backend: Backend | undefined = fresh();
+  const running: RunningServer[] = [];
+  const current = (): Backend => {
+    if (!backend) throw new Error(`the ADIS test server for ${origin} is closed`);
+    return backend;
+  };
+  // `env` carries @hono/node-server's bindings under listen(): the app reads the
+  // client's address from them.
+  const dispatch = async (request: Request, env?: unknown): Promise<Response> =>
+    current().app.fetch(request, env);
+  const overHttp = new Hono<AppEnv>().all('*', (c) => dispatch(c.req.raw, c.env));
+
+  return {
+    origin,
+    entryPoint: `${origin}/api/v1/`,
+    keys: options.keys === undefined ? DEFAULT_KEYS : keyList,
+    handlers: [http.all(`${origin}/*`, ({ request }) => dispatch(request))],
+    fetch: async (input, init) => dispatch(new Request(input, init)),
+    get storage() {
+      return current().storage;
+    },
+    key(tenant, access) {
+      const found = keyList.find((key) => key.tenant === tenant && key.access === access);
+      if (!found) throw new Error(`no ${access} key of tenant '${tenant}' was configured`);
+      return found.token;
+    },
+    reset() {
+      const previous = current();
+      backend = fresh();
+      previous.storage.close();
+    },
+    async listen() {
+      current();
+      const server = await startServer({ app: overHttp, port: 0, host: '127.0.0.1' });
+      running.push(server);
+      return server;
+    },
+    async close() {
+      if (!backend) return;
+      const closing = backend;
+      backend = undefined;
+      // A server the test closed itself would make close() reject.
+      const listening = running.splice(0).filter((server) => server.server.listening);
+      try {
+        await Promise.all(listening.map((server) => server.close()));
+      } finally {
+        closing.storage.close();
+      }
+    },
+  };
+}
+
+function checkOrigin(origin: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(origin);
+  } catch {
+    url = undefined;
+  }
+  const bare = url && url.pathname === '/' && url.search === '' && url.hash === '';
+  if (!url || !/^https?:$/.test(url.protocol) || !bare || url.username || url.password) {
+    throw new TypeError(
+      `origin must be an absolute http(s) origin such as 'http://adis.test' (no path, query or credentials), got ${JSON.stringify(origin)}`,
+    );
+  }
+  return url.origin;
+}
+
+function checkKeys(keys: readonly TestKey[]): readonly TestKey[] {
+  const tokens = new Set<string>();
+  for (const [index, key] of keys.entries()) {
+    const where = `keys[${index}]`;
+    // Printable ASCII without spaces: HTTP trims header values and fetch refuses
+    // control characters, so any other token could never be sent as written.
+    if (typeof key.token !== 'string' || !/^[\x21-\x7e]+$/.test(key.token)) {
+      throw new TypeError(`${where}.token must be non-empty printable ASCII without spaces`);
+    }
+    if (tokens.has(key.token)) {
+      // The storage would keep only the last one, silently moving it to another tenant.
+      throw new TypeError(`${where}.token ${JSON.stringify(key.token)} is listed twice`);
+    }
+    tokens.add(key.token);
+    if (typeof key.tenant !== 'string' || key.tenant.trim() === '') {
+      throw new TypeError(`${where}.tenant must be a non-empty string`);
+    }
+    if (key.access !== 'read' && key.access !== 'write') {
+      throw new TypeError(
+        `${where}.access must be 'read' or 'write', got ${JSON.stringify(key.access)}`,
+      );
+    }
+  }
+  return Object.freeze(keys.map((key) => Object.freeze({ ...key })));
+}
+
+function resolveSeed(seed: false | TestSeed): ResolvedSeed | undefined {
+  if (seed === false) return undefined;
+  const people = seed.people ?? DEFAULT_PEOPLE;
+  if (!Number.isSafeInteger(people) || people < 0) {
+    throw new TypeError(`seed.people must be a whole number from 0, got ${people}`);
+  }
+  const number = seed.seed ?? 1;
+  if (!Number.isSafeInteger(number)) {
+    throw new TypeError(`seed.seed must be a whole number, got ${number}`);
+  }
+  const tenant = seed.tenant ?? 'demo';
+  if (tenant.trim() === '') throw new TypeError('seed.tenant must be a non-empty string');
+  const now = seed.now ?? new Date();
+  if (Number.isNaN(now.getTime())) throw new TypeError('seed.now must be a valid date');
+  return { people, activity: seed.activity ?? false, seed: number, tenant, now };
+}
