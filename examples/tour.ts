@@ -2,23 +2,16 @@
 import { connect, isHTTPError } from 'adis-sdk';
 
 const [url = 'http://127.0.0.1:8000/api/v1/', apiKey] = process.argv.slice(2);
-const client = await connect(url, { apiKey, rateLimit: 10 }); // 10 requests a second at most
-
+const client = await connect(url, { apiKey, rateLimit: 10 }); // at most 10 requests a second
 // Page through every person: one page in memory at a time, the next one read ahead.
 let withEmail = 0;
-for await (const person of client.people.items({ readAhead: true })) {
-  if (person.primaryEmail) withEmail += 1;
-}
+for await (const p of client.people.items({ readAhead: true })) if (p.primaryEmail) withEmail++;
 console.log(`${withEmail} people with an email address`);
-
-// Record a signature: the server matches or creates the signer, and counts it.
+// Record a signature: the server matches or creates the signer, and counts the signature.
 const petition = await client.petitions.create({ title: 'Save Elm Park' });
-const { person } = await petition.recordSignature({
-  person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
-});
-const { total_signatures } = (await petition.refresh()).data;
-console.log(`${total_signatures} signature, by ${person?.data.given_name}`);
-
+const signer = { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] };
+const { person } = await petition.recordSignature({ person: signer, comments: 'Yes!' });
+console.log(person?.data.given_name, (await petition.refresh()).data.total_signatures); // Ana 1
 // Handle an error: an HTTPError has the status and the server's decoded std:error.
 await petition.delete();
 await petition.refresh().catch((error: unknown) => {
