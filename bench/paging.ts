@@ -10,13 +10,12 @@
  * `--runs` runs is reported. Memory is sampled in a separate run with forced garbage
  * collection every few pages, so the figures are what paging retains, not garbage.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { connect } from '../src/index.js';
+import { KEY, startServer } from './reference-server.js';
 
 const { values } = parseArgs({
   options: {
@@ -30,38 +29,6 @@ const timedPeople = Number(values.people);
 const memoryPeople = Number(values['memory-people']);
 const runs = Number(values.runs);
 const workMs = Number(values['work-ms']);
-const KEY = 'bench-key';
-
-async function startServer(
-  dir: string,
-  seed: number,
-): Promise<{ child: ChildProcess; url: string }> {
-  const keys = join(dir, 'keys.json');
-  writeFileSync(keys, JSON.stringify({ keys: [{ token: KEY, tenant: 'demo', access: 'write' }] }));
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli.ts',
-      '--port',
-      '0',
-      '--db',
-      join(dir, 'bench.db'),
-      '--keys',
-      keys,
-      '--seed',
-      String(seed),
-    ],
-    { cwd: new URL('../reference-server/', import.meta.url), stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    const match = /^Entry point: (\S+)/.exec(line);
-    if (match?.[1]) return { child, url: match[1] };
-  }
-  throw new Error('the reference server exited before printing its entry point');
-}
 
 /** What a careful person writes without the SDK: follow `next`, count embedded people. */
 async function fetchLoop(entryPoint: string, limit: number): Promise<number> {

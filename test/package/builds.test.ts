@@ -61,3 +61,23 @@ describe('the built package', () => {
     expect(stdout.trim()).toBe('built ok');
   });
 });
+
+describe('the built adis-export command', () => {
+  const bin = `${root}dist/export-cli.js`;
+
+  it('runs as an executable with a shebang and prints its usage', async () => {
+    const { stdout } = await run(bin, ['--help'], { cwd: root });
+    expect(stdout).toContain('Usage: adis-export [collection] --url <entry point>');
+  });
+
+  it('connects with the built SDK and reports a refused key with exit code 1', async () => {
+    const failed = await run(process.execPath, [bin, '--url', entryPoint, '--key', 'wrong'], {
+      cwd: root,
+    }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toContain(`GET ${entryPoint} was refused (401`);
+  });
+});
