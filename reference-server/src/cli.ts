@@ -1,5 +1,7 @@
+#!/usr/bin/env node
 /**
- * Command line: `tsx src/cli.ts [--port n] [--host addr] [--db path] [--keys file] [--seed n] …`
+ * Command line: `tsx src/cli.ts [--port n] [--host addr] [--db path] [--keys file] [--seed n] …`,
+ * or `adis-server …` once the package is installed (this file is its bin).
  * (`--help` lists every option).
  * Exit codes: 0 after a clean shutdown, 1 on a start-up failure, 2 on bad arguments.
  */
@@ -23,7 +25,8 @@ Usage: npm start -- [options]     (or: npx tsx src/cli.ts [options] in reference
 Options:
   --port <n>        TCP port (default 8000; 0 picks a free port)
   --host <addr>     interface to listen on (default 127.0.0.1)
-  --db <path>       SQLite file, or :memory: (default reference-server/data/adis.db)
+  --db <path>       SQLite file, or :memory: (default: data/adis.db in the server's
+                    folder of this repository; ./adis.db when installed from npm)
   --keys <file>     JSON API keys: {"keys":[{"token":"…","tenant":"…","access":"read"|"write"}]}
                     (without it, a write key for the 'demo' tenant is created and printed)
   --seed <n>        add n demo people to the 'demo' tenant
@@ -85,6 +88,35 @@ function readKeysFile(path: string): KeysFile {
   return result.data;
 }
 
+/**
+ * Where the data lives without `--db`: beside the server in this repository, but in the
+ * user's directory when the package is installed, since a file under node_modules is
+ * deleted by the next `npm install` and data must not be lost that way.
+ */
+function defaultDatabase(serverRoot: string, userDir: string): string {
+  return serverRoot.split(/[\\/]/).includes('node_modules')
+    ? resolve(userDir, 'adis.db')
+    : resolve(serverRoot, 'data/adis.db');
+}
+
+/**
+ * The namespace of each tenant in a keys file: the one any of its keys names (it may
+ * stand on any of them), and an error when two keys of one tenant name different ones.
+ */
+function tenantNamespaces(file: KeysFile): Map<string, string | undefined> {
+  const namespaces = new Map<string, string | undefined>();
+  for (const key of file.keys) {
+    const known = namespaces.get(key.tenant);
+    if (key.namespace !== undefined && known !== undefined && known !== key.namespace) {
+      throw new UsageError(
+        `keys file: tenant ${key.tenant} is given two namespaces, ${known} and ${key.namespace}`,
+      );
+    }
+    namespaces.set(key.tenant, known ?? key.namespace);
+  }
+  return namespaces;
+}
+
 function integerOption(
   name: string,
   raw: string | undefined,
@@ -136,12 +168,13 @@ async function main(argv: string[]): Promise<void> {
   const userDir = process.env.INIT_CWD ?? process.cwd();
   const keysFile =
     values.keys === undefined ? undefined : readKeysFile(resolve(userDir, values.keys));
+  const namespaces = keysFile === undefined ? undefined : tenantNamespaces(keysFile);
   const serverRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const dbPath =
     values.db === ':memory:'
       ? ':memory:'
       : values.db === undefined
-        ? resolve(serverRoot, 'data/adis.db')
+        ? defaultDatabase(serverRoot, userDir)
         : resolve(userDir, values.db);
   if (values['public-url'] !== undefined && !/^https?:\/\/[^/]+/.test(values['public-url'])) {
     throw new UsageError('--public-url must be an absolute http(s) URL');
@@ -159,12 +192,19 @@ async function main(argv: string[]): Promise<void> {
   const storage = openStorage(dbPath);
   const seedCount = integerOption('seed', values.seed, storage.created ? 300 : 0, 10_000_000);
 
-  if (keysFile) {
+  if (keysFile && namespaces) {
     // The file is authoritative for the keys it manages: keys removed from it stop working.
     storage.transaction(() => {
       storage.removeApiKeys('keys-file');
+      for (const [tenant, namespace] of namespaces) {
+        const kept = storage.ensureTenant(tenant, namespace).namespace;
+        if (namespace !== undefined && kept !== namespace) {
+          console.log(
+            `Tenant ${tenant} keeps namespace ${kept}, set when it was created; the keys file's ${namespace} is not applied`,
+          );
+        }
+      }
       for (const key of keysFile.keys) {
-        storage.ensureTenant(key.tenant, key.namespace);
         storage.putApiKey(key.token, key.tenant, key.access, 'keys-file');
       }
     });

@@ -113,4 +113,54 @@ describe('command line', () => {
     expect(await help.exited).toBe(0);
     expect(help.output().stdout).toContain('--keys');
   });
+  it("takes a tenant's namespace from whichever of its keys names it, and refuses two", async () => {
+    const dir = tempDir();
+    const db = join(dir, 'adis.db');
+    const keys = join(dir, 'keys.json');
+    writeFileSync(
+      keys,
+      JSON.stringify({
+        keys: [
+          { token: 'acme-write-key', tenant: 'acme', access: 'write' },
+          { token: 'acme-read-key1', tenant: 'acme', access: 'read', namespace: 'acme' },
+        ],
+      }),
+    );
+    const server = run(['--port', '0', '--db', db, '--keys', keys, '--seed', '0']);
+    const entry = await server.ready;
+    const root = await fetch(entry, { headers: { 'STD-API-Token': 'acme-write-key' } });
+    expect(((await root.json()) as { namespace: string }).namespace).toBe('acme');
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    // The tenant exists now: a new namespace in the file is reported, not applied.
+    writeFileSync(
+      keys,
+      JSON.stringify({
+        keys: [{ token: 'acme-write-key', tenant: 'acme', access: 'write', namespace: 'other' }],
+      }),
+    );
+    const again = run(['--port', '0', '--db', db, '--keys', keys]);
+    await again.ready;
+    expect(again.output().stdout).toContain(
+      "Tenant acme keeps namespace acme, set when it was created; the keys file's other is not applied",
+    );
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+
+    writeFileSync(
+      keys,
+      JSON.stringify({
+        keys: [
+          { token: 'acme-write-key', tenant: 'acme', access: 'write', namespace: 'one' },
+          { token: 'acme-read-key1', tenant: 'acme', access: 'read', namespace: 'two' },
+        ],
+      }),
+    );
+    const conflicting = run(['--port', '0', '--db', ':memory:', '--keys', keys]);
+    expect(await conflicting.exited).toBe(2);
+    expect(conflicting.output().stderr).toContain(
+      'keys file: tenant acme is given two namespaces, one and two',
+    );
+  });
 });

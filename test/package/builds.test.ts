@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -79,5 +79,12 @@ describe('the built adis-export command', () => {
     );
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toContain(`GET ${entryPoint} was refused (401`);
+  });
+});
+
+describe('the built adis-server command', () => {
+  it('starts with a shebang, so that npx adis-server runs it', () => {
+    const first = readFileSync(`${root}reference-server/dist/cli.js`, 'utf8').split('\n')[0];
+    expect(first).toBe('#!/usr/bin/env node');
   });
 });
