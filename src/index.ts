@@ -6,6 +6,7 @@
  * their links. Every address comes from the server's `_links`; the SDK builds none.
  *
  * @packageDocumentation
+ * @module adis-sdk
  */
 export * from './errors/index.js';
 export * from './hal/index.js';
@@ -48,6 +49,7 @@ export { type CollectionPageInfo, CollectionPageSchema } from './resources/colle
 export * from './resources/donation.js';
 export { type EntryPoint, EntryPointSchema } from './resources/entry-point.js';
 export * from './resources/event.js';
+export type { Ignored } from './resources/fields.js';
 export * from './resources/form.js';
 export * from './resources/fundraising-page.js';
 export * from './resources/identifiers.js';

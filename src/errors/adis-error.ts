@@ -27,9 +27,28 @@ export type AdisErrorCode =
  * ```
  */
 export abstract class AdisError extends Error {
+  /** What kind of error this is; each subclass fixes its own literal. */
   abstract readonly code: AdisErrorCode;
+  /**
+   * Marks SDK errors so that {@link isAdisError} recognises them even when two copies of
+   * the SDK are loaded (where `instanceof` fails). Non-enumerable.
+   */
   declare readonly [ADIS_ERROR_BRAND]: true;
 
+  /**
+   * Called by the subclasses with their message; `options.cause` is kept as the
+   * standard `Error.cause`.
+   *
+   * @param message - The error message.
+   * @param options - `cause`: the error that led to this one.
+   *
+   * @example
+   * ```ts
+   * const error = new NetworkError('GET', url, new TypeError('fetch failed'));
+   * error instanceof AdisError; // true
+   * error.cause; // the TypeError, kept by this constructor
+   * ```
+   */
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     // Non-enumerable so that logging or JSON.stringify of an error stays clean.

@@ -14,11 +14,27 @@ import { AdisError } from './adis-error.js';
  * ```
  */
 export class NetworkError extends AdisError {
+  /** Always `'NETWORK'`. */
   readonly code = 'NETWORK' as const;
+  /** Always `'NetworkError'`. */
   override readonly name = 'NetworkError' as const;
+  /** The request's method. */
   readonly method: string;
+  /** The request's URL. */
   readonly url: string;
 
+  /**
+   * Builds the error; the message names what failed, from `cause` and its own `cause`.
+   *
+   * @param method - The request's method.
+   * @param url - The request's URL.
+   * @param cause - What `fetch` threw; kept as `cause`, and its reason named in the message.
+   *
+   * @example
+   * ```ts
+   * const error = new NetworkError('GET', url, new TypeError('fetch failed'));
+   * ```
+   */
   constructor(method: string, url: string, cause: unknown) {
     super(`Network error: ${method} ${url}${reasonOf(cause)}`, { cause });
     this.method = method;

@@ -29,12 +29,29 @@ const EXPLANATIONS: Record<RedirectFailure, string> = {
  * ```
  */
 export class RedirectError extends AdisError {
+  /** Always `'REDIRECT'`. */
   readonly code = 'REDIRECT' as const;
+  /** Always `'RedirectError'`. */
   override readonly name = 'RedirectError' as const;
+  /** The method of the hop that answered with the redirect. */
   readonly method: string;
+  /** The URL of the hop that answered with the redirect. */
   readonly url: string;
+  /** Why the redirect could not be followed. */
   readonly reason: RedirectFailure;
 
+  /**
+   * Builds the error; the message explains `reason`.
+   *
+   * @param method - The method of the hop that answered with the redirect.
+   * @param url - The URL of that hop.
+   * @param reason - Why the redirect could not be followed; explained in the message.
+   *
+   * @example
+   * ```ts
+   * const error = new RedirectError('GET', url, 'too-many-redirects');
+   * ```
+   */
   constructor(method: string, url: string, reason: RedirectFailure) {
     super(`Cannot follow redirect: ${EXPLANATIONS[reason]}: ${method} ${url}`);
     this.method = method;

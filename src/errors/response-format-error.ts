@@ -2,14 +2,19 @@ import { AdisError } from './adis-error.js';
 
 /** What a {@link ResponseFormatError} is built from. */
 export interface ResponseFormatErrorInit {
+  /** The request's method. */
   method: string;
+  /** The request's URL. */
   url: string;
+  /** The response status (a 2xx). */
   status: number;
+  /** The response's `Content-Type`, or null when it had none. */
   contentType: string | null;
   /** The start of the body, for the message and for debugging. */
   bodyText: string;
   /** What was wrong when the body is JSON but not what was expected; default "not JSON". */
   reason?: string;
+  /** The parse error, when there was one. */
   cause?: unknown;
 }
 
@@ -28,15 +33,41 @@ export interface ResponseFormatErrorInit {
  * ```
  */
 export class ResponseFormatError extends AdisError {
+  /** Always `'RESPONSE_FORMAT'`. */
   readonly code = 'RESPONSE_FORMAT' as const;
+  /** Always `'ResponseFormatError'`. */
   override readonly name = 'ResponseFormatError' as const;
+  /** The request's method. */
   readonly method: string;
+  /** The request's URL. */
   readonly url: string;
+  /** The response status (a 2xx). */
   readonly status: number;
+  /** The response's `Content-Type`, or null when it had none. */
   readonly contentType: string | null;
+  /** The start of the body. */
   readonly bodyText: string;
+  /** What was wrong when the body is JSON; undefined when it is not JSON at all. */
   readonly reason: string | undefined;
 
+  /**
+   * Builds the error; the message says what was expected (`init.reason`, by default a
+   * JSON body) and what came.
+   *
+   * @param init - The request, the response's status and content type, and the start
+   *   of its body.
+   *
+   * @example
+   * ```ts
+   * const error = new ResponseFormatError({
+   *   method: 'GET',
+   *   url,
+   *   status: 200,
+   *   contentType: 'text/html',
+   *   bodyText: '<!doctype html><title>Log in</title>',
+   * });
+   * ```
+   */
   constructor(init: ResponseFormatErrorInit) {
     const type = init.contentType ?? 'no content type';
     const problem = init.reason ?? `expected a JSON body but got ${type}`;

@@ -2,7 +2,9 @@ import { AdisError } from './adis-error.js';
 
 /** One failing path of a validated response, in zod's vocabulary. */
 export interface ValidationIssue {
+  /** Where in the document, for example `['email_addresses', 0, 'address']`. */
   path: (string | number)[];
+  /** What is wrong there. */
   message: string;
   /** zod's issue code, e.g. `invalid_type`. */
   code: string;
@@ -13,6 +15,7 @@ export interface ValidationIssue {
  * and zod/mini errors all fit.
  */
 export interface ZodErrorLike {
+  /** The failing paths. */
   readonly issues: readonly {
     readonly path: readonly PropertyKey[];
     readonly message: string;
@@ -22,6 +25,7 @@ export interface ZodErrorLike {
 
 /** Where a failing document came from. */
 export interface SchemaValidationContext {
+  /** The URL the document was read from (or is about to be sent to). */
   url?: string;
   /** Resource name, e.g. `std:person`. */
   resource?: string;
@@ -40,12 +44,32 @@ const LISTED_ISSUES = 5;
  * ```
  */
 export class SchemaValidationError extends AdisError {
+  /** Always `'SCHEMA_VALIDATION'`. */
   readonly code = 'SCHEMA_VALIDATION' as const;
+  /** Always `'SchemaValidationError'`. */
   override readonly name = 'SchemaValidationError' as const;
+  /** Every failing path (the message lists the first five). */
   readonly issues: ValidationIssue[];
+  /** The URL the document came from or was going to, when known. */
   readonly url: string | undefined;
+  /** The resource name, for example `std:person`, when known. */
   readonly resource: string | undefined;
 
+  /**
+   * Builds the error from a zod error's issues; the message lists the first five
+   * failing paths.
+   *
+   * @param error - The zod error (kept as `cause`), or anything with its `issues`.
+   * @param context - Where the document came from, for the message.
+   *
+   * @example
+   * ```ts
+   * const error = new SchemaValidationError(
+   *   { issues: [{ path: ['given_name'], message: 'Expected string', code: 'invalid_type' }] },
+   *   { resource: 'std:person' },
+   * );
+   * ```
+   */
   constructor(error: ZodErrorLike, context: SchemaValidationContext = {}) {
     const issues = error.issues.map(
       (issue): ValidationIssue => ({

@@ -14,13 +14,30 @@ import { AdisError } from './adis-error.js';
  * ```
  */
 export class TimeoutError extends AdisError {
+  /** Always `'TIMEOUT'`. */
   readonly code = 'TIMEOUT' as const;
+  /** Always `'TimeoutError'`. */
   override readonly name = 'TimeoutError' as const;
+  /** The request's method. */
   readonly method: string;
+  /** The request's URL. */
   readonly url: string;
   /** The per-attempt timeout that ran out, in milliseconds. */
   readonly timeout: number;
 
+  /**
+   * Builds the error; the message names the timeout and the request.
+   *
+   * @param method - The request's method.
+   * @param url - The request's URL.
+   * @param timeout - The per-attempt timeout that ran out, in milliseconds.
+   * @param options - `cause`: the underlying timeout error, when there is one.
+   *
+   * @example
+   * ```ts
+   * const error = new TimeoutError('GET', url, 30_000);
+   * ```
+   */
   constructor(method: string, url: string, timeout: number, options?: { cause?: unknown }) {
     super(`Request timed out after ${timeout} ms: ${method} ${url}`, options);
     this.method = method;

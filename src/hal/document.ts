@@ -18,14 +18,32 @@ export class Link {
   readonly rel: string;
   /** The href exactly as the server wrote it (a template when `templated`). */
   readonly href: string;
+  /** Whether `href` is an RFC 6570 template, to expand with {@link Link.url}. */
   readonly templated: boolean;
+  /** The link's `title`, when it has a string one. */
   readonly title: string | undefined;
+  /** The link's `name` (a key among links of one relation), when it has a string one. */
   readonly name: string | undefined;
   /** All members of the link object, including ones HAL does not define. */
   readonly attributes: Readonly<HalLink>;
   /** The URL relative hrefs are resolved against. */
   readonly base: string;
 
+  /**
+   * A link read from a document's `_links`. {@link HalDocument.link} and
+   * {@link HalDocument.links} build these; build one yourself only to follow an href
+   * that came from elsewhere.
+   *
+   * @param rel - The relation the link was found under.
+   * @param attributes - The link object (`href` and the rest).
+   * @param base - The URL relative hrefs are resolved against: the document's URL.
+   *
+   * @example
+   * ```ts
+   * const link = new Link('next', { href: '/api/v1/people?page=2' }, 'https://api.example.org/api/v1/people');
+   * link.url(); // 'https://api.example.org/api/v1/people?page=2'
+   * ```
+   */
   constructor(rel: string, attributes: HalLink, base: string) {
     this.rel = rel;
     this.href = attributes.href;
@@ -84,6 +102,7 @@ export class HalDocument {
   readonly base: string;
   /** The document as received. */
   readonly body: Readonly<Record<string, unknown>>;
+  /** The curies in force in the document: its own and those it inherited. */
   readonly curies: Curies;
   readonly #links: Readonly<Record<string, unknown>>;
   readonly #embedded: Readonly<Record<string, unknown>>;

@@ -5,12 +5,19 @@
 export interface HalLink {
   /** A URI, a relative reference, or an RFC 6570 template when `templated` is true. */
   href: string;
+  /** True when `href` is an RFC 6570 URI template. */
   templated?: boolean;
+  /** A human-readable label. */
   title?: string;
+  /** A secondary key for telling apart links of the same relation. */
   name?: string;
+  /** The media type expected at the target. */
   type?: string;
+  /** A URI of a profile describing the target. */
   profile?: string;
+  /** The language of the target. */
   hreflang?: string;
+  /** A URL explaining that the link is deprecated; present means deprecated. */
   deprecation?: string;
   /** The spec's docs link carries an `index`; other members are kept too. */
   [member: string]: unknown;

@@ -159,8 +159,7 @@ function buildSignatureBody() {
  * });
  * ```
  */
-export const RecordSignatureBodySchema: z.ZodMiniLazy<ReturnType<typeof buildSignatureBody>> =
-  z.lazy(buildSignatureBody);
+export const RecordSignatureBodySchema = z.lazy(buildSignatureBody);
 
 /**
  * What a caller sends to the record signature helper. Derived from
@@ -198,8 +197,7 @@ function buildOutreachBody() {
  * });
  * ```
  */
-export const RecordOutreachBodySchema: z.ZodMiniLazy<ReturnType<typeof buildOutreachBody>> =
-  z.lazy(buildOutreachBody);
+export const RecordOutreachBodySchema = z.lazy(buildOutreachBody);
 
 /**
  * What a caller sends to the record outreach helper. Derived from
@@ -244,8 +242,7 @@ function buildAttendanceBody() {
  * });
  * ```
  */
-export const RecordAttendanceBodySchema: z.ZodMiniLazy<ReturnType<typeof buildAttendanceBody>> =
-  z.lazy(buildAttendanceBody);
+export const RecordAttendanceBodySchema = z.lazy(buildAttendanceBody);
 
 /**
  * What a caller sends to the record attendance helper. Derived from
@@ -306,8 +303,7 @@ function buildDonationBody() {
  * });
  * ```
  */
-export const RecordDonationBodySchema: z.ZodMiniLazy<ReturnType<typeof buildDonationBody>> =
-  z.lazy(buildDonationBody);
+export const RecordDonationBodySchema = z.lazy(buildDonationBody);
 
 /**
  * What a caller sends to the record donation helper. Derived from
@@ -371,8 +367,7 @@ function buildCanvassBody() {
  * });
  * ```
  */
-export const RecordCanvassBodySchema: z.ZodMiniLazy<ReturnType<typeof buildCanvassBody>> =
-  z.lazy(buildCanvassBody);
+export const RecordCanvassBodySchema = z.lazy(buildCanvassBody);
 
 /**
  * What a caller sends to the record canvass helper. Derived from
@@ -407,8 +402,7 @@ function buildSubmissionBody() {
  * });
  * ```
  */
-export const RecordSubmissionBodySchema: z.ZodMiniLazy<ReturnType<typeof buildSubmissionBody>> =
-  z.lazy(buildSubmissionBody);
+export const RecordSubmissionBodySchema = z.lazy(buildSubmissionBody);
 
 /**
  * What a caller sends to the record submission helper. Derived from

@@ -18,6 +18,7 @@
  * ```
  *
  * @packageDocumentation
+ * @module adis-sdk/helpers
  */
 // Each import names its file (never a folder's index): errors/index.ts re-exports the
 // zod error schemas, which would otherwise be pulled into the page.

@@ -66,6 +66,17 @@ export interface HelperCall<B, W, PW> {
 export interface WrappingKind<W> {
   /** Name of one resource, as in the relation `std:signature`. */
   readonly singular: string;
+  /**
+   * Wraps a record that came back from the helper in its typed class.
+   *
+   * @param context - The connection's shared state, passed on to the resource.
+   * @param document - The record, as a HAL document.
+   *
+   * @example
+   * ```ts
+   * const signature = signatureKind.wrap(context, document);
+   * ```
+   */
   wrap(context: NavigatorContext, document: HalDocument): W;
 }
 

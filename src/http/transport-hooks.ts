@@ -2,7 +2,9 @@ import type { HttpMethod } from './transport.js';
 
 /** One attempt of a request, as the hooks see it. */
 export interface AttemptEvent {
+  /** The attempt's method. */
   method: HttpMethod;
+  /** The attempt's URL. */
   url: string;
   /** 1 for the first attempt, 2 for the first retry, and so on (per redirect hop). */
   attempt: number;
@@ -12,6 +14,7 @@ export interface AttemptEvent {
 
 /** An attempt that got a response (any status). */
 export interface ResponseEvent extends AttemptEvent {
+  /** The response status, whatever it is. */
   status: number;
   /** From the start of the attempt (after any rate-limit wait) to the response headers. */
   durationMs: number;
@@ -38,7 +41,40 @@ export interface RetryEvent extends AttemptEvent {
  * ```
  */
 export interface TransportHooks {
+  /**
+   * Called before each attempt is sent: the first one, each retry and each redirect hop.
+   *
+   * @example
+   * ```ts
+   * const hooks: TransportHooks = {
+   *   beforeRequest: ({ method, url, attempt }) => console.log(`${method} ${url} #${attempt}`),
+   * };
+   * ```
+   */
   beforeRequest?(event: AttemptEvent): void | Promise<void>;
+  /**
+   * Called when an attempt gets a response, whatever its status (a 503 that will be
+   * retried included), once its headers have arrived.
+   *
+   * @example
+   * ```ts
+   * const hooks: TransportHooks = {
+   *   afterResponse: ({ url, status, durationMs }) => console.log(url, status, Math.round(durationMs)),
+   * };
+   * ```
+   */
   afterResponse?(event: ResponseEvent): void | Promise<void>;
+  /**
+   * Called when an attempt failed and another will be made, after the wait between the
+   * two; `event.attempt` is the number of the attempt about to start (2 for the first
+   * retry) and `event.error` what made the previous one fail.
+   *
+   * @example
+   * ```ts
+   * const hooks: TransportHooks = {
+   *   beforeRetry: ({ url, attempt, error }) => console.warn(`attempt ${attempt} of ${url}`, error),
+   * };
+   * ```
+   */
   beforeRetry?(event: RetryEvent): void | Promise<void>;
 }

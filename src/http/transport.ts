@@ -26,6 +26,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One request as the rest of the SDK describes it. */
 export interface HttpRequest {
+  /** The HTTP method. */
   method: HttpMethod;
   /** Absolute URL, used exactly as given (links are canonical; never rewritten). */
   url: string;
@@ -35,6 +36,7 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** Per-attempt timeout for this call in ms, or `false` for none. */
   timeout?: number | false;
+  /** Extra headers for this call, over the transport's `headers`. */
   headers?: Record<string, string>;
   /** Default true. `false` never sends the key (unauthenticated helper calls from browsers). */
   authenticate?: boolean;
@@ -42,9 +44,11 @@ export interface HttpRequest {
 
 /** A successful (2xx) response, body already parsed. */
 export interface HttpResponse {
+  /** The response status, a 2xx. */
   status: number;
   /** Final URL of the response, after redirects. */
   url: string;
+  /** The response headers. */
   headers: Headers;
   /** Parsed JSON; undefined for an empty body (204, or 200 with no content). */
   body: unknown;
@@ -52,6 +56,7 @@ export interface HttpResponse {
 
 /** How a transport talks to one server. */
 export interface TransportOptions {
+  /** The API key, sent only to trusted origins. Without one no key is ever sent. */
   apiKey?: string;
   /** Default `STD-API-Token`; some servers use `OSDI-API-Token` or their own name. */
   apiKeyHeader?: string;
@@ -67,16 +72,38 @@ export interface TransportOptions {
   rateLimit?: number;
   /** Extra headers on every request (User-Agent etc.). */
   headers?: Record<string, string>;
+  /** Observers of each attempt, response and retry, for logging and metrics. */
   hooks?: TransportHooks;
 }
 
 /** Sends requests for the SDK; see {@link createTransport}. */
 export interface Transport {
-  /** Sends one request; resolves with a 2xx response or rejects with an SDK error. */
+  /**
+   * Sends one request; resolves with a 2xx response or rejects with an SDK error.
+   *
+   * @example
+   * ```ts
+   * const { status, body } = await transport.request({ method: 'GET', url: peopleUrl });
+   * ```
+   */
   request(request: HttpRequest): Promise<HttpResponse>;
-  /** Lets the origin of this URL receive the API key (the navigator adds the entry point). */
+  /**
+   * Lets the origin of this URL receive the API key (the navigator adds the entry point).
+   *
+   * @example
+   * ```ts
+   * transport.trustOrigin('https://files.example.org/exports/');
+   * ```
+   */
   trustOrigin(urlOrOrigin: string): void;
-  /** Whether the API key would be sent to this URL. */
+  /**
+   * Whether the API key would be sent to this URL.
+   *
+   * @example
+   * ```ts
+   * transport.isTrusted('https://elsewhere.example.com/'); // false
+   * ```
+   */
   isTrusted(url: string): boolean;
 }
 

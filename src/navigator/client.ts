@@ -214,6 +214,21 @@ export class Client {
   readonly canvasses: Collection<Canvass, CanvassInput, CanvassResource>;
   readonly #context: NavigatorContext;
 
+  /**
+   * Wraps an entry point document already read, parsing its fields (a
+   * SchemaValidationError when validation is on and they do not match). Applications
+   * call {@link connect}, which reads the entry point, sets up the transport and the
+   * curies, and builds the client with this.
+   *
+   * @param context - The connection's shared state: transport, curies, validation.
+   * @param root - The entry point document.
+   *
+   * @example
+   * ```ts
+   * // What connect() does once it has the connection's context:
+   * const client = new Client(context, await context.get(entryPointUrl));
+   * ```
+   */
   constructor(context: NavigatorContext, root: HalDocument) {
     this.#context = context;
     this.root = root;

@@ -20,7 +20,9 @@ export interface CallOptions {
 
 /** What a call that sends a body answers. */
 export interface SendResult {
+  /** The response status. */
   status: number;
+  /** The response, body parsed. */
   response: HttpResponse;
   /** The response body as a HAL document, when there was one. */
   document: HalDocument | undefined;
@@ -41,8 +43,11 @@ export interface SendResult {
  * ```
  */
 export class NavigatorContext {
+  /** The transport every request goes through. */
   readonly transport: Transport;
+  /** The entry point's curies, inherited by every document read. */
   readonly curies: Curies;
+  /** Whether documents and bodies are checked with their schemas. */
   readonly validate: boolean;
   /** The server's prefix for the specification's curie: `std` on most servers. */
   readonly specPrefix: string;

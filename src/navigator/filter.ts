@@ -60,8 +60,11 @@ export type FilterValue = string | Date;
  * ```
  */
 export interface FilterCondition {
+  /** The field compared. */
   readonly field: FilterFieldName;
+  /** The comparison operator. */
   readonly op: FilterOperator;
+  /** The value compared with, in string form. */
   readonly value: string;
 }
 

@@ -19,8 +19,21 @@ export interface ResourceKind<T extends object, I, W extends Resource<T, I>> {
   readonly singular: string;
   /** Name of the collection, as in the relation `std:people`. */
   readonly plural: string;
+  /** The read schema: what a document of this kind must hold, and its type `T`. */
   readonly schema: z.ZodMiniType<T, unknown>;
+  /** The write schema: what `create` and `update` accept, and its type `I`. */
   readonly writeSchema: z.ZodMiniType<unknown, I>;
+  /**
+   * Wraps a document of this kind in its typed class.
+   *
+   * @param context - The connection's shared state, passed on to the resource.
+   * @param document - The document read from the server.
+   *
+   * @example
+   * ```ts
+   * const person = personKind.wrap(context, await context.get(url));
+   * ```
+   */
   wrap(context: NavigatorContext, document: HalDocument): W;
 }
 

@@ -37,9 +37,30 @@ export class Resource<T extends object, I = T> {
   readonly data: T;
   /** The HAL document the resource was read from. */
   readonly document: HalDocument;
+  /** The connection the resource was read through: its transport, curies and validation. */
   protected readonly context: NavigatorContext;
+  /** The resource's kind: its relation names, schemas and wrapper. */
   protected readonly kind: ResourceKind<T, I, Resource<T, I>>;
 
+  /**
+   * Wraps a document read from the server, parsing its members with the kind's read
+   * schema (a SchemaValidationError when validation is on and they do not match).
+   * Applications do not call this: {@link Collection.get}, {@link Collection.create},
+   * {@link Resource.follow} and the other methods return resources already wrapped, and
+   * a kind's `wrap` function calls it for them.
+   *
+   * @param context - The connection's shared state, as a kind's `wrap` receives it.
+   * @param document - The HAL document to wrap.
+   * @param kind - The kind of resource the document is.
+   *
+   * @example
+   * ```ts
+   * const kind: ResourceKind<Person, PersonInput, PersonResource> = {
+   *   ...personKind,
+   *   wrap: (context, document) => new PersonResource(context, document, kind),
+   * };
+   * ```
+   */
   constructor(
     context: NavigatorContext,
     document: HalDocument,
@@ -291,7 +312,16 @@ export class Resource<T extends object, I = T> {
     );
   }
 
-  /** The link of a relation, or a LinkNotFoundError naming the relations present. */
+  /**
+   * The link of a relation, or a LinkNotFoundError naming the relations present.
+   *
+   * @example
+   * ```ts
+   * class PetitionResource extends Resource<Petition, PetitionInput> {
+   *   signaturesUrl() { return this.requireLink('std:signatures').url(); }
+   * }
+   * ```
+   */
   protected requireLink(rel: string): Link {
     const link = this.document.link(rel);
     if (!link) throw new LinkNotFoundError(rel, this.url, this.document.relations());

@@ -115,7 +115,9 @@ const eventSchemas = resourceSchemas(eventShape, {
 
 /** What {@link eventRuleIssues} reads: members may be missing or of any type. */
 export interface EventRuleInput {
+  /** The event's start; compared with `end_date` when both are date-times. */
   start_date?: unknown;
+  /** The event's end. */
   end_date?: unknown;
 }
 

@@ -278,8 +278,18 @@ export const HELPER_COMPUTED_FIELDS = {
   ),
 };
 
-/** A field a client may send but the server ignores (a read-only field echoed back). */
-type Ignored = z.ZodMiniOptional<z.ZodMiniNullable<z.ZodMiniUnknown>>;
+/**
+ * The schema of a read-only field in a write schema: a client may send it (a field
+ * echoed back, as in `update(resource.data)`) and the server ignores it, so any value
+ * passes.
+ *
+ * @example
+ * ```ts
+ * import { type Ignored, PetitionWriteSchema } from 'adis-sdk';
+ * const totalSignatures: Ignored = PetitionWriteSchema.shape.total_signatures;
+ * ```
+ */
+export type Ignored = z.ZodMiniOptional<z.ZodMiniNullable<z.ZodMiniUnknown>>;
 
 /**
  * The same members accepted as anything: a read-only field that a client sends back

@@ -170,6 +170,19 @@ export class Metadata {
   readonly data: MetadataRoot;
   readonly #context: NavigatorContext;
 
+  /**
+   * Wraps a metadata root document already read, parsing its fields (a
+   * SchemaValidationError when validation is on and they do not match). Usually
+   * {@link Client.metadata} or {@link Metadata.load} reads the root and calls this.
+   *
+   * @param context - The connection's shared state: transport, curies, validation.
+   * @param root - The metadata root document.
+   *
+   * @example
+   * ```ts
+   * const metadata = new Metadata(context, await context.get(metadataUrl));
+   * ```
+   */
   constructor(context: NavigatorContext, root: HalDocument) {
     this.#context = context;
     this.root = root;

@@ -69,7 +69,9 @@ const questionSchemas = resourceSchemas(questionShape);
 
 /** What {@link questionRuleIssues} reads: members may be missing or of any type. */
 export interface QuestionRuleInput {
+  /** The question's type. */
   question_type?: unknown;
+  /** The question's possible responses. */
   responses?: unknown;
 }
 

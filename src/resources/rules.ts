@@ -29,7 +29,9 @@ export type RuleCodeValue = (typeof RuleCode)[keyof typeof RuleCode];
 
 /** A broken rule, as a schema's `superRefine` reports it. */
 export interface RuleIssue {
+  /** Which rule is broken. */
   code: RuleCodeValue;
+  /** What is wrong, in words. */
   message: string;
   /** Path of the offending member, relative to the object being refined. */
   path: (string | number)[];
