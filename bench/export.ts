@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     // resourceUsage().maxRSS is in KiB, for the whole life of the process.
     writeFileSync(
       hook,
-      "process.on('exit', () => process.stderr.write(`maxRSS=${process.resourceUsage().maxRSS}\\n`));\n",
+      "process.on('exit', () => process.stderr.write('maxRSS=' + process.resourceUsage().maxRSS + '\\n'));\n",
     );
     const { child, url } = await startServer(dir, size);
     try {
