@@ -201,15 +201,7 @@ describe('resuming an interrupted export', () => {
     const output = join(dir, 'interrupted.ndjson');
     // A slow export (2 requests a second) in a process of its own, stopped by SIGINT
     // once it has saved a checkpoint part way through.
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/export-cli.ts', '--url', url, '-o', output, '--rate', '2'],
-      { cwd: root, env: { ...process.env, ADIS_KEY: key }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
+    const { child, stderr } = slowExport(output);
     const saved = await waitFor(async () => {
       const checkpoint = await readCheckpoint(checkpointPath(output)).catch(() => undefined);
       return checkpoint && checkpoint.records > 0 ? checkpoint : undefined;
@@ -217,7 +209,7 @@ describe('resuming an interrupted export', () => {
     expect(saved.records).toBeLessThan(PEOPLE);
     child.kill('SIGINT');
     expect(await exitCode(child)).toBe(130);
-    expect(stderr).toMatch(/Interrupted after \d+ people\. Run the same command with --resume/);
+    expect(stderr()).toMatch(/Interrupted after \d+ people\. Run the same command with --resume/);
 
     const refused = await run(['--url', url, '--key', key, '-o', output]);
     expect(refused.code).toBe(2);
@@ -267,23 +259,7 @@ describe('resuming an interrupted export', () => {
 
   it('refuses to change the export while resuming it, and needs something to resume', async () => {
     const output = join(dir, 'changed.ndjson');
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/export-cli.ts',
-        '--url',
-        url,
-        '--key',
-        key,
-        '-o',
-        output,
-        '--rate',
-        '2',
-      ],
-      { cwd: root, stdio: 'ignore' },
-    );
+    const { child } = slowExport(output);
     await waitFor(
       async () =>
         (await readCheckpoint(checkpointPath(output)).catch(() => undefined)) ?? undefined,
@@ -432,6 +408,23 @@ describe('clear errors', () => {
     expect(stdout).toContain('Usage: adis-export [collection] --url <entry point>');
   });
 });
+
+/**
+ * The command in a process of its own, slowed to 2 requests a second so that
+ * a test can stop it part way through; `stderr()` is what it has printed so far.
+ */
+function slowExport(output: string): { child: ChildProcess; stderr: () => string } {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/export-cli.ts', '--url', url, '-o', output, '--rate', '2'],
+    { cwd: root, env: { ...process.env, ADIS_KEY: key }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let text = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return { child, stderr: () => text };
+}
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
   const until = Date.now() + ms;
