@@ -6,7 +6,7 @@
  * process. Exit codes: 0 done, 1 failed (the server, the network, the disk), 2 bad
  * arguments, 130 interrupted (a file export can then be resumed).
  */
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -139,6 +139,11 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
     if (error instanceof UsageError) {
       io.stderr.write(`adis-export: ${error.message}\nRun adis-export --help for usage.\n`);
       return 2;
+    }
+    if (io.signal?.aborted) {
+      // Stopped while connecting, before anything was written.
+      io.stderr.write('\nInterrupted before any record was exported.\n');
+      return 130;
     }
     io.stderr.write(`adis-export: ${describeFailure(error, request)}\n`);
     return 1;
@@ -353,11 +358,18 @@ async function exportWith(request: Request, io: CommandIO): Promise<number> {
   } catch (error) {
     bar?.done();
     await output.close();
+    const resumable = outputPath !== undefined && (resumed !== undefined || last.records > 0);
+    if (outputPath !== undefined && !resumable) {
+      // Nothing was exported: leave no empty file (and no checkpoint) that the next run
+      // would have to be told to --force over.
+      await rm(outputPath, { force: true });
+      if (statePath !== undefined) await removeCheckpoint(statePath);
+    }
     if (io.signal?.aborted) {
-      io.stderr.write(interruptedMessage(last, label, outputPath));
+      io.stderr.write(interruptedMessage(last, label, resumable));
       return 130;
     }
-    if (statePath !== undefined && last.records > 0) {
+    if (resumable) {
       io.stderr.write(
         `adis-export: stopped after ${count(last.records)} ${label}; fix the cause and add --resume to continue\n`,
       );
@@ -491,13 +503,9 @@ async function serverClock(client: Client): Promise<string> {
   return new Date(Number.isNaN(time) ? Date.now() : time).toISOString();
 }
 
-function interruptedMessage(
-  last: ExportProgress,
-  label: string,
-  outputPath: string | undefined,
-): string {
+function interruptedMessage(last: ExportProgress, label: string, resumable: boolean): string {
   const done = `Interrupted after ${count(last.records)} ${label}.`;
-  if (outputPath === undefined) return `\n${done}\n`;
+  if (!resumable) return `\n${done}\n`;
   return `\n${done} Run the same command with --resume to continue where it stopped.\n`;
 }
 

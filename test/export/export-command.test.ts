@@ -378,6 +378,24 @@ describe('clear errors', () => {
     expect(notFound.stderr).toContain('answered 404 Not Found: is --url the API entry point?');
   });
 
+  it('leaves no file behind when it fails before writing anything', async () => {
+    const output = join(dir, 'refused.csv');
+    const { code, stderr } = await run([
+      '--url',
+      url,
+      '--key',
+      key,
+      '-o',
+      output,
+      '--filter',
+      "shoe_size eq '42'",
+    ]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/400 Bad Request: GET .*people\?filter=.*INVALID_FILTER/);
+    expect(existsSync(output)).toBe(false);
+    expect(existsSync(checkpointPath(output))).toBe(false);
+  });
+
   it('answers bad arguments with exit code 2 and a message naming them', async () => {
     const cases: [string[], string][] = [
       [['--key', key], '--url (or ADIS_URL) is needed'],
