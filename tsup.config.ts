@@ -2,13 +2,18 @@ import { defineConfig } from 'tsup';
 
 // Two library entries: `adis-sdk` (index) and the light browser entry `adis-sdk/helpers`
 // (helpers), which uses fetch alone; the ESM build shares their common code in chunks.
-// A third build is the `adis-export` command line tool.
 //
 // ky is ESM-only: the CJS build must carry it inside, or `require('adis-sdk')`
 // fails at run time with `import_ky.default.create is not a function`.
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', helpers: 'src/helpers/index.ts' },
+    // The `adis-export` command (bin) is built with the ESM library, so that it shares
+    // the SDK's chunk instead of carrying a second copy; it keeps its shebang line.
+    entry: {
+      index: 'src/index.ts',
+      helpers: 'src/helpers/index.ts',
+      'export-cli': 'src/cli/export-cli.ts',
+    },
     format: ['esm'],
     dts: true,
     sourcemap: true,
@@ -23,16 +28,6 @@ export default defineConfig([
     sourcemap: true,
     target: 'es2022',
     noExternal: ['ky'],
-    treeshake: true,
-  },
-  {
-    // The `adis-export` command (bin): Node only, ESM, no types (nothing imports it).
-    // It keeps its shebang line, and imports the SDK's dependencies from node_modules.
-    entry: { 'export-cli': 'src/cli/export-cli.ts' },
-    format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    sourcemap: true,
     treeshake: true,
   },
 ]);
