@@ -72,13 +72,18 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** The arguments that point the command at the test server with its read key. */
+function target(): string[] {
+  return ['--url', url, '--key', key];
+}
+
 function lines(text: string): string[] {
   return text.split('\n').filter((line) => line !== '');
 }
 
 describe('adis-export to stdout', () => {
   it('writes every person once as NDJSON, following the next links', async () => {
-    const { code, stdout, stderr } = await run(['people', '--url', url, '--key', key]);
+    const { code, stdout, stderr } = await run(['people', ...target()]);
     expect(code).toBe(0);
     const records = lines(stdout).map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(records).toHaveLength(PEOPLE);
@@ -101,7 +106,7 @@ describe('adis-export to stdout', () => {
     const client = await connect(url, { apiKey: server.keys.write });
     await client.tags.create({ name: 'volunteer' });
     await client.tags.create({ name: 'donor' });
-    const { code, stdout } = await run(['std:tags', '--url', url, '--key', key, '-f', 'csv']);
+    const { code, stdout } = await run(['std:tags', ...target(), '-f', 'csv']);
     expect(code).toBe(0);
     const [header, ...rows] = stdout.trimEnd().split('\r\n');
     expect(header?.startsWith('url,')).toBe(true);
@@ -124,10 +129,7 @@ describe('adis-export to a CSV file', () => {
     });
     const output = join(dir, 'people.csv');
     const { code, stderr } = await run([
-      '--url',
-      url,
-      '--key',
-      key,
+      ...target(),
       '-o',
       output,
       '--columns',
@@ -147,11 +149,11 @@ describe('adis-export to a CSV file', () => {
   it('refuses to overwrite an earlier export unless --force', async () => {
     const output = join(dir, 'kept.ndjson');
     await writeFile(output, 'earlier export\n');
-    const refused = await run(['--url', url, '--key', key, '-o', output]);
+    const refused = await run([...target(), '-o', output]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${output} exists: choose another --output, or add --force`);
     expect(await readFile(output, 'utf8')).toBe('earlier export\n');
-    const forced = await run(['--url', url, '--key', key, '-o', output, '--force', '-q']);
+    const forced = await run([...target(), '-o', output, '--force', '-q']);
     expect(forced.code).toBe(0);
     expect(lines(await readFile(output, 'utf8'))).toHaveLength(PEOPLE);
   });
@@ -162,7 +164,7 @@ describe('incremental exports', () => {
     // The server's Date header has whole seconds: step past the second the people were
     // seeded in, so that the first export starts strictly after their modified_date.
     await new Promise((done) => setTimeout(done, 1100 - (Date.now() % 1000)));
-    const first = await run(['--url', url, '--key', key]);
+    const first = await run([...target()]);
     const since = /--since (\S+)/.exec(first.stderr)?.[1];
     expect(since).toBeDefined();
     const client = await connect(url, { apiKey: server.keys.write });
@@ -170,7 +172,7 @@ describe('incremental exports', () => {
     const [changed] = await client.people.toArray({ limit: 1 });
     await changed!.update({ family_name: 'Changed' });
 
-    const second = await run(['--url', url, '--key', key, '--since', since!]);
+    const second = await run([...target(), '--since', since!]);
     expect(second.code).toBe(0);
     const records = lines(second.stdout).map((line) => JSON.parse(line) as { family_name: string });
     expect(records).toHaveLength(1);
@@ -179,10 +181,7 @@ describe('incremental exports', () => {
 
   it('combines --since with --filter', async () => {
     const { code, stdout } = await run([
-      '--url',
-      url,
-      '--key',
-      key,
+      ...target(),
       '--filter',
       "modified_date lt '2000-01-01T00:00:00Z'",
       '--since',
@@ -196,7 +195,7 @@ describe('incremental exports', () => {
 describe('resuming an interrupted export', () => {
   it('continues after Ctrl-C and ends with the same file as an uninterrupted export', async () => {
     const whole = join(dir, 'whole.ndjson');
-    expect((await run(['--url', url, '--key', key, '-o', whole, '-q'])).code).toBe(0);
+    expect((await run([...target(), '-o', whole, '-q'])).code).toBe(0);
 
     const output = join(dir, 'interrupted.ndjson');
     // A slow export (2 requests a second) in a process of its own, stopped by SIGINT
@@ -211,7 +210,7 @@ describe('resuming an interrupted export', () => {
     expect(await exitCode(child)).toBe(130);
     expect(stderr()).toMatch(/Interrupted after \d+ people\. Run the same command with --resume/);
 
-    const refused = await run(['--url', url, '--key', key, '-o', output]);
+    const refused = await run([...target(), '-o', output]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('holds an unfinished export: add --resume');
 
@@ -224,11 +223,9 @@ describe('resuming an interrupted export', () => {
 
   it('cuts off records written after the last checkpoint (a crash between the two)', async () => {
     const whole = join(dir, 'whole-2.ndjson');
-    expect((await run(['--url', url, '--key', key, '-o', whole, '-q'])).code).toBe(0);
+    expect((await run([...target(), '-o', whole, '-q'])).code).toBe(0);
     const output = join(dir, 'crashed.ndjson');
-    expect(
-      (await run(['--url', url, '--key', key, '-o', output, '--limit', '20', '-q'])).code,
-    ).toBe(0);
+    expect((await run([...target(), '-o', output, '--limit', '20', '-q'])).code).toBe(0);
     // Fake the state of a process killed after appending half a page, before saving.
     const text = await readFile(output, 'utf8');
     await appendFile(output, '{"half": "a page"}\n{"half');
@@ -281,7 +278,7 @@ describe('progress on a terminal', () => {
   it('draws a progress line with totals when the records go to a file', async () => {
     const stderr = capture(true);
     const output = join(dir, 'progress.ndjson');
-    const { code } = await run(['--url', url, '--key', key, '-o', output], { stderr });
+    const { code } = await run([...target(), '-o', output], { stderr });
     expect(code).toBe(0);
     expect(stderr.text()).toMatch(/\rpeople \[#*-*\] +\d+% {2}\d+\/57/);
     expect(stderr.text()).toContain('\r\x1b[K'); // cleared before the summary
@@ -294,11 +291,11 @@ describe('progress on a terminal', () => {
       ['file', ['--no-progress']],
     ] as const) {
       const stderr = capture(true);
-      await run(['--url', url, '--key', key, ...extra], { stderr, stdoutKind });
+      await run([...target(), ...extra], { stderr, stdoutKind });
       expect(stderr.text()).not.toContain('\r');
     }
     const piped = capture(false);
-    await run(['--url', url, '--key', key, '-o', join(dir, 'quiet.ndjson')], { stderr: piped });
+    await run([...target(), '-o', join(dir, 'quiet.ndjson')], { stderr: piped });
     expect(piped.text()).not.toContain('\r');
   });
 });
@@ -381,10 +378,7 @@ describe('clear errors', () => {
   it('leaves no file behind when it fails before writing anything', async () => {
     const output = join(dir, 'refused.csv');
     const { code, stderr } = await run([
-      '--url',
-      url,
-      '--key',
-      key,
+      ...target(),
       '-o',
       output,
       '--filter',
