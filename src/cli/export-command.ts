@@ -337,24 +337,19 @@ async function exportWith(request: Request, io: CommandIO): Promise<number> {
     bytes: output.bytes,
   };
   try {
-    if (resumed && resumed.next === null) {
-      // The last page was written before the process stopped; only the tidying was left.
-      last = { ...last, next: undefined };
-    } else {
-      last = await runExport({
-        collection: filtered,
-        format,
-        output,
-        ...(resumed?.next ? { resume: { next: resumed.next, records: resumed.records } } : {}),
-        ...(request.limit === undefined ? {} : { limit: request.limit }),
-        ...(io.signal ? { signal: io.signal } : {}),
-        afterPage: async (progress) => {
-          last = progress;
-          if (statePath !== undefined) await writeCheckpoint(statePath, checkpoint(progress));
-          bar?.update(progress.records, progress.totalRecords);
-        },
-      });
-    }
+    last = await runExport({
+      collection: filtered,
+      format,
+      output,
+      ...(resumed ? { resume: { next: resumed.next ?? undefined, records: resumed.records } } : {}),
+      ...(request.limit === undefined ? {} : { limit: request.limit }),
+      ...(io.signal ? { signal: io.signal } : {}),
+      afterPage: async (progress) => {
+        last = progress;
+        if (statePath !== undefined) await writeCheckpoint(statePath, checkpoint(progress));
+        bar?.update(progress.records, progress.totalRecords);
+      },
+    });
   } catch (error) {
     bar?.done();
     await output.close();

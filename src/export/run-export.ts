@@ -23,8 +23,11 @@ export interface ExportRun {
   collection: Collection<object, unknown, Resource<object, unknown>>;
   format: RecordFormat;
   output: Output;
-  /** Continue an interrupted export: the page to fetch next and the records already written. */
-  resume?: { next: string; records: number };
+  /**
+   * Continue an interrupted export: the page to fetch next (undefined when the last one
+   * was written already) and the records already written.
+   */
+  resume?: { next: string | undefined; records: number };
   /** Stop after this many records in all. */
   limit?: number;
   signal?: AbortSignal;
@@ -60,8 +63,10 @@ export async function runExport(run: ExportRun): Promise<ExportProgress> {
   };
   if (output.bytes === 0) await output.write(format.header());
   const limit = run.limit ?? Number.POSITIVE_INFINITY;
-  if (progress.records >= limit) return { ...progress, next: undefined };
-  const collection = run.resume ? run.collection.fromPage(run.resume.next) : run.collection;
+  if (progress.records >= limit || (run.resume && run.resume.next === undefined)) {
+    return { ...progress, next: undefined };
+  }
+  const collection = run.resume?.next ? run.collection.fromPage(run.resume.next) : run.collection;
   for await (const page of collection.pages({ readAhead: true, ...(signal ? { signal } : {}) })) {
     const room = limit - progress.records;
     const items = page.items.length > room ? page.items.slice(0, room) : page.items;

@@ -254,6 +254,32 @@ describe('resuming an interrupted export', () => {
     expect(await readFile(output, 'utf8')).toBe(await readFile(whole, 'utf8'));
   });
 
+  it('only tidies up when the process stopped after writing the last page', async () => {
+    const output = join(dir, 'finished.ndjson');
+    expect((await run([...target(), '-o', output, '-q'])).code).toBe(0);
+    const text = await readFile(output, 'utf8');
+    await writeFile(
+      checkpointPath(output),
+      JSON.stringify({
+        version: 1,
+        entryPoint: url,
+        collection: 'people',
+        filter: null,
+        format: 'ndjson',
+        columns: null,
+        next: null,
+        records: PEOPLE,
+        bytes: Buffer.byteLength(text),
+        startedAt: new Date().toISOString(),
+      }),
+    );
+    const resumed = await run(['--key', key, '-o', output, '--resume']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`Exported ${PEOPLE} people`);
+    expect(await readFile(output, 'utf8')).toBe(text);
+    expect(existsSync(checkpointPath(output))).toBe(false);
+  });
+
   it('refuses to change the export while resuming it, and needs something to resume', async () => {
     const output = join(dir, 'changed.ndjson');
     const { child } = slowExport(output);
