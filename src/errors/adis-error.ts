@@ -11,7 +11,9 @@ export type AdisErrorCode =
   | 'RESPONSE_FORMAT'
   | 'SCHEMA_VALIDATION'
   | 'REDIRECT'
-  | 'LINK_NOT_FOUND';
+  | 'LINK_NOT_FOUND'
+  | 'RATE_LIMITED'
+  | 'INVALID_LINK';
 
 /**
  * Base class of every error the SDK throws. Each subclass fixes a literal `code`, so

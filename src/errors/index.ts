@@ -1,6 +1,8 @@
 import type { HTTPError } from './http-error.js';
+import type { InvalidLinkError } from './invalid-link-error.js';
 import type { LinkNotFoundError } from './link-not-found-error.js';
 import type { NetworkError } from './network-error.js';
+import type { RateLimitError } from './rate-limit-error.js';
 import type { RedirectError } from './redirect-error.js';
 import type { ResponseFormatError } from './response-format-error.js';
 import type { SchemaValidationError } from './schema-validation-error.js';
@@ -10,8 +12,10 @@ export { AdisError, type AdisErrorCode } from './adis-error.js';
 export { ADIS_ERROR_BRAND } from './brand.js';
 export { decodeStdError, errorDescriptions, extractEmbeddedResults } from './decode-std-error.js';
 export { HTTPError, type HTTPErrorInit } from './http-error.js';
+export { InvalidLinkError, type InvalidLinkErrorInit } from './invalid-link-error.js';
 export { LinkNotFoundError } from './link-not-found-error.js';
 export { NetworkError } from './network-error.js';
+export { RateLimitError, type RateLimitErrorInit } from './rate-limit-error.js';
 export { RedirectError, type RedirectFailure } from './redirect-error.js';
 export { ResponseFormatError, type ResponseFormatErrorInit } from './response-format-error.js';
 export {
@@ -32,12 +36,14 @@ export {
   StdErrorSchema,
 } from './std-error-schema.js';
 export { UNKNOWN_ERROR_CODE } from './std-error-wire.js';
-export { TimeoutError } from './timeout-error.js';
+export { TimeoutError, type TimeoutPhase } from './timeout-error.js';
 export {
   isAdisError,
   isHTTPError,
+  isInvalidLinkError,
   isLinkNotFoundError,
   isNetworkError,
+  isRateLimitError,
   isRedirectError,
   isResponseFormatError,
   isSchemaValidationError,
@@ -53,6 +59,7 @@ export {
  *   switch (error.code) {
  *     case 'HTTP_ERROR': return `status ${error.status}`;
  *     case 'TIMEOUT': return `timed out after ${error.timeout} ms`;
+ *     case 'RATE_LIMITED': return `retry in ${error.retryAfter} ms`;
  *     default: return error.message;
  *   }
  * }
@@ -65,4 +72,6 @@ export type AdisErrorUnion =
   | ResponseFormatError
   | SchemaValidationError
   | RedirectError
-  | LinkNotFoundError;
+  | LinkNotFoundError
+  | RateLimitError
+  | InvalidLinkError;

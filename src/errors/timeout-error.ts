@@ -1,15 +1,22 @@
 import { AdisError } from './adis-error.js';
 
 /**
- * An attempt got no response within the per-attempt timeout (after any retries the
- * request was allowed).
+ * Which timeout ran out: `attempt`, the whole attempt (headers and body) took longer
+ * than `timeout`; `idle`, the body stopped arriving for longer than `idleTimeout`.
+ */
+export type TimeoutPhase = 'attempt' | 'idle';
+
+/**
+ * An attempt ran out of time (after any retries the request was allowed): it took
+ * longer than `timeout` from start to the end of its body, or its body stalled for
+ * longer than `idleTimeout` between two chunks.
  *
  * @example
  * ```ts
  * try {
  *   await transport.request({ method: 'GET', url, timeout: 5_000 });
  * } catch (error) {
- *   if (isTimeoutError(error)) console.warn(`gave up after ${error.timeout} ms`);
+ *   if (isTimeoutError(error)) console.warn(`gave up after ${error.timeout} ms (${error.phase})`);
  * }
  * ```
  */
@@ -22,26 +29,44 @@ export class TimeoutError extends AdisError {
   readonly method: string;
   /** The request's URL. */
   readonly url: string;
-  /** The per-attempt timeout that ran out, in milliseconds. */
+  /** The timeout that ran out, in milliseconds. */
   readonly timeout: number;
+  /** Which timeout ran out: the attempt's, or the idle time between body chunks. */
+  readonly phase: TimeoutPhase;
 
   /**
    * Builds the error; the message names the timeout and the request.
    *
    * @param method - The request's method.
    * @param url - The request's URL.
-   * @param timeout - The per-attempt timeout that ran out, in milliseconds.
-   * @param options - `cause`: the underlying timeout error, when there is one.
+   * @param timeout - The timeout that ran out, in milliseconds.
+   * @param options - `cause`: the underlying timeout error, when there is one; `phase`:
+   *   which timeout ran out (default `attempt`).
    *
    * @example
    * ```ts
    * const error = new TimeoutError('GET', url, 30_000);
+   * const stalled = new TimeoutError('GET', url, 10_000, { phase: 'idle' });
    * ```
    */
-  constructor(method: string, url: string, timeout: number, options?: { cause?: unknown }) {
-    super(`Request timed out after ${timeout} ms: ${method} ${url}`, options);
+  constructor(
+    method: string,
+    url: string,
+    timeout: number,
+    options?: { cause?: unknown; phase?: TimeoutPhase },
+  ) {
+    const phase = options?.phase ?? 'attempt';
+    const what =
+      phase === 'idle'
+        ? `Response body stalled for ${timeout} ms`
+        : `Request timed out after ${timeout} ms`;
+    super(
+      `${what}: ${method} ${url}`,
+      options?.cause === undefined ? {} : { cause: options.cause },
+    );
     this.method = method;
     this.url = url;
     this.timeout = timeout;
+    this.phase = phase;
   }
 }

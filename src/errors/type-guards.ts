@@ -1,8 +1,10 @@
 import { hasAdisBrand } from './brand.js';
 import type { HTTPError } from './http-error.js';
 import type { AdisErrorUnion } from './index.js';
+import type { InvalidLinkError } from './invalid-link-error.js';
 import type { LinkNotFoundError } from './link-not-found-error.js';
 import type { NetworkError } from './network-error.js';
+import type { RateLimitError } from './rate-limit-error.js';
 import type { RedirectError } from './redirect-error.js';
 import type { ResponseFormatError } from './response-format-error.js';
 import type { SchemaValidationError } from './schema-validation-error.js';
@@ -110,4 +112,29 @@ export function isRedirectError(error: unknown): error is RedirectError {
  */
 export function isLinkNotFoundError(error: unknown): error is LinkNotFoundError {
   return named(error, 'LinkNotFoundError');
+}
+
+/**
+ * Whether a value is a {@link RateLimitError} (the server asked for a longer wait than
+ * `retry.maxRetryAfter` allows).
+ *
+ * @example
+ * ```ts
+ * if (isRateLimitError(error)) await sleep(error.retryAfter);
+ * ```
+ */
+export function isRateLimitError(error: unknown): error is RateLimitError {
+  return named(error, 'RateLimitError');
+}
+
+/**
+ * Whether a value is an {@link InvalidLinkError} (an address that cannot be used).
+ *
+ * @example
+ * ```ts
+ * if (isInvalidLinkError(error)) console.error(error.rel, error.documentUrl);
+ * ```
+ */
+export function isInvalidLinkError(error: unknown): error is InvalidLinkError {
+  return named(error, 'InvalidLinkError');
 }

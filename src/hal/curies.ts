@@ -117,12 +117,12 @@ export class Curies {
     if (!curie) return rel;
     const reference = rel.slice(colon + 1);
     // The HAL draft says the curie href carries the token `{rel}`; a server that forgets
-    // `templated: true` still means it, so the href is always expanded.
-    const expanded = expandTemplate(curie.link.href, { rel: reference });
+    // `templated: true` still means it, so the href is always expanded. A curie whose
+    // href is no template or no URL names nothing: the relation stays literal.
     try {
-      return resolveHref(curie.base, expanded);
+      return resolveHref(curie.base, expandTemplate(curie.link.href, { rel: reference }));
     } catch {
-      return expanded;
+      return rel;
     }
   }
 

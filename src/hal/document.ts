@@ -1,7 +1,8 @@
+import { InvalidLinkError } from '../errors/invalid-link-error.js';
 import { Curies, curiesOf } from './curies.js';
 import { type HalLink, isJsonObject, toLinkList } from './link.js';
 import { expandTemplate, type TemplateVariables } from './template.js';
-import { resolveHref } from './uri.js';
+import { fetchableUrl, resolveHref } from './uri.js';
 
 /**
  * One link of a HAL document, with what is needed to turn it into a URL: the relation
@@ -28,6 +29,8 @@ export class Link {
   readonly attributes: Readonly<HalLink>;
   /** The URL relative hrefs are resolved against. */
   readonly base: string;
+  /** The URL of the document the link was read from, for error messages. */
+  readonly documentUrl: string;
 
   /**
    * A link read from a document's `_links`. {@link HalDocument.link} and
@@ -37,6 +40,8 @@ export class Link {
    * @param rel - The relation the link was found under.
    * @param attributes - The link object (`href` and the rest).
    * @param base - The URL relative hrefs are resolved against: the document's URL.
+   * @param documentUrl - The URL of the document the link was read from (default
+   *   `base`), named when the link turns out unusable.
    *
    * @example
    * ```ts
@@ -44,8 +49,9 @@ export class Link {
    * link.url(); // 'https://api.example.org/api/v1/people?page=2'
    * ```
    */
-  constructor(rel: string, attributes: HalLink, base: string) {
+  constructor(rel: string, attributes: HalLink, base: string, documentUrl: string = base) {
     this.rel = rel;
+    this.documentUrl = documentUrl;
     this.href = attributes.href;
     this.templated = attributes.templated === true;
     this.title = typeof attributes.title === 'string' ? attributes.title : undefined;
@@ -60,6 +66,10 @@ export class Link {
    * Variables given to a link that is not templated are ignored: the href is the only
    * canonical address, and the SDK never appends to it.
    *
+   * The href is server data, checked here: one that is not a URL, resolves to anything
+   * but an absolute http(s) URL, or is a template that cannot be expanded is an
+   * {@link InvalidLinkError} naming the relation and the document.
+   *
    * @example
    * ```ts
    * link.url();                  // 'https://api.example.org/api/v1/people'
@@ -67,8 +77,28 @@ export class Link {
    * ```
    */
   url(variables?: TemplateVariables): string {
-    const href = this.templated ? expandTemplate(this.href, variables) : this.href;
-    return resolveHref(this.base, href);
+    let href: string;
+    try {
+      href = this.templated ? expandTemplate(this.href, variables) : this.href;
+    } catch (error) {
+      throw this.#invalid('a URI template that cannot be expanded', error);
+    }
+    let url: string;
+    try {
+      url = resolveHref(this.base, href);
+    } catch (error) {
+      throw this.#invalid('not a URL reference', error);
+    }
+    const problem = fetchableUrl(url);
+    if (problem !== undefined) throw this.#invalid(problem);
+    return url;
+  }
+
+  #invalid(reason: string, cause?: unknown): InvalidLinkError {
+    return new InvalidLinkError(
+      { rel: this.rel, href: this.href, documentUrl: this.documentUrl, reason },
+      cause === undefined ? {} : { cause },
+    );
   }
 }
 
@@ -84,9 +114,13 @@ export class Link {
  *   representation under RFC 3986, though HAL itself does not say so.
  * - An embedded resource's own URL is its `self` link; without one it has none of its
  *   own, and its container's URL is used as its base.
+ * - An embedded resource whose `self` href cannot be resolved keeps its container's URL
+ *   as its own, and the bad href fails (an InvalidLinkError) only when something
+ *   resolves `self`, such as `selfUrl`: one bad record does not spoil a page.
  * - A body that is not an object (an empty page as `[]`, or nothing at all) reads as an
  *   empty document rather than an error: the spec allows an empty JSON object for an
- *   empty collection, and servers stretch that.
+ *   empty collection, and servers stretch that. Where a record is expected, the
+ *   navigator refuses such a body before it gets here.
  *
  * @example
  * ```ts
@@ -167,7 +201,7 @@ export class HalDocument {
     const links: Link[] = [];
     for (const key of this.#matchingKeys(this.#links, rel)) {
       for (const attributes of toLinkList(this.#links[key])) {
-        links.push(new Link(key, attributes, this.base));
+        links.push(new Link(key, attributes, this.base, this.url));
       }
     }
     return links;
@@ -203,7 +237,7 @@ export class HalDocument {
         const curies = curiesOf(item, this.base, this.curies);
         const selfHref = toLinkList(isJsonObject(item._links) ? item._links.self : undefined)[0]
           ?.href;
-        const url = selfHref === undefined ? this.base : resolveHref(this.base, selfHref);
+        const url = selfHref === undefined ? this.base : embeddedUrl(this.base, selfHref);
         documents.push(new HalDocument(item, url, this.base, curies));
       }
     }
@@ -240,5 +274,15 @@ export class HalDocument {
     return Object.keys(members).filter(
       (key) => key === rel || (key !== 'curies' && this.curies.relationId(key) === wanted),
     );
+  }
+}
+
+// An embedded resource's own URL: its `self` resolved, or its container's URL when the
+// href does not resolve (the error is left to whoever resolves `self` itself).
+function embeddedUrl(base: string, selfHref: string): string {
+  try {
+    return resolveHref(base, selfHref);
+  } catch {
+    return base;
   }
 }

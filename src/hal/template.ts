@@ -58,7 +58,8 @@ export function expandTemplate(template: string, variables: TemplateVariables = 
 
 /**
  * Lists the variable names of a template, for error messages that say which
- * variables a templated link expects.
+ * variables a templated link expects. A template that cannot be parsed has none (the
+ * link fails when it is expanded, with the relation named).
  *
  * @example
  * ```ts
@@ -67,7 +68,13 @@ export function expandTemplate(template: string, variables: TemplateVariables = 
  */
 export function templateVariableNames(template: string): string[] {
   const names: string[] = [];
-  for (const part of parsed(template).ast.parts) {
+  let ast: ParsedTemplate['ast'];
+  try {
+    ast = parsed(template).ast;
+  } catch {
+    return names;
+  }
+  for (const part of ast.parts) {
     if (part.type === 'expression') {
       for (const variable of part.variables) names.push(variable.name);
     }

@@ -1,10 +1,17 @@
+import { InvalidLinkError } from '../errors/invalid-link-error.js';
+
+const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+
 /**
  * Resolves a link's href against the URL of the document it was found in.
  *
  * An absolute href is returned exactly as the server wrote it: the spec makes the href
  * the only canonical address, and round-tripping it through `URL` would normalise it
  * (case, default ports, percent-encoding), which some servers treat as another URL.
- * Only relative references are resolved, per RFC 3986.
+ * Only relative references are resolved, per RFC 3986. Any scheme is kept (curies
+ * name relations with URIs that are never fetched); {@link fetchableUrl} is the check
+ * for an address about to be requested. A relative reference that does not resolve is
+ * an {@link InvalidLinkError}.
  *
  * @example
  * ```ts
@@ -13,8 +20,37 @@
  * ```
  */
 export function resolveHref(base: string, href: string): string {
-  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(href)) return href;
-  return new URL(href, base).toString();
+  if (SCHEME.test(href)) return href;
+  try {
+    return new URL(href, base).toString();
+  } catch (error) {
+    throw new InvalidLinkError(
+      { rel: undefined, href, documentUrl: base, reason: 'not a URL reference' },
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Why an absolute URL cannot be requested, or undefined when it can: only http and
+ * https URLs are fetched, whatever a server links to (`javascript:`, `file:`, `urn:`).
+ *
+ * @example
+ * ```ts
+ * fetchableUrl('https://api.example.org/api/v1/people'); // undefined
+ * fetchableUrl('javascript:alert(1)'); // 'not an http(s) URL'
+ * ```
+ */
+export function fetchableUrl(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'not a URL';
+  }
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:'
+    ? undefined
+    : 'not an http(s) URL';
 }
 
 /**

@@ -1,6 +1,10 @@
 import { HTTPError } from '../errors/http-error.js';
+import { InvalidLinkError } from '../errors/invalid-link-error.js';
 import { NetworkError } from '../errors/network-error.js';
 import { ResponseFormatError } from '../errors/response-format-error.js';
+import { TimeoutError } from '../errors/timeout-error.js';
+import { isJsonObject } from '../hal/link.js';
+import { parseBody } from '../http/json-body.js';
 import { type HelperResult, isPartialSuccess, partialResult, successResult } from './result.js';
 
 // The light entry talks to `fetch` directly: the full SDK's transport (ky, retries,
@@ -27,6 +31,11 @@ export interface HelperCallOptions {
   fetch?: typeof fetch;
   /** Cancels the call; it then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Longest time the call may take, from sending to the end of the answer's body, ms,
+   * or `false` for none; past it the call rejects with a `TimeoutError`. Default 30 000.
+   */
+  timeout?: number | false;
   /** Extra request headers. */
   headers?: Record<string, string>;
 }
@@ -50,6 +59,7 @@ export interface CallHelperOptions extends HelperCallOptions {
 }
 
 const DEFAULT_API_KEY_HEADER = 'STD-API-Token';
+const DEFAULT_TIMEOUT = 30_000;
 const ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.1';
 const BODY_PREVIEW_LENGTH = 500;
 
@@ -58,7 +68,9 @@ const BODY_PREVIEW_LENGTH = 500;
  * ky): the call behind every standalone helper function, for helpers the SDK does not
  * name. A 2xx resolves (`{}` gives no record); a non-atomic 400 resolves with
  * `complete: false`; any other answer rejects with an `HTTPError` whose `stdError` is
- * decoded, and a failed fetch with a `NetworkError`. The body is sent as given, not
+ * decoded, a 2xx that is not a JSON object with a `ResponseFormatError`, a failed fetch
+ * or body with a `NetworkError`, a call slower than `timeout` with a `TimeoutError`, and
+ * an `href` that is not an http(s) URL with an `InvalidLinkError`. The body is sent as given, not
  * checked: the server checks it. With a key, a redirect is refused, so the key never
  * follows one to another address.
  *
@@ -77,6 +89,7 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
   const method = 'POST';
   const { signal } = options;
   signal?.throwIfAborted();
+  checkHref(href);
   const headers = new Headers(options.headers);
   headers.set('accept', ACCEPT);
   headers.set('content-type', 'application/json');
@@ -84,33 +97,34 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
     headers.set(options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER, options.apiKey);
   }
   const fetcher = options.fetch ?? globalThis.fetch;
+  // Serialised before the try: a body that cannot be (a BigInt, a cycle) is the caller's
+  // TypeError, not a network failure.
+  const json = JSON.stringify(body);
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT;
+  // One deadline for the headers and the body: a body that stalls cannot hold the page.
+  const deadline = timeout === false ? undefined : AbortSignal.timeout(timeout);
+  const combined = signal && deadline ? AbortSignal.any([signal, deadline]) : (signal ?? deadline);
   let response: Response;
   let text: string;
   try {
     response = await fetcher(href, {
       method,
       headers,
-      body: JSON.stringify(body),
+      body: json,
       redirect: options.apiKey === undefined ? 'follow' : 'error',
-      ...(signal ? { signal } : {}),
+      ...(combined ? { signal: combined } : {}),
     });
     text = await response.text();
   } catch (error) {
     // A caller who aborted gets exactly the reason they aborted with.
     if (signal?.aborted) throw signal.reason;
+    if (deadline?.aborted)
+      throw new TimeoutError(method, href, timeout === false ? 0 : timeout, { cause: error });
     throw new NetworkError(method, href, error);
   }
   const url = response.url || href;
-  let value: unknown;
-  let json = true;
-  if (text.trim() !== '') {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      json = false;
-      value = text;
-    }
-  }
+  const parsed = parseBody(text);
+  const value = parsed.kind === 'json' ? parsed.value : parsed.kind === 'text' ? text : undefined;
   if (!response.ok) {
     const error = new HTTPError({
       method,
@@ -125,14 +139,33 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
     }
     throw error;
   }
-  if (!json) {
+  if (parsed.kind === 'text' || (value !== undefined && !isJsonObject(value))) {
     throw new ResponseFormatError({
       method,
       url,
       status: response.status,
       contentType: response.headers.get('content-type'),
       bodyText: text.slice(0, BODY_PREVIEW_LENGTH),
+      ...(parsed.kind === 'json' ? { reason: 'a JSON object or no body was expected' } : {}),
     });
   }
   return successResult(response.status, value, options.record);
+}
+
+// The href is the server's data, passed on by the page: only http(s) is ever called.
+// A relative href is resolved against the page, as fetch would.
+function checkHref(href: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(href, (globalThis as { location?: { href?: string } }).location?.href);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol === 'http:' || url?.protocol === 'https:') return;
+  throw new InvalidLinkError({
+    rel: undefined,
+    href,
+    documentUrl: undefined,
+    reason: url ? 'not an http(s) URL' : 'not an absolute URL',
+  });
 }

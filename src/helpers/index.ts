@@ -25,6 +25,7 @@
 export { AdisError, type AdisErrorCode } from '../errors/adis-error.js';
 export { decodeStdError, errorDescriptions } from '../errors/decode-std-error.js';
 export { HTTPError, type HTTPErrorInit } from '../errors/http-error.js';
+export { InvalidLinkError, type InvalidLinkErrorInit } from '../errors/invalid-link-error.js';
 export { NetworkError } from '../errors/network-error.js';
 export { ResponseFormatError } from '../errors/response-format-error.js';
 export type {
@@ -33,11 +34,14 @@ export type {
   ResourceStatus,
   StdError,
 } from '../errors/std-error-schema.js';
+export { TimeoutError, type TimeoutPhase } from '../errors/timeout-error.js';
 export {
   isAdisError,
   isHTTPError,
+  isInvalidLinkError,
   isNetworkError,
   isResponseFormatError,
+  isTimeoutError,
 } from '../errors/type-guards.js';
 export type { Attendance } from '../resources/attendance.js';
 export type { Canvass } from '../resources/canvass.js';

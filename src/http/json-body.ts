@@ -5,18 +5,18 @@ export type ReadBody =
   | { kind: 'text'; text: string; error: unknown };
 
 /**
- * Reads a response body and parses it as JSON whatever the content type says: servers
- * send HAL as `application/hal+json`, `application/json`, `text/plain` or with no
- * type at all. Whitespace-only bodies count as empty (a 200 "with no content").
+ * Parses a response body as JSON whatever the content type says: servers send HAL as
+ * `application/hal+json`, `application/json`, `text/plain` or with no type at all.
+ * Whitespace-only bodies count as empty (a 200 "with no content"). Never throws: text
+ * that is not JSON (an HTML page, a truncated body) comes back as `text`.
  *
  * @example
  * ```ts
- * const body = await readBody(response);
+ * const body = parseBody(await response.text());
  * if (body.kind === 'json') use(body.value);
  * ```
  */
-export async function readBody(response: Response): Promise<ReadBody> {
-  const text = await response.text();
+export function parseBody(text: string): ReadBody {
   if (text.trim() === '') return { kind: 'empty' };
   try {
     return { kind: 'json', value: JSON.parse(text) as unknown };

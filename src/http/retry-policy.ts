@@ -14,7 +14,11 @@ export interface RetryOptions {
   limit?: number;
   /** Longest backoff between attempts, ms (before jitter). Default 10 000. */
   backoffLimit?: number;
-  /** Longest wait a `Retry-After` header may impose, ms. Default: no limit. */
+  /**
+   * Longest wait a server may ask for with `Retry-After` (or a rate-limit reset
+   * header), ms. A longer request fails at once with a `RateLimitError` that carries
+   * the wait asked for. Default 60 000; `Infinity` waits whatever the server says.
+   */
   maxRetryAfter?: number;
   /** Statuses that are retried. Default 408, 429, 500, 502, 503, 504 (never 413). */
   statusCodes?: readonly number[];
@@ -30,32 +34,80 @@ export const DEFAULT_RETRY_STATUS_CODES: readonly number[] = [408, 429, 500, 502
 export const DEFAULT_RETRY_AFTER_STATUS_CODES: readonly number[] = [429, 503];
 /** Default number of retries. */
 export const DEFAULT_RETRY_LIMIT = 3;
+/** Default longest backoff between attempts, ms. */
+export const DEFAULT_BACKOFF_LIMIT = 10_000;
+/** Default longest wait a server may ask for before the call fails instead, ms. */
+export const DEFAULT_MAX_RETRY_AFTER = 60_000;
 
 const IDEMPOTENT_METHODS = ['get', 'put', 'delete'];
 
+/** The retry options with every default filled in. */
+export interface RetryPolicy {
+  limit: number;
+  backoffLimit: number;
+  maxRetryAfter: number;
+  statusCodes: readonly number[];
+  afterStatusCodes: readonly number[];
+  jitter: boolean;
+}
+
 /**
- * Translates the SDK's retry options into ky's, so ky's own machinery (exponential
- * backoff, jitter, Retry-After parsing, retry on timeout) does the work.
+ * Fills in the defaults of the retry options, and refuses values that could only make
+ * a request wait forever or fail inside ky (a `RangeError` now, when the transport is
+ * created, rather than in the middle of a run).
  *
  * @example
  * ```ts
- * ky(url, { retry: toKyRetry(3, () => undefined) });
+ * retryPolicy(5).limit; // 5
+ * retryPolicy(undefined).maxRetryAfter; // 60_000
+ * ```
+ */
+export function retryPolicy(retry: RetryOptions | number | false | undefined): RetryPolicy {
+  const options: RetryOptions =
+    typeof retry === 'number' ? { limit: retry } : retry === false ? { limit: 0 } : (retry ?? {});
+  const policy: RetryPolicy = {
+    limit: options.limit ?? DEFAULT_RETRY_LIMIT,
+    backoffLimit: options.backoffLimit ?? DEFAULT_BACKOFF_LIMIT,
+    maxRetryAfter: options.maxRetryAfter ?? DEFAULT_MAX_RETRY_AFTER,
+    statusCodes: options.statusCodes ?? DEFAULT_RETRY_STATUS_CODES,
+    afterStatusCodes: options.afterStatusCodes ?? DEFAULT_RETRY_AFTER_STATUS_CODES,
+    jitter: options.jitter ?? true,
+  };
+  if (!Number.isInteger(policy.limit) || policy.limit < 0) {
+    throw new RangeError(`retry.limit must be a whole number of 0 or more, got ${policy.limit}`);
+  }
+  for (const name of ['backoffLimit', 'maxRetryAfter'] as const) {
+    const value = policy[name];
+    if (Number.isNaN(value) || value < 0) {
+      throw new RangeError(`retry.${name} must be 0 or more milliseconds, got ${value}`);
+    }
+  }
+  return policy;
+}
+
+/**
+ * Translates the retry policy into ky's options, so ky's own machinery (exponential
+ * backoff, jitter, Retry-After waits, retry on timeout) does the work. `shouldRetry`
+ * decides first, so that a wait over the cap or an unreadable header never reaches
+ * ky's Retry-After arithmetic.
+ *
+ * @example
+ * ```ts
+ * ky(url, { retry: toKyRetry(retryPolicy(3), () => undefined) });
  * ```
  */
 export function toKyRetry(
-  retry: RetryOptions | number | false | undefined,
+  policy: RetryPolicy,
   shouldRetry: (state: ShouldRetryState) => boolean | undefined,
 ): KyRetryOptions {
-  const options: RetryOptions =
-    typeof retry === 'number' ? { limit: retry } : retry === false ? { limit: 0 } : (retry ?? {});
   return {
-    limit: options.limit ?? DEFAULT_RETRY_LIMIT,
+    limit: policy.limit,
     methods: IDEMPOTENT_METHODS,
-    statusCodes: [...(options.statusCodes ?? DEFAULT_RETRY_STATUS_CODES)],
-    afterStatusCodes: [...(options.afterStatusCodes ?? DEFAULT_RETRY_AFTER_STATUS_CODES)],
-    backoffLimit: options.backoffLimit ?? 10_000,
-    ...(options.maxRetryAfter === undefined ? {} : { maxRetryAfter: options.maxRetryAfter }),
-    jitter: options.jitter ?? true,
+    statusCodes: [...policy.statusCodes],
+    afterStatusCodes: [...policy.afterStatusCodes],
+    backoffLimit: policy.backoffLimit,
+    maxRetryAfter: policy.maxRetryAfter,
+    jitter: policy.jitter,
     retryOnTimeout: true,
     shouldRetry,
   };

@@ -1,16 +1,20 @@
 import type { ShouldRetryState } from 'ky';
 import ky, { isHTTPError as isKyHTTPError, isTimeoutError as isKyTimeoutError } from 'ky';
 import { HTTPError } from '../errors/http-error.js';
+import { InvalidLinkError } from '../errors/invalid-link-error.js';
 import { NetworkError } from '../errors/network-error.js';
+import { RateLimitError } from '../errors/rate-limit-error.js';
 import { RedirectError } from '../errors/redirect-error.js';
 import { ResponseFormatError } from '../errors/response-format-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
-import { isAdisError, isNetworkError } from '../errors/type-guards.js';
-import { bodyValue, readBody } from './json-body.js';
+import { isAdisError, isNetworkError, isTimeoutError } from '../errors/type-guards.js';
+import { bufferResponse, textOf } from './body-reader.js';
+import { bodyValue, parseBody } from './json-body.js';
 import { originOf, TrustedOrigins } from './origins.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type Hop, isRedirectStatus, MAX_REDIRECTS, nextHop } from './redirects.js';
-import { type RetryOptions, toKyRetry } from './retry-policy.js';
+import { requestedWait } from './retry-after.js';
+import { type RetryOptions, type RetryPolicy, retryPolicy, toKyRetry } from './retry-policy.js';
 import type { TransportHooks } from './transport-hooks.js';
 
 export type { RetryOptions } from './retry-policy.js';
@@ -34,7 +38,7 @@ export interface HttpRequest {
   body?: unknown;
   /** Cancels this call; rejects with the signal's reason, unwrapped. */
   signal?: AbortSignal;
-  /** Per-attempt timeout for this call in ms, or `false` for none. */
+  /** Per-attempt timeout for this call in ms (headers and body), or `false` for none. */
   timeout?: number | false;
   /** Extra headers for this call, over the transport's `headers`. */
   headers?: Record<string, string>;
@@ -64,9 +68,21 @@ export interface TransportOptions {
   trustedOrigins?: readonly string[];
   /** Custom fetch (msw, proxies, tests). Default: the global fetch at call time. */
   fetch?: typeof globalThis.fetch;
-  /** Per attempt, ms, or `false` for none. Default 30 000. */
+  /**
+   * Longest time one attempt may take, from its start to the end of the response body,
+   * ms, or `false` for none. Default 30 000.
+   */
   timeout?: number | false;
-  /** A number is the retry limit; `false` disables retries. Default: limit 3. */
+  /**
+   * Longest pause between two chunks of a response body, ms, or `false` for none: a
+   * body that stalls fails (and is retried, for idempotent calls) this long after its
+   * last byte, even with `timeout: false`. Default 10 000.
+   */
+  idleTimeout?: number | false;
+  /**
+   * A number is the retry limit; `false` disables retries. Default: limit 3, backoff
+   * up to 10 s, and a server-requested wait of at most 60 s (`maxRetryAfter`).
+   */
   retry?: RetryOptions | number | false;
   /** Most request starts (retries and redirect hops included) per second; default unlimited. */
   rateLimit?: number;
@@ -111,16 +127,41 @@ export interface Transport {
 export const DEFAULT_API_KEY_HEADER = 'STD-API-Token';
 /** Per-attempt timeout when none is given, ms. */
 export const DEFAULT_TIMEOUT = 30_000;
+/** Longest pause between two chunks of a body when none is given, ms. */
+export const DEFAULT_IDLE_TIMEOUT = 10_000;
 
 const DEFAULT_ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.1';
 const BODY_PREVIEW_LENGTH = 500;
+// ky refuses a timeout above what setTimeout can hold; refuse it when the transport is made.
+const MAX_TIMEOUT = 2_147_483_647;
+
+// An error thrown by one of the caller's hooks, carried through ky unchanged: it is
+// neither retried nor turned into an SDK error, and comes back to the caller as it was.
+class HookFailure {
+  constructor(readonly error: unknown) {}
+}
+
+async function runHook<E>(hook: ((event: E) => void | Promise<void>) | undefined, event: E) {
+  if (!hook) return;
+  try {
+    await hook(event);
+  } catch (error) {
+    throw new HookFailure(error);
+  }
+}
 
 /**
  * Creates the HTTP transport every other part of the SDK sends through. It sends the
  * API key only to trusted origins (and re-checks on every redirect hop), retries
- * idempotent requests with backoff and jitter honouring `Retry-After`, spaces request
- * starts under a client-side rate limit, times out each attempt, parses JSON leniently
- * and turns every failure into an SDK error.
+ * idempotent requests with backoff and jitter honouring `Retry-After` up to a cap,
+ * spaces request starts under a client-side rate limit, times out each attempt (body
+ * included) and each stalled body, parses JSON leniently and turns every failure into
+ * an SDK error.
+ *
+ * Every call settles within a time the options bound: per redirect hop, at most
+ * `retry.limit + 1` attempts of at most `timeout` each, with at most
+ * `max(retry.backoffLimit, retry.maxRetryAfter)` between two of them (plus any wait for
+ * the client-side `rateLimit`); see docs/errors.md.
  *
  * @example
  * ```ts
@@ -134,15 +175,23 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const limiter = options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit);
   const keyHeader = options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
   const hooks = options.hooks ?? {};
+  const policy = retryPolicy(options.retry);
+  const idleTimeout = checkedTimeout('idleTimeout', options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT);
+  const defaultTimeout = checkedTimeout('timeout', options.timeout ?? DEFAULT_TIMEOUT);
   // Looked up per call so that fetch mocks installed after the transport (msw) still apply.
   const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
   async function request(call: HttpRequest): Promise<HttpResponse> {
     const { signal } = call;
     signal?.throwIfAborted();
-    // Links are resolved before they get here; a relative URL is a bug in the caller.
+    // Links are checked where they are resolved; this catches an address given by hand.
     if (originOf(call.url) === undefined) {
-      throw new TypeError(`Not an absolute http(s) URL: ${JSON.stringify(call.url)}`);
+      throw new InvalidLinkError({
+        rel: undefined,
+        href: call.url,
+        documentUrl: undefined,
+        reason: 'not an absolute http(s) URL',
+      });
     }
     try {
       return await followRedirects(call);
@@ -150,7 +199,10 @@ export function createTransport(options: TransportOptions = {}): Transport {
       // Whatever surfaced (fetch's AbortError, a limiter rejection, a half-read body),
       // a caller who aborted gets back exactly the reason they aborted with.
       if (signal?.aborted) throw signal.reason;
-      throw error;
+      if (error instanceof HookFailure) throw error.error;
+      if (isAdisError(error)) throw error;
+      // Anything else the platform threw while sending is a failed exchange too.
+      throw new NetworkError(call.method, call.url, error);
     }
   }
 
@@ -169,11 +221,12 @@ export function createTransport(options: TransportOptions = {}): Transport {
       if (keyAllowed && response.type === 'opaqueredirect') {
         throw new RedirectError(hop.method, hop.url, 'opaque-redirect');
       }
-      const location = response.headers.get('location');
-      if (!keyAllowed || !isRedirectStatus(response.status) || location === null) {
+      if (!keyAllowed || !isRedirectStatus(response.status)) {
         return toHttpResponse(hop, response);
       }
       void response.body?.cancel().catch(() => undefined);
+      const location = response.headers.get('location');
+      if (location === null) throw new RedirectError(hop.method, hop.url, 'missing-location');
       if (redirects >= MAX_REDIRECTS) {
         throw new RedirectError(hop.method, hop.url, 'too-many-redirects');
       }
@@ -191,13 +244,16 @@ export function createTransport(options: TransportOptions = {}): Transport {
     crossOrigin: boolean,
   ): Promise<Response> {
     const { signal } = call;
-    const timeout = call.timeout ?? options.timeout ?? DEFAULT_TIMEOUT;
+    const timeout =
+      call.timeout === undefined ? defaultTimeout : checkedTimeout('timeout', call.timeout);
     const event = { method: hop.method, url: hop.url, authenticated: withKey };
+    let attempt = 0;
     let attemptStart = 0;
     const shouldRetry = ({ error }: ShouldRetryState): boolean | undefined => {
       if (signal?.aborted) return false;
+      if (isKyHTTPError(error)) return retryDecision(error.response, policy);
       // Only transport failures are worth another attempt; an error thrown by a hook is not.
-      return isNetworkError(error) || isKyHTTPError(error) || isKyTimeoutError(error)
+      return isNetworkError(error) || isTimeoutError(error) || isKyTimeoutError(error)
         ? undefined
         : false;
     };
@@ -208,53 +264,62 @@ export function createTransport(options: TransportOptions = {}): Transport {
         ...(hop.body === undefined ? {} : { json: hop.body }),
         ...(signal ? { signal } : {}),
         timeout,
-        retry: toKyRetry(options.retry, shouldRetry),
+        retry: toKyRetry(policy, shouldRetry),
         redirect: withKey ? 'manual' : 'follow',
         // 3xx (and the status 0 of an opaque redirect) come back for us to follow.
         throwHttpErrors: (status) => status >= 400,
+        // The whole exchange, body included, happens inside ky's attempt: its timeout
+        // then covers the body, and a body that fails is retried like a failed fetch.
         fetch: async (input, init) => {
+          const attemptSignal = input instanceof Request ? input.signal : init?.signal;
+          let response: Response;
           try {
-            return await baseFetch(input, init);
+            response = await baseFetch(input, init);
           } catch (error) {
-            const aborted = input instanceof Request ? input.signal.aborted : init?.signal?.aborted;
             // Aborts and timeouts are ky's (and the caller's) business, not network errors.
-            if (aborted) throw error;
+            if (attemptSignal?.aborted) throw error;
             throw new NetworkError(hop.method, hop.url, error);
           }
+          await runHook(hooks.afterResponse, {
+            ...event,
+            attempt,
+            status: response.status,
+            durationMs: performance.now() - attemptStart,
+          });
+          // A redirect to follow by hand has nothing worth reading.
+          if (response.type === 'opaqueredirect' || (withKey && isRedirectStatus(response.status)))
+            return response;
+          return bufferResponse(response, {
+            method: hop.method,
+            url: hop.url,
+            idleTimeout,
+            signal: attemptSignal ?? undefined,
+          });
         },
         hooks: {
           beforeRequest: [
             async (_request, _options, { retryCount }) => {
               if (limiter) await limiter.acquire(signal);
+              attempt = retryCount + 1;
               attemptStart = performance.now();
-              await hooks.beforeRequest?.({ ...event, attempt: retryCount + 1 });
+              await runHook(hooks.beforeRequest, { ...event, attempt });
             },
           ],
-          // ky tees every response body for an afterResponse hook, so the hook is only
-          // installed when someone listens: otherwise every page is copied for nothing.
-          afterResponse: !hooks.afterResponse
-            ? []
-            : [
-                async (_request, _options, response, { retryCount }) => {
-                  await hooks.afterResponse?.({
-                    ...event,
-                    attempt: retryCount + 1,
-                    status: response.status,
-                    durationMs: performance.now() - attemptStart,
-                  });
-                },
-              ],
           beforeRetry: [
             async ({ error, retryCount }) => {
               if (!hooks.beforeRetry) return;
-              const reported = await toAdisError(error, hop, timeout);
-              await hooks.beforeRetry({ ...event, attempt: retryCount + 1, error: reported });
+              const reported = await toAdisError(error, hop, timeout, policy);
+              await runHook(hooks.beforeRetry, {
+                ...event,
+                attempt: retryCount + 1,
+                error: reported,
+              });
             },
           ],
         },
       });
     } catch (error) {
-      throw await toAdisError(error, hop, timeout);
+      throw await toAdisError(error, hop, timeout, policy);
     }
   }
 
@@ -287,9 +352,32 @@ export function createTransport(options: TransportOptions = {}): Transport {
   };
 }
 
+function checkedTimeout(name: string, value: number | false): number | false {
+  if (value === false) return false;
+  if (!(value > 0 && value <= MAX_TIMEOUT)) {
+    throw new RangeError(`${name} must be false or 1 to ${MAX_TIMEOUT} ms, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * What the transport says about retrying a status that ky would retry: `false` when the
+ * server asks for a longer wait than the policy allows (the call fails with a
+ * RateLimitError instead of sleeping), `true` (ky's normal backoff) when the header
+ * naming the wait cannot be read, and `undefined` to let ky wait what the server asked.
+ */
+function retryDecision(response: Response, policy: RetryPolicy): boolean | undefined {
+  if (!policy.afterStatusCodes.includes(response.status)) return undefined;
+  if (!policy.statusCodes.includes(response.status)) return false;
+  const wait = requestedWait(response.headers);
+  if (wait.kind === 'unparsable') return true;
+  if (wait.kind === 'wait' && wait.ms > policy.maxRetryAfter) return false;
+  return undefined;
+}
+
 async function toHttpResponse(hop: Hop, response: Response): Promise<HttpResponse> {
   const url = response.url || hop.url;
-  const body = await readBody(response);
+  const body = parseBody(await textOf(response));
   if (response.status < 200 || response.status > 299) {
     throw new HTTPError({
       method: hop.method,
@@ -318,19 +406,35 @@ async function toHttpResponse(hop: Hop, response: Response): Promise<HttpRespons
   };
 }
 
-async function toAdisError(error: unknown, hop: Hop, timeout: number | false): Promise<unknown> {
-  if (isAdisError(error)) return error;
+async function toAdisError(
+  error: unknown,
+  hop: Hop,
+  timeout: number | false,
+  policy: RetryPolicy,
+): Promise<unknown> {
+  if (isAdisError(error) || error instanceof HookFailure) return error;
   if (isKyHTTPError(error)) {
     const { response } = error;
-    const body = await readBody(response).catch(() => ({ kind: 'empty' }) as const);
-    return new HTTPError({
+    const text = await textOf(response).catch(() => '');
+    const init = {
       method: hop.method,
       url: response.url || hop.url,
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
-      body: bodyValue(body),
-    });
+      body: bodyValue(parseBody(text)),
+    };
+    if (policy.afterStatusCodes.includes(response.status)) {
+      const wait = requestedWait(response.headers);
+      if (wait.kind === 'wait' && wait.ms > policy.maxRetryAfter) {
+        return new RateLimitError({
+          ...init,
+          retryAfter: wait.ms,
+          maxRetryAfter: policy.maxRetryAfter,
+        });
+      }
+    }
+    return new HTTPError(init);
   }
   if (isKyTimeoutError(error)) {
     return new TimeoutError(hop.method, hop.url, timeout === false ? 0 : timeout, { cause: error });

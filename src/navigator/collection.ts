@@ -1,3 +1,4 @@
+import { ResponseFormatError } from '../errors/response-format-error.js';
 import { type HalDocument, withQueryParameter } from '../hal/index.js';
 import { CollectionPageSchema } from '../resources/collection-page.js';
 import type { CallOptions, NavigatorContext } from './context.js';
@@ -228,7 +229,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
    * ```
    */
   async get(url: string, options: CallOptions = {}): Promise<W> {
-    return this.#kind.wrap(this.#context, await this.#context.get(url, options));
+    return this.#kind.wrap(this.#context, await this.#context.getRecord(url, options));
   }
 
   /**
@@ -266,19 +267,25 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       outgoingBody(this.#context, body, returnResponse),
       call,
     );
-    const location = result.response.headers.get('location') ?? undefined;
-    if (returnResponse === false) return result.document?.selfUrl ?? location;
+    if (returnResponse === false) {
+      return result.document?.selfUrl ?? this.#context.location(result.response, url);
+    }
     if (result.document && result.document.relations().length > 0) {
       return this.#kind.wrap(this.#context, result.document);
     }
     // A server that created the resource but sent no representation still says where.
-    const where = location ?? result.document?.selfUrl;
-    if (where === undefined) {
-      throw new TypeError(
-        `POST ${url} answered ${result.status} without the created resource or its Location`,
-      );
+    const location = this.#context.location(result.response, url);
+    if (location === undefined) {
+      throw new ResponseFormatError({
+        method: 'POST',
+        url: result.response.url || url,
+        status: result.status,
+        contentType: result.response.headers.get('content-type'),
+        bodyText: (JSON.stringify(result.response.body) ?? '').slice(0, 500),
+        reason: 'the created resource or its Location was expected, and the answer had neither',
+      });
     }
-    return this.get(new URL(where, url).toString(), call);
+    return this.get(location, call);
   }
 
   async *#pages(
@@ -358,7 +365,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
         links.map(async (link) =>
           this.#kind.wrap(
             this.#context,
-            await this.#context.get(link.url(), signal ? { signal } : {}),
+            await this.#context.getRecord(link.url(), signal ? { signal } : {}),
           ),
         ),
       );

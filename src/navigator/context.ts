@@ -1,6 +1,6 @@
 import type { z } from 'zod/mini';
-import { SchemaValidationError } from '../errors/index.js';
-import { type Curies, HalDocument } from '../hal/index.js';
+import { ResponseFormatError, SchemaValidationError } from '../errors/index.js';
+import { type Curies, fetchableUrl, HalDocument, isJsonObject, Link } from '../hal/index.js';
 import type { HttpMethod, HttpResponse, Transport } from '../http/transport.js';
 
 /**
@@ -60,7 +60,9 @@ export class NavigatorContext {
   }
 
   /**
-   * GETs a URL and reads the answer as a HAL document.
+   * GETs a URL and reads the answer as a HAL document: a JSON object, or an empty body
+   * or `[]` (an empty collection, as servers stretch the spec's empty object). Any other
+   * body is a ResponseFormatError.
    *
    * @example
    * ```ts
@@ -69,12 +71,37 @@ export class NavigatorContext {
    */
   async get(url: string, options: CallOptions = {}): Promise<HalDocument> {
     const response = await this.transport.request({ method: 'GET', url, ...options });
-    return HalDocument.parse(response.body, url, this.curies);
+    const body = response.body;
+    if (!(body === undefined || isJsonObject(body) || (Array.isArray(body) && body.length === 0))) {
+      throw shapeError('GET', response, 'a HAL document (a JSON object) was expected');
+    }
+    return HalDocument.parse(body, url, this.curies);
   }
 
   /**
-   * Sends a JSON body (or none) and reads the answer, which may be empty.
-   * `authenticate: false` sends no API key (helpers called as a browser page would).
+   * GETs one record: the answer must be a JSON object with members. An empty body,
+   * `null`, an array, a truncated body or `{}` is a ResponseFormatError naming the URL
+   * and the status, never an empty record.
+   *
+   * @example
+   * ```ts
+   * const person = personKind.wrap(context, await context.getRecord(personUrl));
+   * ```
+   */
+  async getRecord(url: string, options: CallOptions = {}): Promise<HalDocument> {
+    const response = await this.transport.request({ method: 'GET', url, ...options });
+    const body = response.body;
+    if (!isJsonObject(body) || Object.keys(body).length === 0) {
+      throw shapeError('GET', response, 'a record (a JSON object with members) was expected');
+    }
+    return HalDocument.parse(body, url, this.curies);
+  }
+
+  /**
+   * Sends a JSON body (or none) and reads the answer, which may be empty. An answer
+   * that is JSON but not an object is a ResponseFormatError (for a DELETE it is
+   * ignored). `authenticate: false` sends no API key (helpers called as a browser page
+   * would).
    *
    * @example
    * ```ts
@@ -93,11 +120,31 @@ export class NavigatorContext {
       ...(body === undefined ? {} : { body }),
       ...options,
     });
-    const document =
-      response.body === undefined
-        ? undefined
-        : HalDocument.parse(response.body, locationOf(response, url), this.curies);
+    const object = isJsonObject(response.body);
+    // What a DELETE answers besides success is not needed, so its shape is not held to.
+    if (response.body !== undefined && !object && method !== 'DELETE') {
+      throw shapeError(method, response, 'a JSON object or no body was expected');
+    }
+    const document = object
+      ? HalDocument.parse(response.body, locationOf(response, url), this.curies)
+      : undefined;
     return { status: response.status, response, document };
+  }
+
+  /**
+   * The `Location` header of a write's answer as an absolute URL, or undefined when
+   * there is none. The header is server data like any href: one that does not resolve
+   * to an http(s) URL is an InvalidLinkError with the relation `Location`.
+   *
+   * @example
+   * ```ts
+   * const where = context.location(result.response, collectionUrl);
+   * ```
+   */
+  location(response: HttpResponse, requestUrl: string): string | undefined {
+    const location = response.headers.get('location');
+    if (location === null) return undefined;
+    return new Link('Location', { href: location }, response.url || requestUrl).url();
   }
 
   /**
@@ -123,14 +170,41 @@ export class NavigatorContext {
 }
 
 /**
- * The URL a write answered about: the `Location` of a 201, else the request URL.
+ * The URL a write answered about: the `Location` of a 201, else the request URL (also
+ * when the Location is unusable: the document's own `self` still decides its address).
  */
 function locationOf(response: HttpResponse, requestUrl: string): string {
+  const base = response.url || requestUrl;
   const location = response.headers.get('location');
-  if (!location) return response.url || requestUrl;
+  if (!location) return base;
   try {
-    return new URL(location, response.url || requestUrl).toString();
+    const url = new URL(location, base).toString();
+    return fetchableUrl(url) === undefined ? url : base;
   } catch {
-    return response.url || requestUrl;
+    return base;
   }
+}
+
+const BODY_PREVIEW_LENGTH = 500;
+
+/** A 2xx answer whose body is JSON of the wrong shape for the call. */
+function shapeError(method: string, response: HttpResponse, reason: string): ResponseFormatError {
+  const found =
+    response.body === undefined
+      ? 'an empty body'
+      : Array.isArray(response.body)
+        ? 'a JSON array'
+        : response.body === null
+          ? 'JSON null'
+          : isJsonObject(response.body)
+            ? 'an empty JSON object'
+            : `a JSON ${typeof response.body}`;
+  return new ResponseFormatError({
+    method,
+    url: response.url,
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    bodyText: (JSON.stringify(response.body) ?? '').slice(0, BODY_PREVIEW_LENGTH),
+    reason: `${reason} but got ${found}`,
+  });
 }

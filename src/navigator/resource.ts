@@ -151,7 +151,7 @@ export class Resource<T extends object, I = T> {
    * ```
    */
   async refresh(options: CallOptions = {}): Promise<this> {
-    const document = await this.context.get(this.url, options);
+    const document = await this.context.getRecord(this.url, options);
     return this.kind.wrap(this.context, document) as this;
   }
 
@@ -218,7 +218,12 @@ export class Resource<T extends object, I = T> {
     rel: string,
     options: CallOptions = {},
   ): Promise<W2> {
-    return kind.wrap(this.context, await this.follow(rel, options));
+    const [embedded] = this.document.embedded(rel);
+    if (embedded) return kind.wrap(this.context, embedded);
+    return kind.wrap(
+      this.context,
+      await this.context.getRecord(this.requireLink(rel).url(), options),
+    );
   }
 
   /**

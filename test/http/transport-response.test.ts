@@ -109,10 +109,18 @@ describe('requests', () => {
     expect(seen).toBe(url);
   });
 
-  it('refuses a URL that is not absolute http(s)', async () => {
-    await expect(
-      createTransport().request({ method: 'GET', url: '/api/v1/people' }),
-    ).rejects.toThrow(TypeError);
+  it('refuses a URL that is not absolute http(s) with an InvalidLinkError', async () => {
+    for (const url of [
+      '/api/v1/people',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'not a url',
+    ]) {
+      await expect(createTransport().request({ method: 'GET', url })).rejects.toMatchObject({
+        code: 'INVALID_LINK',
+        href: url,
+      });
+    }
   });
 
   it('sends through a custom fetch', async () => {

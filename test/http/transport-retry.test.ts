@@ -1,7 +1,12 @@
 import { delay, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { isHTTPError, isNetworkError, isTimeoutError } from '../../src/errors/index.js';
+import {
+  isHTTPError,
+  isNetworkError,
+  isRateLimitError,
+  isTimeoutError,
+} from '../../src/errors/index.js';
 import { createTransport, type RetryEvent } from '../../src/http/transport.js';
 
 const URL = 'https://api.example.org/api/v1/people';
@@ -192,16 +197,29 @@ describe('Retry-After (fake timers)', () => {
     await expect(pending).resolves.toMatchObject({ status: 200 });
   });
 
-  it('caps the wait with maxRetryAfter', async () => {
+  it('fails at once with a RateLimitError when the server asks for more than maxRetryAfter', async () => {
     vi.useFakeTimers();
     const { starts, fetch } = scripted(
       Response.json({}, { status: 429, headers: { 'Retry-After': '3600' } }),
     );
-    const pending = createTransport({ fetch, retry: { maxRetryAfter: 500 } }).request({
+    const failure = await createTransport({ fetch, retry: { maxRetryAfter: 500 } })
+      .request({ method: 'GET', url: URL })
+      .catch((error: unknown) => error);
+    expect(isRateLimitError(failure)).toBe(true);
+    expect(failure).toMatchObject({ status: 429, retryAfter: 3_600_000, maxRetryAfter: 500 });
+    expect(starts).toHaveLength(1);
+  });
+
+  it('waits a Retry-After within maxRetryAfter', async () => {
+    vi.useFakeTimers();
+    const { starts, fetch } = scripted(
+      Response.json({}, { status: 429, headers: { 'Retry-After': '2' } }),
+    );
+    const pending = createTransport({ fetch, retry: { maxRetryAfter: 2_000 } }).request({
       method: 'GET',
       url: URL,
     });
-    await vi.advanceTimersByTimeAsync(500);
+    await vi.advanceTimersByTimeAsync(2_000);
     expect(starts).toHaveLength(2);
     await expect(pending).resolves.toMatchObject({ status: 200 });
   });

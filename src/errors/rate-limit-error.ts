@@ -1,0 +1,90 @@
+import { AdisError } from './adis-error.js';
+import { decodeStdError } from './decode-std-error.js';
+import type { HTTPErrorInit } from './http-error.js';
+import type { StdError } from './std-error-schema.js';
+
+/** What a {@link RateLimitError} is built from: the answer, and the two waits. */
+export interface RateLimitErrorInit extends HTTPErrorInit {
+  /** The wait the server asked for, in milliseconds. */
+  retryAfter: number;
+  /** The longest wait the caller allows (`retry.maxRetryAfter`), in milliseconds. */
+  maxRetryAfter: number;
+}
+
+/**
+ * The server asked the SDK to wait before trying again (a 429, or a 503 with
+ * `Retry-After` or a rate-limit reset header) for longer than `retry.maxRetryAfter`
+ * allows, so the call fails now instead of sleeping. `retryAfter` is the wait the server
+ * asked for: a script can sleep that long and resume, or give up.
+ *
+ * A wait within the cap is simply waited (and retried, for idempotent calls); a 429 that
+ * is still refused after the last retry is an {@link HTTPError}.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.people.toArray({ limit: 100 });
+ * } catch (error) {
+ *   if (isRateLimitError(error)) console.warn(`come back in ${error.retryAfter / 1000} s`);
+ * }
+ * ```
+ */
+export class RateLimitError extends AdisError {
+  /** Always `'RATE_LIMITED'`. */
+  readonly code = 'RATE_LIMITED' as const;
+  /** Always `'RateLimitError'`. */
+  override readonly name = 'RateLimitError' as const;
+  /** The request's method. */
+  readonly method: string;
+  /** The URL that answered. */
+  readonly url: string;
+  /** The response status: 429, or a 503 that named a wait. */
+  readonly status: number;
+  /** The response status text (often empty over HTTP/2). */
+  readonly statusText: string;
+  /** The response headers (`Retry-After` and the like, as sent). */
+  readonly headers: Headers;
+  /** The parsed JSON body when the body was JSON, else its text; undefined when empty. */
+  readonly body: unknown;
+  /** The body decoded as a `std:error`, when it is one. */
+  readonly stdError: StdError | undefined;
+  /** The wait the server asked for, in milliseconds. */
+  readonly retryAfter: number;
+  /** The cap it exceeded (`retry.maxRetryAfter`), in milliseconds. */
+  readonly maxRetryAfter: number;
+
+  /**
+   * Builds the error; the message gives both waits in seconds.
+   *
+   * @param init - The request, the answer (body already read) and the two waits.
+   *
+   * @example
+   * ```ts
+   * const error = new RateLimitError({
+   *   method: 'GET', url, status: 429, statusText: 'Too Many Requests',
+   *   headers: new Headers({ 'retry-after': '3600' }), body: undefined,
+   *   retryAfter: 3_600_000, maxRetryAfter: 60_000,
+   * });
+   * ```
+   */
+  constructor(init: RateLimitErrorInit) {
+    const status = `${init.status} ${init.statusText}`.trim();
+    super(
+      `Rate limited (status ${status}): the server asks to wait ${seconds(init.retryAfter)} s, ` +
+        `more than the ${seconds(init.maxRetryAfter)} s allowed by retry.maxRetryAfter: ${init.method} ${init.url}`,
+    );
+    this.method = init.method;
+    this.url = init.url;
+    this.status = init.status;
+    this.statusText = init.statusText;
+    this.headers = init.headers;
+    this.body = init.body;
+    this.stdError = decodeStdError(init.body);
+    this.retryAfter = init.retryAfter;
+    this.maxRetryAfter = init.maxRetryAfter;
+  }
+}
+
+function seconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
+}

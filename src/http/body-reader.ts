@@ -1,0 +1,108 @@
+import { NetworkError } from '../errors/network-error.js';
+import { TimeoutError } from '../errors/timeout-error.js';
+
+// The text of each response the transport buffered, so that it is decoded once.
+const bufferedText = new WeakMap<Response, string>();
+
+// Statuses whose Response may not have a body at all (the constructor refuses one).
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/** Where a body is read from, for the errors that name it. */
+export interface BodySource {
+  /** The request's method. */
+  method: string;
+  /** The request's URL. */
+  url: string;
+  /** Longest pause allowed between two chunks, ms, or `false` for none. */
+  idleTimeout: number | false;
+  /** The attempt's signal; when it aborts, the abort's own error is rethrown. */
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * Reads a response body to the end and returns a copy of the response that holds it,
+ * so that everything that can fail while a body arrives fails here, inside the
+ * attempt, where it is retried like a failure before the headers:
+ * - the connection drops mid-body, the body is shorter than its `Content-Length`, or
+ *   its `Content-Encoding` does not decode: a {@link NetworkError};
+ * - no chunk arrives for `idleTimeout` ms: a {@link TimeoutError} of phase `idle`;
+ * - the attempt is aborted (the caller, or the attempt's total timeout): the abort's
+ *   own error, for the caller of the attempt to report.
+ *
+ * @example
+ * ```ts
+ * const whole = await bufferResponse(await fetch(url), { method: 'GET', url, idleTimeout: 10_000, signal });
+ * const text = await textOf(whole); // decoded once, no second read
+ * ```
+ */
+export async function bufferResponse(response: Response, source: BodySource): Promise<Response> {
+  const text = await readText(response, source);
+  let copy: Response;
+  const init = { status: response.status, headers: response.headers };
+  const body = NULL_BODY_STATUSES.has(response.status) ? null : text;
+  try {
+    copy = new Response(body, { ...init, statusText: response.statusText });
+  } catch {
+    // A status text the Response constructor refuses is not worth failing over.
+    copy = new Response(body, init);
+  }
+  // A constructed Response has no URL; keep the one the answer came from.
+  Object.defineProperty(copy, 'url', { value: response.url });
+  bufferedText.set(copy, text);
+  return copy;
+}
+
+/**
+ * The text of a response: the buffered text when the transport already read it,
+ * otherwise the body read now.
+ *
+ * @example
+ * ```ts
+ * const text = await textOf(response);
+ * ```
+ */
+export async function textOf(response: Response): Promise<string> {
+  return bufferedText.get(response) ?? (await response.text());
+}
+
+async function readText(response: Response, source: BodySource): Promise<string> {
+  const stream = response.body;
+  if (stream === null) return '';
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await nextChunk(reader, source);
+      if (done) return text + decoder.decode();
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch (error) {
+    void reader.cancel().catch(() => undefined);
+    if (source.signal?.aborted || error instanceof TimeoutError) throw error;
+    throw new NetworkError(source.method, source.url, error);
+  }
+}
+
+function nextChunk(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  source: BodySource,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  const { idleTimeout } = source;
+  if (idleTimeout === false) return reader.read();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new TimeoutError(source.method, source.url, idleTimeout, { phase: 'idle' }));
+    }, idleTimeout);
+    reader.read().then(
+      (result) => {
+        clearTimeout(timer);
+        resolve(result);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

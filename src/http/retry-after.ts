@@ -1,0 +1,54 @@
+// The headers a server names a wait in, in the order ky reads them (ky's retry loop
+// waits what they say; this module lets the transport decide first whether it may).
+const WAIT_HEADERS = [
+  'retry-after',
+  'ratelimit-reset',
+  'x-ratelimit-retry-after', // Symfony-based services
+  'x-ratelimit-reset', // GitHub: epoch seconds
+  'x-rate-limit-reset', // Twitter: epoch seconds
+] as const;
+
+// A number of seconds this large is an epoch timestamp, not a delay (as ky reads it).
+const TIMESTAMP_THRESHOLD_MS = Date.parse('2024-01-01');
+
+/**
+ * What a response asks of the client before the next attempt: nothing, a wait in
+ * milliseconds, or a header the SDK cannot read (which falls back to the normal backoff
+ * rather than to a wait of unknown length).
+ */
+export type RequestedWait =
+  | { kind: 'none' }
+  | { kind: 'wait'; ms: number }
+  | { kind: 'unparsable'; header: string; value: string };
+
+/**
+ * Reads the wait a response asks for from `Retry-After` (seconds or an HTTP date) or a
+ * rate-limit reset header (seconds, or epoch seconds), exactly as ky's retry loop reads
+ * them, so that the transport's decision and ky's wait agree. A date in the past is a
+ * wait of 0. A value that is neither a finite number nor a date is `unparsable`.
+ *
+ * @example
+ * ```ts
+ * requestedWait(new Headers({ 'retry-after': '120' })); // { kind: 'wait', ms: 120_000 }
+ * requestedWait(new Headers({ 'retry-after': 'soon' })); // { kind: 'unparsable', … }
+ * ```
+ */
+export function requestedWait(headers: Headers, now: number = Date.now()): RequestedWait {
+  for (const header of WAIT_HEADERS) {
+    const value = headers.get(header);
+    if (value === null) continue;
+    // ky skips an empty value (and then backs off normally); so does this.
+    if (value === '') return { kind: 'none' };
+    const seconds = Number(value);
+    let ms: number;
+    if (Number.isNaN(seconds)) {
+      ms = Date.parse(value) - now;
+    } else {
+      ms = seconds * 1000;
+      if (ms >= TIMESTAMP_THRESHOLD_MS) ms -= now;
+    }
+    if (!Number.isFinite(ms)) return { kind: 'unparsable', header, value };
+    return { kind: 'wait', ms: Math.max(0, ms) };
+  }
+  return { kind: 'none' };
+}
