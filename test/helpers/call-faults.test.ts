@@ -1,0 +1,68 @@
+// The light entry's callHelper against a real server that misbehaves: it has no
+// transport of its own, so its timeout must cover the body, and its answers must be
+// typed like the full SDK's.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  callHelper,
+  isInvalidLinkError,
+  isNetworkError,
+  isResponseFormatError,
+  isTimeoutError,
+} from '../../src/helpers/index.js';
+import {
+  type FaultServer,
+  faultServer,
+  json,
+  resetMidBody,
+  stallBody,
+} from '../fixtures/fault-server.js';
+
+let server: FaultServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function settle(call: () => Promise<unknown>): Promise<unknown> {
+  return call().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+describe('callHelper against faults', () => {
+  it('times out a body that stalls, within its timeout', async () => {
+    server = await faultServer({ '/h': stallBody() });
+    const start = performance.now();
+    const error = await settle(() => callHelper(server!.url('/h'), {}, { timeout: 300 }));
+    expect(isTimeoutError(error)).toBe(true);
+    expect(error).toMatchObject({ timeout: 300, method: 'POST' });
+    expect(performance.now() - start).toBeLessThan(1_500);
+    expect(server.hits('/h')).toBe(1);
+  });
+
+  it('gives a NetworkError for a connection reset mid-body, and does not retry', async () => {
+    server = await faultServer({ '/h': resetMidBody() });
+    expect(isNetworkError(await settle(() => callHelper(server!.url('/h'), {})))).toBe(true);
+    expect(server.hits('/h')).toBe(1);
+  });
+
+  it.each([[[]], [null], ['ok'], [3]])(
+    'refuses a 2xx answer of %j (not a JSON object)',
+    async (body) => {
+      server = await faultServer({ '/h': json(body) });
+      const error = await settle(() => callHelper(server!.url('/h'), {}));
+      expect(isResponseFormatError(error)).toBe(true);
+      expect(error).toMatchObject({ status: 200 });
+    },
+  );
+
+  it.each(['javascript:alert(1)', 'file:///etc/passwd', 'http://[::1'])(
+    'refuses to call %s (InvalidLinkError), without a request',
+    async (href) => {
+      const error = await settle(() => callHelper(href, {}));
+      expect(isInvalidLinkError(error)).toBe(true);
+      expect(error).toMatchObject({ href });
+    },
+  );
+});

@@ -1,0 +1,285 @@
+// The transport against a real HTTP server that misbehaves the way real servers and
+// networks do. Each test asserts the typed error (or the recovery) and how long it took:
+// the error contract says every call settles, typed, within a time the options bound.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  isAdisError,
+  isHTTPError,
+  isNetworkError,
+  isRateLimitError,
+  isRedirectError,
+  isResponseFormatError,
+  isTimeoutError,
+} from '../../src/errors/index.js';
+import {
+  createTransport,
+  type RetryEvent,
+  type TransportOptions,
+} from '../../src/http/transport.js';
+import {
+  type FaultServer,
+  faultServer,
+  json,
+  redirect,
+  resetBeforeHeaders,
+  resetMidBody,
+  type Script,
+  shortBody,
+  stallBody,
+  status,
+  text,
+  trickle,
+  wrongEncoding,
+} from '../fixtures/fault-server.js';
+
+// Small waits so that the bounds are visible in a test run.
+const FAST: TransportOptions = { retry: { limit: 2, backoffLimit: 20 }, idleTimeout: 200 };
+const OK = json({ _links: { self: { href: '/p' } }, given_name: 'Ana' });
+
+let server: FaultServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(script: Script, path = '/p'): Promise<string> {
+  server = await faultServer({ [path]: script });
+  return server.url(path);
+}
+
+/** Runs a request and returns how it settled and how long it took. */
+async function timed<T>(call: () => Promise<T>) {
+  const start = performance.now();
+  try {
+    const value = await call();
+    return { value, error: undefined as unknown, ms: performance.now() - start };
+  } catch (error) {
+    return { value: undefined, error, ms: performance.now() - start };
+  }
+}
+
+describe('waits the server asks for are bounded', () => {
+  it('fails at once with a RateLimitError when Retry-After is an hour (default cap 60 s)', async () => {
+    const url = await serve(status(429, { 'retry-after': '3600' }));
+    const { error, ms } = await timed(() => createTransport().request({ method: 'GET', url }));
+    expect(isRateLimitError(error)).toBe(true);
+    expect(error).toMatchObject({ status: 429, retryAfter: 3_600_000, maxRetryAfter: 60_000 });
+    expect(ms).toBeLessThan(1_000);
+    expect(server?.hits('/p')).toBe(1);
+  });
+
+  it('reads a far rate-limit reset timestamp as a wait too', async () => {
+    const reset = String(Math.floor(Date.now() / 1000) + 7_200);
+    const url = await serve(status(429, { 'x-ratelimit-reset': reset }));
+    const { error, ms } = await timed(() => createTransport().request({ method: 'GET', url }));
+    expect(isRateLimitError(error)).toBe(true);
+    expect((error as { retryAfter: number }).retryAfter).toBeGreaterThan(7_000_000);
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it.each([
+    ['retry-after', 'soon'],
+    ['retry-after', 'Infinity'],
+    ['x-ratelimit-reset', 'tomorrow-ish'],
+  ])('falls back to the normal backoff when %s is unreadable (%s)', async (header, value) => {
+    const url = await serve(status(429, { [header]: value }));
+    const { error, ms } = await timed(() => createTransport(FAST).request({ method: 'GET', url }));
+    expect(isHTTPError(error)).toBe(true);
+    expect(isRateLimitError(error)).toBe(false);
+    expect(server?.hits('/p')).toBe(3);
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('waits a Retry-After in seconds on a 503, then succeeds', async () => {
+    const url = await serve([status(503, { 'retry-after': '1' }), OK]);
+    const { value, ms } = await timed(() => createTransport().request({ method: 'GET', url }));
+    expect(value?.body).toMatchObject({ given_name: 'Ana' });
+    expect(ms).toBeGreaterThanOrEqual(990);
+    expect(ms).toBeLessThan(2_500);
+  });
+
+  it('waits a Retry-After given as an HTTP date, then succeeds', async () => {
+    const url = await serve([
+      (request, response, fault) =>
+        status(429, { 'retry-after': new Date(Date.now() + 2_000).toUTCString() })(
+          request,
+          response,
+          fault,
+        ),
+      OK,
+    ]);
+    const { value, ms } = await timed(() => createTransport().request({ method: 'GET', url }));
+    expect(value?.status).toBe(200);
+    // HTTP dates have whole seconds: the wait is between 1 and 2 s.
+    expect(ms).toBeGreaterThanOrEqual(900);
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it('rejects with the caller’s reason when aborted during a Retry-After wait', async () => {
+    const url = await serve(status(503, { 'retry-after': '30' }));
+    const reason = new Error('stop');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(reason), 100);
+    const { error, ms } = await timed(() =>
+      createTransport().request({ method: 'GET', url, signal: controller.signal }),
+    );
+    expect(error).toBe(reason);
+    expect(ms).toBeLessThan(1_000);
+  });
+});
+
+describe('a body that stalls is timed out, and retried when the method allows', () => {
+  it('times out a body that stops arriving (idle timeout), on every attempt', async () => {
+    const url = await serve(stallBody());
+    const { error, ms } = await timed(() => createTransport(FAST).request({ method: 'GET', url }));
+    expect(isTimeoutError(error)).toBe(true);
+    expect(error).toMatchObject({ phase: 'idle', timeout: 200 });
+    expect(server?.hits('/p')).toBe(3);
+    // 3 attempts × 200 ms, plus at most 2 × 20 ms of backoff.
+    expect(ms).toBeGreaterThanOrEqual(590);
+    expect(ms).toBeLessThan(2_000);
+  });
+
+  it('times out a body that trickles forever (the attempt timeout covers the body)', async () => {
+    const url = await serve(trickle(50));
+    const { error, ms } = await timed(() =>
+      createTransport({ ...FAST, timeout: 400, retry: false }).request({ method: 'GET', url }),
+    );
+    expect(isTimeoutError(error)).toBe(true);
+    expect(error).toMatchObject({ phase: 'attempt', timeout: 400 });
+    expect(ms).toBeGreaterThanOrEqual(390);
+    expect(ms).toBeLessThan(1_500);
+  });
+
+  it('recovers when the stalled attempt is followed by a good one', async () => {
+    const url = await serve([stallBody(), OK]);
+    const { value } = await timed(() => createTransport(FAST).request({ method: 'GET', url }));
+    expect(value?.body).toMatchObject({ given_name: 'Ana' });
+    expect(server?.hits('/p')).toBe(2);
+  });
+});
+
+describe('failures while reading a body are network errors', () => {
+  it('retries a GET whose connection is reset mid-body, and reports it to the hooks', async () => {
+    const url = await serve([resetMidBody(), OK]);
+    const retries: RetryEvent[] = [];
+    const statuses: number[] = [];
+    const transport = createTransport({
+      ...FAST,
+      hooks: {
+        beforeRetry: (event) => {
+          retries.push(event);
+        },
+        afterResponse: ({ status: code }) => {
+          statuses.push(code);
+        },
+      },
+    });
+    const response = await transport.request({ method: 'GET', url });
+    expect(response.body).toMatchObject({ given_name: 'Ana' });
+    expect(server?.hits('/p')).toBe(2);
+    expect(retries).toHaveLength(1);
+    expect(isNetworkError(retries[0]?.error)).toBe(true);
+    // Both attempts got headers: the first failed in its body.
+    expect(statuses).toEqual([200, 200]);
+  });
+
+  it('gives a NetworkError when every attempt is reset mid-body', async () => {
+    const url = await serve(resetMidBody());
+    const { error } = await timed(() => createTransport(FAST).request({ method: 'GET', url }));
+    expect(isNetworkError(error)).toBe(true);
+    expect((error as Error).message).toContain(`GET ${url}`);
+    expect(server?.hits('/p')).toBe(3);
+  });
+
+  it('never retries a POST reset mid-body: it may have been applied', async () => {
+    const url = await serve(resetMidBody());
+    const { error } = await timed(() =>
+      createTransport(FAST).request({ method: 'POST', url, body: { given_name: 'Ana' } }),
+    );
+    expect(isNetworkError(error)).toBe(true);
+    expect(server?.hits('/p')).toBe(1);
+  });
+
+  it.each([
+    ['a body shorter than its Content-Length', shortBody()],
+    ['a body whose Content-Encoding is wrong', wrongEncoding()],
+  ])('gives a NetworkError for %s', async (_name, fault) => {
+    const url = await serve(fault);
+    const { error } = await timed(() =>
+      createTransport({ ...FAST, retry: false }).request({ method: 'GET', url }),
+    );
+    expect(isNetworkError(error)).toBe(true);
+  });
+});
+
+describe('faults that already passed keep passing', () => {
+  it('retries a reset before the headers, then succeeds', async () => {
+    const url = await serve([resetBeforeHeaders(), OK]);
+    const response = await createTransport(FAST).request({ method: 'GET', url });
+    expect(response.status).toBe(200);
+    expect(server?.hits('/p')).toBe(2);
+  });
+
+  it('gives a NetworkError when every attempt is reset before the headers', async () => {
+    const url = await serve(resetBeforeHeaders());
+    const { error, ms } = await timed(() => createTransport(FAST).request({ method: 'GET', url }));
+    expect(isNetworkError(error)).toBe(true);
+    expect(server?.hits('/p')).toBe(3);
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('never retries a POST answered 503', async () => {
+    const url = await serve(status(503));
+    const { error } = await timed(() =>
+      createTransport(FAST).request({ method: 'POST', url, body: {} }),
+    );
+    expect(isHTTPError(error)).toBe(true);
+    expect(server?.hits('/p')).toBe(1);
+  });
+
+  it('keeps an HTML error page as the HTTPError body', async () => {
+    const url = await serve(text('<html><body>Bad gateway</body></html>', 502));
+    const { error } = await timed(() => createTransport(FAST).request({ method: 'GET', url }));
+    expect(isHTTPError(error)).toBe(true);
+    expect(error).toMatchObject({ status: 502, body: expect.stringContaining('Bad gateway') });
+  });
+
+  it('refuses an HTML page answered 200 with a ResponseFormatError', async () => {
+    const url = await serve(
+      text('<!doctype html><title>Log in</title>', 200, { 'content-type': 'text/html' }),
+    );
+    const { error } = await timed(() => createTransport(FAST).request({ method: 'GET', url }));
+    expect(isResponseFormatError(error)).toBe(true);
+    expect(error).toMatchObject({ status: 200, contentType: 'text/html' });
+  });
+
+  it('stops a redirect loop on a request with the key (RedirectError)', async () => {
+    server = await faultServer({ '/a': redirect('/b'), '/b': redirect('/a') });
+    const transport = createTransport({ ...FAST, apiKey: 'k' });
+    transport.trustOrigin(server.url('/'));
+    const { error, ms } = await timed(() =>
+      transport.request({ method: 'GET', url: server!.url('/a') }),
+    );
+    expect(isRedirectError(error)).toBe(true);
+    expect(error).toMatchObject({ reason: 'too-many-redirects' });
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('stops a redirect loop without the key (fetch follows, gives up typed)', async () => {
+    server = await faultServer({ '/a': redirect('/b'), '/b': redirect('/a') });
+    const { error } = await timed(() =>
+      createTransport({ ...FAST, retry: false }).request({ method: 'GET', url: server!.url('/a') }),
+    );
+    expect(isAdisError(error)).toBe(true);
+  });
+
+  it('refuses a redirect without a Location on a request with the key', async () => {
+    const url = await serve(status(302));
+    const transport = createTransport({ ...FAST, apiKey: 'k' });
+    transport.trustOrigin(url);
+    const { error } = await timed(() => transport.request({ method: 'GET', url }));
+    expect(isRedirectError(error)).toBe(true);
+    expect(error).toMatchObject({ reason: 'missing-location' });
+  });
+});
