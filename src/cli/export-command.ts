@@ -28,8 +28,10 @@ import {
   connect,
   field,
   isHTTPError,
+  isInvalidLinkError,
   isLinkNotFoundError,
   isNetworkError,
+  isRateLimitError,
   isResponseFormatError,
   isTimeoutError,
 } from '../index.js';
@@ -521,13 +523,27 @@ function describeFailure(error: unknown, request: Request): string {
     return `cannot reach ${error.url}${cause}; check --url and the network`;
   }
   if (isTimeoutError(error)) return `${error.message}; the server is slow or unreachable`;
-  if (isResponseFormatError(error)) {
+  if (isRateLimitError(error)) {
+    return `${error.message}; wait that long and run the command again`;
+  }
+  if (isResponseFormatError(error) && isEntryPoint(error.url, request.url)) {
     return `${error.url} is not an ADIS entry point (${error.reason ?? 'not HAL+JSON'}): check --url`;
   }
+  if (isInvalidLinkError(error)) return `the server sent an unusable address: ${error.message}`;
   if (isLinkNotFoundError(error)) {
     return `the server links no ${error.rel} from its entry point (it links: ${error.available.join(', ') || 'nothing'})`;
   }
   return error instanceof Error ? error.message : String(error);
+}
+
+// Whether a failing URL is the entry point the command was given (not a page or record).
+function isEntryPoint(url: string, given: string | undefined): boolean {
+  if (given === undefined) return false;
+  try {
+    return new URL(given).toString() === url;
+  } catch {
+    return false;
+  }
 }
 
 const integer = new Intl.NumberFormat('en-US');

@@ -79,14 +79,17 @@ export function extractEmbeddedResults(
   errorMember?: string,
 ): Record<string, unknown> {
   if (!isRecord(body)) return {};
-  const results: Record<string, unknown> = {};
-  const embedded = body._embedded;
-  if (isRecord(embedded)) Object.assign(results, embedded);
+  const embedded = isRecord(body._embedded) ? Object.entries(body._embedded) : [];
   const memberKey = errorMember ?? errorMemberOf(body);
-  for (const [key, value] of Object.entries(body)) {
-    if (key !== memberKey && !HAL_MEMBERS.has(key)) results[key] = value;
-  }
-  return results;
+  const beside = Object.entries(body).filter(
+    ([key]) => key !== memberKey && !HAL_MEMBERS.has(key),
+  );
+  // Object.fromEntries defines every member as an own property. Assigning them
+  // (Object.assign, `results[key] = value`) would read a member named `__proto__` (which
+  // JSON.parse keeps as an own member) as the prototype: the member was lost and the
+  // server's object, or null, became the prototype of the results, its members seen by
+  // `in` and by inherited reads (found by test/properties/std-error.property.test.ts).
+  return Object.fromEntries([...embedded, ...beside]);
 }
 
 /**

@@ -86,8 +86,11 @@ export class Curies {
    * ```
    */
   names(): string[] {
-    const names = new Set(this.#own.keys());
-    for (const name of this.#inherited?.names() ?? []) names.add(name);
+    const names = new Set<string>();
+    // A loop for the reason given at #lookup.
+    for (let curies: Curies | undefined = this; curies; curies = curies.#inherited) {
+      for (const name of curies.#own.keys()) names.add(name);
+    }
     return [...names];
   }
 
@@ -126,8 +129,16 @@ export class Curies {
     }
   }
 
+  // The inherited sets are walked in a loop, not by recursion: every embedded level that
+  // declares curies adds one set to the chain, so a server nesting `_embedded` 10,000
+  // levels deep would otherwise overflow the stack (a RangeError out of `relationId` or
+  // `names`, found by test/properties/hal.property.test.ts).
   #lookup(prefix: string): { link: HalLink; base: string } | undefined {
-    return this.#own.get(prefix) ?? (this.#inherited ? this.#inherited.#lookup(prefix) : undefined);
+    for (let curies: Curies | undefined = this; curies; curies = curies.#inherited) {
+      const curie = curies.#own.get(prefix);
+      if (curie) return curie;
+    }
+    return undefined;
   }
 }
 

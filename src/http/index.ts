@@ -1,6 +1,8 @@
 // The transport's public surface. Origins, the rate limiter and redirect handling are
 // internals of createTransport and stay out of the package's API.
 export {
+  DEFAULT_BACKOFF_LIMIT,
+  DEFAULT_MAX_RETRY_AFTER,
   DEFAULT_RETRY_AFTER_STATUS_CODES,
   DEFAULT_RETRY_LIMIT,
   DEFAULT_RETRY_STATUS_CODES,
@@ -9,6 +11,7 @@ export {
   type AttemptEvent,
   createTransport,
   DEFAULT_API_KEY_HEADER,
+  DEFAULT_IDLE_TIMEOUT,
   DEFAULT_TIMEOUT,
   type HttpMethod,
   type HttpRequest,

@@ -1,5 +1,5 @@
-import { LinkNotFoundError, ResponseFormatError } from '../errors/index.js';
-import { type Curies, HalDocument } from '../hal/index.js';
+import { InvalidLinkError, LinkNotFoundError, ResponseFormatError } from '../errors/index.js';
+import { type Curies, fetchableUrl, HalDocument } from '../hal/index.js';
 import { PersonSignupBodySchema, type PersonSignupInput } from '../helpers/bodies.js';
 import { type HelperOptions, sendHelper } from '../helpers/navigator.js';
 import type { HelperResult } from '../helpers/result.js';
@@ -423,12 +423,16 @@ function specPrefixOf(curies: Curies, root: HalDocument, preferred?: string): st
  * ```
  */
 export async function connect(entryPointUrl: string, options: ClientOptions = {}): Promise<Client> {
-  let url: URL;
-  try {
-    url = new URL(entryPointUrl);
-  } catch {
-    throw new TypeError(`Not an absolute URL: ${JSON.stringify(entryPointUrl)}`);
+  const problem = fetchableUrl(entryPointUrl);
+  if (problem !== undefined) {
+    throw new InvalidLinkError({
+      rel: undefined,
+      href: entryPointUrl,
+      documentUrl: undefined,
+      reason: problem,
+    });
   }
+  const url = new URL(entryPointUrl);
   const { curiePrefix, validate = true, transport: given, signal, ...transportOptions } = options;
   const transport = given ?? createTransport(transportOptions);
   transport.trustOrigin(url.origin);

@@ -91,5 +91,7 @@ export function localIdentifier(
  */
 export function localId(identifiers: readonly string[], namespace: string): string | undefined {
   const local = localIdentifier(identifiers, namespace);
-  return local === undefined ? undefined : parseIdentifier(local).id;
+  // Sliced rather than parsed: both parts come from the server (an entry point's
+  // namespace may hold a space), and reading them must not throw.
+  return local === undefined ? undefined : local.slice(namespace.length + 1);
 }
