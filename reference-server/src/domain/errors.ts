@@ -49,6 +49,8 @@ export const ErrorCode = {
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   INVALID_JSON: 'INVALID_JSON',
+  // A body nested deeper than the HTTP layer's limit (MAX_JSON_DEPTH).
+  JSON_TOO_DEEP: 'JSON_TOO_DEEP',
   INVALID_BODY: 'INVALID_BODY',
   INVALID_PROPERTY: 'INVALID_PROPERTY',
   UNKNOWN_PROPERTY: 'UNKNOWN_PROPERTY',
@@ -78,6 +80,11 @@ export const ErrorCode = {
   TICKETS_NOT_ALLOWED: 'TICKETS_NOT_ALLOWED',
   ATTENDED_NOT_ALLOWED: 'ATTENDED_NOT_ALLOWED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
+  // Requests refused before the app runs (HTTP layer: client-errors.ts): malformed
+  // HTTP, headers over the parser's limit, a request not received in time.
+  BAD_REQUEST: 'BAD_REQUEST',
+  HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
+  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
   // Anonymous (browser) calls: too many from one address.
   RATE_LIMITED: 'RATE_LIMITED',
   // Message helpers (send, schedule): why a message cannot move to the state asked for.

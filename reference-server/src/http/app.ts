@@ -2,19 +2,17 @@
  * The Hono application: middleware order, routes, error mapping.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { ALL_KINDS } from '../domain/catalog.js';
-import { apiError, ErrorCode } from '../domain/errors.js';
 import { KindRegistry } from '../domain/kinds.js';
 import { RecordService } from '../domain/records.js';
 import type { Storage } from '../storage/storage.js';
 import { anonymousRateLimit } from './anonymous.js';
+import { limitBody } from './body-limit.js';
 import { apiCors, checkCorsOrigins } from './cors.js';
 import type { AppConfig, AppEnv } from './env.js';
 import { API_PREFIX } from './links.js';
 import { apiHeaders, authenticate, errorHandler, notFound } from './middleware.js';
 import { type RateLimit, TokenBuckets } from './rate-limit.js';
-import { errorResponse } from './respond.js';
 import { registerDocs } from './routes/docs.js';
 import { registerEntryPoint } from './routes/entry-point.js';
 import { registerHelperRoutes } from './routes/helpers.js';
@@ -163,22 +161,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       anonymousRateLimit(new TokenBuckets(rateLimit), options.trustProxy ?? false),
     );
   }
-  const tooLarge = (limit: number) => () =>
-    errorResponse(
-      apiError(
-        413,
-        ErrorCode.PAYLOAD_TOO_LARGE,
-        `the request body exceeds the limit of ${limit} bytes`,
-      ),
-    );
-  const keyedBodyLimit = bodyLimit({
-    maxSize: config.maxBodyBytes,
-    onError: tooLarge(config.maxBodyBytes),
-  });
-  const anonymousBodyLimit = bodyLimit({
-    maxSize: anonymousBodyBytes,
-    onError: tooLarge(anonymousBodyBytes),
-  });
+  const keyedBodyLimit = limitBody(config.maxBodyBytes);
+  const anonymousBodyLimit = limitBody(anonymousBodyBytes);
   app.use(`${API_PREFIX}/*`, (c, next) =>
     c.get('anonymous') === true ? anonymousBodyLimit(c, next) : keyedBodyLimit(c, next),
   );

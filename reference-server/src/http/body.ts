@@ -1,6 +1,8 @@
 /**
- * Reading request bodies: media type check, JSON parsing, object check and the
- * `std:control` object. Size is enforced before this by hono's bodyLimit.
+ * Reading request bodies: media type check, nesting depth, JSON parsing, object check,
+ * reserved member names and the `std:control` object. Size is enforced before this by
+ * hono's bodyLimit. Everything a body can be wrong about is refused here, at the edge,
+ * so that the domain only ever sees a JSON object it can walk safely.
  */
 import type { Context } from 'hono';
 import * as z from 'zod';
@@ -9,13 +11,17 @@ import { isPlainObject } from '../domain/merge.js';
 import { issueToDescription } from '../domain/validation.js';
 import type { JsonObject } from '../storage/storage.js';
 import type { AppEnv } from './env.js';
+import { MAX_JSON_DEPTH, tooDeepAt } from './json-depth.js';
+import { reservedMemberPath } from './member-names.js';
 
 /** `application/json`, `application/hal+json` and any other `+json` type. */
 const JSON_MEDIA_TYPE = /^application\/([a-z0-9.!#$&^_-]+\+)?json$/i;
 
 /**
- * Reads the body as a JSON object. Wrong media type: 415; unparsable: 400 INVALID_JSON;
- * not an object (array, string, empty): 400 INVALID_BODY.
+ * Reads the body as a JSON object. Wrong media type: 415; nested deeper than
+ * {@link MAX_JSON_DEPTH}: 400 JSON_TOO_DEEP; unparsable: 400 INVALID_JSON; not an object
+ * (array, string, empty): 400 INVALID_BODY; a member named `__proto__` anywhere: 400
+ * INVALID_PROPERTY.
  *
  * @example
  * ```ts
@@ -39,6 +45,15 @@ export async function readJsonObject(c: Context<AppEnv>): Promise<JsonObject> {
       { hint: 'Content-Type: application/json (or application/hal+json)' },
     );
   }
+  const deep = tooDeepAt(text, MAX_JSON_DEPTH);
+  if (deep !== undefined) {
+    throw apiError(
+      400,
+      ErrorCode.JSON_TOO_DEEP,
+      `the body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (at position ${deep})`,
+      { hint: `at most ${MAX_JSON_DEPTH} levels of arrays and objects, the body itself included` },
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -51,6 +66,15 @@ export async function readJsonObject(c: Context<AppEnv>): Promise<JsonObject> {
   }
   if (!isPlainObject(value)) {
     throw apiError(400, ErrorCode.INVALID_BODY, 'the body must be a JSON object');
+  }
+  const reserved = reservedMemberPath(value);
+  if (reserved !== undefined) {
+    throw apiError(
+      400,
+      ErrorCode.INVALID_PROPERTY,
+      `${reserved}: __proto__ cannot be a member name (it could not be stored as sent)`,
+      { properties: [reserved], hint: 'rename the member' },
+    );
   }
   return value;
 }

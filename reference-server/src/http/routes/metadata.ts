@@ -3,8 +3,7 @@
  * three canvass lists below it. Read-only; the vocabulary is static (see
  * domain/metadata.ts), only the hrefs, the namespace and the filter vary per request.
  */
-import type { Context, Hono } from 'hono';
-import { apiError, ErrorCode } from '../../domain/errors.js';
+import type { Hono } from 'hono';
 import {
   METADATA_LISTS,
   type MetadataListName,
@@ -13,25 +12,11 @@ import {
 import type { AppConfig, AppEnv } from '../env.js';
 import { API_PREFIX, type Link, withQuery } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
+import { singleQuery } from '../query.js';
 import { hal } from '../respond.js';
 
 /** Path of the metadata root below the API base. */
 export const METADATA_PATH = 'metadata';
-
-/**
- * The `contacttype` filter, or undefined when absent. Given more than once it is a
- * 400: silently using the first value would answer a question the client did not ask.
- */
-function contactTypeOf(c: Context<AppEnv>): string | undefined {
-  const values = c.req.queries('contacttype');
-  if (values === undefined || values.length === 0) return undefined;
-  if (values.length > 1) {
-    throw apiError(400, ErrorCode.INVALID_PARAMETER, 'give query parameter contacttype once', {
-      properties: ['contacttype'],
-    });
-  }
-  return values[0];
-}
 
 /**
  * Registers the metadata root and its lists. Must come before the generic record
@@ -69,7 +54,8 @@ export function registerMetadata(app: Hono<AppEnv>, config: AppConfig): void {
       const urls = c.get('urls');
       // Only the response codes have a filter; elsewhere the parameter is ignored, as
       // unknown query parameters are on every other route.
-      const contactType = name === 'canvass_response_codes' ? contactTypeOf(c) : undefined;
+      const contactType =
+        name === 'canvass_response_codes' ? singleQuery(c, 'contacttype') : undefined;
       const fields = metadataListFields(
         name,
         { namespace: c.get('auth').tenant.namespace, originSystem: config.productName },

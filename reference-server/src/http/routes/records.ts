@@ -14,6 +14,7 @@ import { readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
 import { API_PREFIX, recordOfHref } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
+import { singleQuery } from '../query.js';
 import { minimalRecord, renderCollection, renderRecord } from '../render.js';
 import { hal } from '../respond.js';
 
@@ -33,10 +34,10 @@ function writableKindOf(c: Context<AppEnv>, config: AppConfig, allowed: string[]
 function pageRequest(c: Context<AppEnv>, config: AppConfig) {
   return parsePageRequest(
     {
-      page: c.req.query('page'),
-      per_page: c.req.query('per_page'),
-      after: c.req.query('after'),
-      before: c.req.query('before'),
+      page: singleQuery(c, 'page'),
+      per_page: singleQuery(c, 'per_page'),
+      after: singleQuery(c, 'after'),
+      before: singleQuery(c, 'before'),
     },
     config.maxPageSize,
   );
@@ -44,7 +45,7 @@ function pageRequest(c: Context<AppEnv>, config: AppConfig) {
 
 /** The `filter` query parameter, parsed for the kind (400 when it cannot be applied). */
 function filtersOf(c: Context<AppEnv>, kind: ResourceKind, resource: string): RecordFilter[] {
-  const filter = c.req.query('filter');
+  const filter = singleQuery(c, 'filter');
   if (filter === undefined) return [];
   return parseFilter(filter, { dates: true, keys: kind.filterKeys ?? {} }, resource);
 }
@@ -143,7 +144,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         request,
         urls.curies(),
         (_record, index) => items[index] as JsonObject,
-        { filter: c.req.query('filter') },
+        { filter: singleQuery(c, 'filter') },
       ),
     );
   });
@@ -217,7 +218,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         request,
         urls.curies(),
         (_record, index) => items[index] as JsonObject,
-        { filter: c.req.query('filter') },
+        { filter: singleQuery(c, 'filter') },
       ),
     );
   });
