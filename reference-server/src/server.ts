@@ -1,10 +1,11 @@
 /**
  * Serving the app over HTTP with @hono/node-server, and stopping cleanly.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { adapterErrorResponse, answerClientError } from './http/client-errors.js';
 import type { AppEnv } from './http/env.js';
 
 /** Options of {@link startServer}. */
@@ -35,6 +36,26 @@ function hostForUrl(host: string): string {
 }
 
 /**
+ * The node HTTP server for an app. Every refusal gets a `std:error` body: requests
+ * Node's parser refuses through `clientError`, requests the adapter cannot convert
+ * through its `errorHandler`. Node's own Host check is off (`requireHostHeader`) because
+ * it answers a bare 400 itself; the adapter refuses a missing Host the same way, with a
+ * body.
+ *
+ * @example
+ * ```ts
+ * const server = createNodeServer(createApp({ storage }));
+ * server.listen(8000, '127.0.0.1');
+ * ```
+ */
+export function createNodeServer(app: Hono<AppEnv>): Server {
+  const listener = getRequestListener(app.fetch, { errorHandler: adapterErrorResponse });
+  const server = createServer({ requireHostHeader: false }, listener);
+  server.on('clientError', answerClientError);
+  return server;
+}
+
+/**
  * Starts listening. Rejects when the port is taken or the host is invalid.
  *
  * @example
@@ -46,7 +67,7 @@ function hostForUrl(host: string): string {
  */
 export function startServer(options: StartServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const server = createAdaptorServer({ fetch: options.app.fetch }) as Server;
+  const server = createNodeServer(options.app);
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error);
     server.once('error', onError);
