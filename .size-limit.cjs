@@ -17,12 +17,14 @@ module.exports = [
     // The issue's goal was 20 kB; it is NOT met: measured 39.9 kB, of which zod (its
     // tree-shakeable `zod/mini` API, which the schemas use) adds 10.2 kB, ky 4.6 kB,
     // uri-template 4.1 kB and the SDK's own schemas and classes 21.0 kB. `{ connect }`
-    // alone is 36.6 kB (the client registers every resource kind). This limit is the
-    // measured size rounded up, plus 1 kB: it catches growth, it is not the goal.
-    name: 'full SDK: import * from adis-sdk (goal of 20 kB not met; measured 39.9 kB)',
+    // alone is 36.6 kB (the client registers every resource kind). The error contract
+    // (typed errors for every server fault, body reading inside the attempt) added
+    // 2.4 kB of the SDK's own code: 42.3 kB. This limit is the measured size rounded
+    // up: it catches growth, it is not the goal.
+    name: 'full SDK: import * from adis-sdk (goal of 20 kB not met; measured 42.3 kB)',
     path: 'dist/index.js',
     import: '*',
     gzip: true,
-    limit: '41 kB',
+    limit: '43 kB',
   },
 ];

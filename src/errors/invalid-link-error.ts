@@ -49,6 +49,7 @@ export class InvalidLinkError extends AdisError {
    * Builds the error; the message names the relation, the address and the document.
    *
    * @param init - The relation, the address, the document it came from and the reason.
+   * @param options - `cause`: the parse or expansion error behind it, when there is one.
    *
    * @example
    * ```ts
