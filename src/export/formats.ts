@@ -35,10 +35,10 @@ export function ndjsonFormat(): RecordFormat {
   return {
     name: 'ndjson',
     header: () => '',
-    encode: ({ body }) => {
+    encode: ({ url, body }) => {
       const { _embedded: _ignored, ...record } = body;
       // JSON.stringify escapes U+2028/2029 and newlines, so a record is always one line.
-      return `${JSON.stringify(record)}\n`;
+      return `${recordJson(record, url)}\n`;
     },
   };
 }
@@ -59,18 +59,29 @@ export function csvFormat(columns: readonly Column[]): RecordFormat {
     encode: ({ url, body }) =>
       csvRow(
         columns.map((column) =>
-          column.header === URL_COLUMN ? url : cellText(columnValue(column, body)),
+          column.header === URL_COLUMN ? url : cellText(columnValue(column, body), url),
         ),
       ),
   };
 }
 
 /** A value as cell text: scalars as they are, arrays and objects as JSON, none as empty. */
-function cellText(value: unknown): string {
+function cellText(value: unknown, url: string): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
+  return recordJson(value, url);
+}
+
+// JSON.parse reads any depth but JSON.stringify overflows the stack on a few thousand
+// levels: a record a server nested that deep stops the export with a message naming it,
+// rather than with "Maximum call stack size exceeded".
+function recordJson(value: unknown, url: string): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    throw new Error(`cannot write the record ${url}: it is nested too deeply to write as JSON`);
+  }
 }
 
 function csvRow(cells: readonly string[]): string {

@@ -37,3 +37,21 @@ export function bodyValue(body: ReadBody): unknown {
   if (body.kind === 'json') return body.value;
   return body.kind === 'text' ? body.text : undefined;
 }
+
+/**
+ * The start of a JSON value as text, for an error's preview of a body. Never throws:
+ * a value too deeply nested for `JSON.stringify` (a server can send one, since
+ * `JSON.parse` reads any depth) previews as nothing rather than as a `RangeError`.
+ *
+ * @example
+ * ```ts
+ * jsonPreview({ given_name: 'Ana' }, 10); // '{"given_na'
+ * ```
+ */
+export function jsonPreview(value: unknown, length: number): string {
+  try {
+    return (JSON.stringify(value) ?? '').slice(0, length);
+  } catch {
+    return '';
+  }
+}

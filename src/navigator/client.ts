@@ -3,6 +3,7 @@ import { type Curies, fetchableUrl, HalDocument } from '../hal/index.js';
 import { PersonSignupBodySchema, type PersonSignupInput } from '../helpers/bodies.js';
 import { type HelperOptions, sendHelper } from '../helpers/navigator.js';
 import type { HelperResult } from '../helpers/result.js';
+import { jsonPreview } from '../http/json-body.js';
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js';
 import {
   type AdvocacyCampaign,
@@ -452,7 +453,7 @@ export async function connect(entryPointUrl: string, options: ClientOptions = {}
       url: url.toString(),
       status: response.status,
       contentType: response.headers.get('content-type'),
-      bodyText: JSON.stringify(response.body ?? null).slice(0, 500),
+      bodyText: jsonPreview(response.body ?? null, 500),
       reason: 'not an entry point: a HAL document with _links was expected',
     });
   }

@@ -1,5 +1,6 @@
 import { ResponseFormatError } from '../errors/response-format-error.js';
 import { type HalDocument, withQueryParameter } from '../hal/index.js';
+import { jsonPreview } from '../http/json-body.js';
 import { CollectionPageSchema } from '../resources/collection-page.js';
 import type { CallOptions, NavigatorContext } from './context.js';
 import type { ResourceKind } from './kind.js';
@@ -281,7 +282,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
         url: result.response.url || url,
         status: result.status,
         contentType: result.response.headers.get('content-type'),
-        bodyText: (JSON.stringify(result.response.body) ?? '').slice(0, 500),
+        bodyText: jsonPreview(result.response.body, 500),
         reason: 'the created resource or its Location was expected, and the answer had neither',
       });
     }

@@ -1,6 +1,7 @@
 import type { z } from 'zod/mini';
 import { ResponseFormatError, SchemaValidationError } from '../errors/index.js';
 import { type Curies, fetchableUrl, HalDocument, isJsonObject, Link } from '../hal/index.js';
+import { jsonPreview } from '../http/json-body.js';
 import type { HttpMethod, HttpResponse, Transport } from '../http/transport.js';
 
 /**
@@ -204,7 +205,7 @@ function shapeError(method: string, response: HttpResponse, reason: string): Res
     url: response.url,
     status: response.status,
     contentType: response.headers.get('content-type'),
-    bodyText: (JSON.stringify(response.body) ?? '').slice(0, BODY_PREVIEW_LENGTH),
+    bodyText: jsonPreview(response.body, BODY_PREVIEW_LENGTH),
     reason: `${reason} but got ${found}`,
   });
 }

@@ -82,6 +82,23 @@ describe('nothing becomes an empty record', () => {
     expect((error as Error).message).toContain(url);
   });
 
+  it('refuses an array nested 100,000 deep where a record is expected, without a RangeError', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const c = await client({
+      '/api/people/1': text(deep, 200, { 'content-type': 'application/json' }),
+    });
+    const error = await settle(() => c.people.get(server!.url('/api/people/1')));
+    expect(isResponseFormatError(error)).toBe(true);
+    expect(error).toMatchObject({ reason: expect.stringContaining('a JSON array') });
+  });
+
+  it('refuses an entry point nested 100,000 deep, without a RangeError', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    server = await faultServer({ '/api/': text(deep, 200) });
+    const error = await settle(() => connect(server!.url('/api/'), FAST));
+    expect(isResponseFormatError(error)).toBe(true);
+  });
+
   it('refuses a truncated record (not JSON)', async () => {
     const c = await client({ '/api/people/1': text('{"_links": {"self": {"hr', 200) });
     const error = await settle(() => c.people.get(server!.url('/api/people/1')));
