@@ -1,24 +1,8 @@
-import { AdisError } from './adis-error.js';
-import { decodeStdError, errorDescriptions } from './decode-std-error.js';
+import { errorDescriptions } from './decode-std-error.js';
+import { type HTTPErrorInit, ResponseStatusError } from './response-status-error.js';
 import type { StdError } from './std-error-schema.js';
 
-/**
- * What an {@link HTTPError} is built from: the request and the answer, body already read.
- */
-export interface HTTPErrorInit {
-  /** The request's method. */
-  method: string;
-  /** The request's URL. */
-  url: string;
-  /** The response status. */
-  status: number;
-  /** The response status text (often empty over HTTP/2). */
-  statusText: string;
-  /** The response headers. */
-  headers: Headers;
-  /** Parsed JSON when the body was JSON, else its text; undefined when empty. */
-  body: unknown;
-}
+export type { HTTPErrorInit } from './response-status-error.js';
 
 /**
  * The server answered with a status outside 2xx. Carries the request, the status, the
@@ -34,25 +18,11 @@ export interface HTTPErrorInit {
  * }
  * ```
  */
-export class HTTPError extends AdisError {
+export class HTTPError extends ResponseStatusError {
   /** Always `'HTTP_ERROR'`. */
   readonly code = 'HTTP_ERROR' as const;
   /** Always `'HTTPError'`. */
   override readonly name = 'HTTPError' as const;
-  /** The request's method. */
-  readonly method: string;
-  /** The URL that answered (after any redirects). */
-  readonly url: string;
-  /** The response status, 400 or above. */
-  readonly status: number;
-  /** The response status text (often empty over HTTP/2). */
-  readonly statusText: string;
-  /** The response headers, for `Retry-After` and the like. */
-  readonly headers: Headers;
-  /** The parsed JSON body when the body was JSON, else its text; undefined when empty. */
-  readonly body: unknown;
-  /** The body decoded as a `std:error`, when it is one; see {@link errorDescriptions}. */
-  readonly stdError: StdError | undefined;
 
   /**
    * Builds the error from the request and the answer; decodes `init.body` as a
@@ -73,15 +43,7 @@ export class HTTPError extends AdisError {
    * ```
    */
   constructor(init: HTTPErrorInit) {
-    const stdError = decodeStdError(init.body);
-    super(httpErrorMessage(init, stdError));
-    this.method = init.method;
-    this.url = init.url;
-    this.status = init.status;
-    this.statusText = init.statusText;
-    this.headers = init.headers;
-    this.body = init.body;
-    this.stdError = stdError;
+    super((stdError) => httpErrorMessage(init, stdError), init);
   }
 }
 

@@ -18,6 +18,7 @@ export { NetworkError } from './network-error.js';
 export { RateLimitError, type RateLimitErrorInit } from './rate-limit-error.js';
 export { RedirectError, type RedirectFailure } from './redirect-error.js';
 export { ResponseFormatError, type ResponseFormatErrorInit } from './response-format-error.js';
+export { ResponseStatusError } from './response-status-error.js';
 export {
   formatPath,
   type SchemaValidationContext,

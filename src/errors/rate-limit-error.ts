@@ -1,7 +1,4 @@
-import { AdisError } from './adis-error.js';
-import { decodeStdError } from './decode-std-error.js';
-import type { HTTPErrorInit } from './http-error.js';
-import type { StdError } from './std-error-schema.js';
+import { type HTTPErrorInit, ResponseStatusError } from './response-status-error.js';
 
 /** What a {@link RateLimitError} is built from: the answer, and the two waits. */
 export interface RateLimitErrorInit extends HTTPErrorInit {
@@ -29,25 +26,11 @@ export interface RateLimitErrorInit extends HTTPErrorInit {
  * }
  * ```
  */
-export class RateLimitError extends AdisError {
+export class RateLimitError extends ResponseStatusError {
   /** Always `'RATE_LIMITED'`. */
   readonly code = 'RATE_LIMITED' as const;
   /** Always `'RateLimitError'`. */
   override readonly name = 'RateLimitError' as const;
-  /** The request's method. */
-  readonly method: string;
-  /** The URL that answered. */
-  readonly url: string;
-  /** The response status: 429, or a 503 that named a wait. */
-  readonly status: number;
-  /** The response status text (often empty over HTTP/2). */
-  readonly statusText: string;
-  /** The response headers (`Retry-After` and the like, as sent). */
-  readonly headers: Headers;
-  /** The parsed JSON body when the body was JSON, else its text; undefined when empty. */
-  readonly body: unknown;
-  /** The body decoded as a `std:error`, when it is one. */
-  readonly stdError: StdError | undefined;
   /** The wait the server asked for, in milliseconds. */
   readonly retryAfter: number;
   /** The cap it exceeded (`retry.maxRetryAfter`), in milliseconds. */
@@ -72,14 +55,8 @@ export class RateLimitError extends AdisError {
     super(
       `Rate limited (status ${status}): the server asks to wait ${seconds(init.retryAfter)} s, ` +
         `more than the ${seconds(init.maxRetryAfter)} s allowed by retry.maxRetryAfter: ${init.method} ${init.url}`,
+      init,
     );
-    this.method = init.method;
-    this.url = init.url;
-    this.status = init.status;
-    this.statusText = init.statusText;
-    this.headers = init.headers;
-    this.body = init.body;
-    this.stdError = decodeStdError(init.body);
     this.retryAfter = init.retryAfter;
     this.maxRetryAfter = init.maxRetryAfter;
   }

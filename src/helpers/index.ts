@@ -28,6 +28,7 @@ export { HTTPError, type HTTPErrorInit } from '../errors/http-error.js';
 export { InvalidLinkError, type InvalidLinkErrorInit } from '../errors/invalid-link-error.js';
 export { NetworkError } from '../errors/network-error.js';
 export { ResponseFormatError } from '../errors/response-format-error.js';
+export { ResponseStatusError } from '../errors/response-status-error.js';
 export type {
   ErrorDescription,
   RequestType,

@@ -1,0 +1,78 @@
+import { AdisError } from './adis-error.js';
+import { decodeStdError } from './decode-std-error.js';
+import type { StdError } from './std-error-schema.js';
+
+/**
+ * What an answer with an unwanted status is built from: the request and the answer,
+ * body already read.
+ */
+export interface HTTPErrorInit {
+  /** The request's method. */
+  method: string;
+  /** The request's URL. */
+  url: string;
+  /** The response status. */
+  status: number;
+  /** The response status text (often empty over HTTP/2). */
+  statusText: string;
+  /** The response headers. */
+  headers: Headers;
+  /** Parsed JSON when the body was JSON, else its text; undefined when empty. */
+  body: unknown;
+}
+
+/**
+ * Base class of the errors that carry a server's answer: {@link HTTPError} (a status
+ * outside 2xx) and {@link RateLimitError} (a wait longer than the SDK may sleep). Both
+ * have the request, the status, the headers, the body and the decoded `std:error`;
+ * each fixes its own `code`.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ResponseStatusError) console.error(error.status, error.stdError);
+ * ```
+ */
+export abstract class ResponseStatusError extends AdisError {
+  /** The request's method. */
+  readonly method: string;
+  /** The URL that answered (after any redirects). */
+  readonly url: string;
+  /** The response status. */
+  readonly status: number;
+  /** The response status text (often empty over HTTP/2). */
+  readonly statusText: string;
+  /** The response headers, for `Retry-After` and the like. */
+  readonly headers: Headers;
+  /** The parsed JSON body when the body was JSON, else its text; undefined when empty. */
+  readonly body: unknown;
+  /** The body decoded as a `std:error`, when it is one; see {@link errorDescriptions}. */
+  readonly stdError: StdError | undefined;
+
+  /**
+   * Called by the subclasses with their message and the answer; decodes `init.body` as
+   * a `std:error`.
+   *
+   * @param message - The error message, or a function of the decoded `std:error` that
+   *   returns it.
+   * @param init - The request, the status, the headers and the body already read.
+   *
+   * @example
+   * ```ts
+   * class TeapotError extends ResponseStatusError {
+   *   readonly code = 'HTTP_ERROR' as const;
+   *   constructor(init: HTTPErrorInit) { super('I am a teapot', init); }
+   * }
+   * ```
+   */
+  constructor(message: string | ((stdError: StdError | undefined) => string), init: HTTPErrorInit) {
+    const stdError = decodeStdError(init.body);
+    super(typeof message === 'string' ? message : message(stdError));
+    this.method = init.method;
+    this.url = init.url;
+    this.status = init.status;
+    this.statusText = init.statusText;
+    this.headers = init.headers;
+    this.body = init.body;
+    this.stdError = stdError;
+  }
+}
