@@ -81,9 +81,7 @@ export function extractEmbeddedResults(
   if (!isRecord(body)) return {};
   const embedded = isRecord(body._embedded) ? Object.entries(body._embedded) : [];
   const memberKey = errorMember ?? errorMemberOf(body);
-  const beside = Object.entries(body).filter(
-    ([key]) => key !== memberKey && !HAL_MEMBERS.has(key),
-  );
+  const beside = Object.entries(body).filter(([key]) => key !== memberKey && !HAL_MEMBERS.has(key));
   // Object.fromEntries defines every member as an own property. Assigning them
   // (Object.assign, `results[key] = value`) would read a member named `__proto__` (which
   // JSON.parse keeps as an own member) as the prototype: the member was lost and the

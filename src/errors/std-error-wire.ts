@@ -23,7 +23,7 @@ function optionalText(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A safe integer, or a string of digits (spaces around allowed) that is one; otherwise undefined. */
+/** A safe integer, or a string of digits (spaces around allowed) that is one; else undefined. */
 function optionalStatusCode(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
   if (typeof value !== 'string') return undefined;
