@@ -16,6 +16,7 @@ import { checkCorsOrigins } from './http/cors.js';
 import { seedPeople } from './seed.js';
 import { describeActivity, seedActivity } from './seed-activity.js';
 import { startServer } from './server.js';
+import { stopGracefully } from './shutdown.js';
 import { openStorage } from './storage/sqlite.js';
 
 const HELP = `ADIS reference server
@@ -254,26 +255,8 @@ async function main(argv: string[]): Promise<void> {
   }
   console.log(`Entry point: ${running.entryPoint}`);
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: shutting down`);
-    // Do not hang forever on a client that never finishes its request.
-    const force = setTimeout(() => {
-      running.server.closeAllConnections();
-    }, 5000);
-    force.unref();
-    running
-      .close()
-      .catch((error: unknown) => console.error(error))
-      .finally(() => {
-        storage.close();
-        process.exit(0);
-      });
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  // npm sets npm_lifecycle_event for the scripts it runs, npx included.
+  stopGracefully({ running, storage, watchParent: process.env.npm_lifecycle_event !== undefined });
 }
 
 function parseOptions(argv: string[]) {

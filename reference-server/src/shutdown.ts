@@ -1,0 +1,97 @@
+/**
+ * Stopping the command line's server cleanly: on SIGINT or SIGTERM, and when it was
+ * started by npm and npm's shell went away.
+ *
+ * Why the parent watch: npm runs a script through `sh -c`, and forwards SIGTERM and
+ * SIGINT only to that shell. The server's own scripts `exec` past the shell, but
+ * `npx adis-server` cannot: its shell dies of the forwarded signal without passing it
+ * on, and the server would keep the port, orphaned. So a server started by npm also
+ * stops when its parent process is gone. It is not done otherwise: a server started
+ * with `nohup … &` is meant to outlive its shell.
+ */
+import type { RunningServer } from './server.js';
+import type { Storage } from './storage/storage.js';
+
+/** How long requests in flight may take to finish before their connections are cut. */
+export const SHUTDOWN_GRACE_MS = 5000;
+
+/** How often the parent watch looks. */
+const PARENT_POLL_MS = 250;
+
+/** Options of {@link stopGracefully}. */
+export interface GracefulStopOptions {
+  running: RunningServer;
+  storage: Storage;
+  /** Also stop when the process that started this one is gone. */
+  watchParent: boolean;
+  /** Where the one-line notice goes. Default: stdout. */
+  log?: (message: string) => void;
+}
+
+/** Whether the process `pid` still exists (EPERM: it does, but is not ours to signal). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Installs the process's shutdown: on SIGINT, SIGTERM or (with `watchParent`) the
+ * parent's exit, the server stops accepting connections and closes idle ones; requests
+ * in flight have {@link SHUTDOWN_GRACE_MS} to finish before their connections are cut
+ * (a second signal cuts them at once); then the database is closed, which checkpoints
+ * its WAL, and the process exits 0 (1 if closing failed). Acknowledged writes are
+ * already durable (`synchronous = FULL`); closing only tidies the files.
+ *
+ * @example
+ * ```ts
+ * const running = await startServer({ app, port });
+ * stopGracefully({ running, storage, watchParent: process.env.npm_lifecycle_event !== undefined });
+ * ```
+ */
+export function stopGracefully(options: GracefulStopOptions): void {
+  const { running, storage } = options;
+  const log = options.log ?? ((message: string) => console.log(message));
+  let stopping = false;
+  const stop = (reason: string) => {
+    if (stopping) {
+      running.server.closeAllConnections();
+      return;
+    }
+    stopping = true;
+    log(`${reason}: shutting down`);
+    const cut = setTimeout(() => running.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    cut.unref();
+    let code = 0;
+    running
+      .close()
+      .catch((error: unknown) => {
+        console.error(error);
+        code = 1;
+      })
+      .finally(() => {
+        clearTimeout(cut);
+        try {
+          storage.close();
+        } catch (error) {
+          console.error(error);
+          code = 1;
+        }
+        process.exit(code);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  if (options.watchParent) {
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (isAlive(parent)) return;
+      clearInterval(watch);
+      stop(`parent process ${parent} exited`);
+    }, PARENT_POLL_MS);
+    watch.unref();
+  }
+}
