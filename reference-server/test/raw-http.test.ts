@@ -240,6 +240,18 @@ describe('requests refused by the HTTP parser (clientError)', () => {
     expect(busy.read()).toBeNull();
   });
 
+  it('answers a request that timed out with 408', () => {
+    // Node's timeouts take a minute; its error is handed over as it would be.
+    const socket = new PassThrough();
+    const timeout = Object.assign(new Error('Request timeout'), {
+      code: 'ERR_HTTP_REQUEST_TIMEOUT',
+    });
+    answerClientError(timeout, socket);
+    const [response] = parseResponses(socket.read() as Buffer);
+    expectStdError(response, 408, 'REQUEST_TIMEOUT');
+    expect(response?.headers.connection).toBe('close');
+  });
+
   it('also answers through the testing kit’s listen()', async () => {
     const kit = createTestServer();
     const server = await kit.listen();

@@ -50,7 +50,8 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBu
  * Reads the request body up front, refusing one over `maxBytes` with
  * {@link payloadTooLarge}: at once when its Content-Length announces more (before any of
  * it is read), else as soon as the bytes read pass the limit. Neither waits for the
- * rest, which the node adapter then drains for a moment before closing the connection.
+ * rest: the answer says `Connection: close`, and Node closes the connection once it is
+ * written.
  * A body that cannot be read (the client broke the connection mid-body, or Node's
  * parser refused its framing) is the client's failure, a 400 `BAD_REQUEST`, not a
  * server error; nobody may be left to receive it, but no 500 is logged for it either.
