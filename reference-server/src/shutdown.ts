@@ -41,8 +41,8 @@ function isAlive(pid: number): boolean {
 /**
  * Installs the process's shutdown: on SIGINT, SIGTERM or (with `watchParent`) the
  * parent's exit, the server stops accepting connections and closes idle ones; requests
- * in flight have {@link SHUTDOWN_GRACE_MS} to finish before their connections are cut
- * (a second signal cuts them at once); then the database is closed, which checkpoints
+ * in flight have {@link SHUTDOWN_GRACE_MS} to finish before their connections are cut;
+ * then the database is closed, which checkpoints
  * its WAL, and the process exits 0 (1 if closing failed). Acknowledged writes are
  * already durable (`synchronous = FULL`); closing only tidies the files.
  *
@@ -57,10 +57,9 @@ export function stopGracefully(options: GracefulStopOptions): void {
   const log = options.log ?? ((message: string) => console.log(message));
   let stopping = false;
   const stop = (reason: string) => {
-    if (stopping) {
-      running.server.closeAllConnections();
-      return;
-    }
+    // Repeats are ignored, not taken as "hurry": Ctrl-C under npm delivers SIGINT to the
+    // server several times at once (from the terminal, and forwarded by each npm).
+    if (stopping) return;
     stopping = true;
     log(`${reason}: shutting down`);
     const cut = setTimeout(() => running.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
