@@ -2,6 +2,8 @@ import { type HalLink, isJsonObject, toLinkList } from './link.js';
 import { expandTemplate } from './template.js';
 import { resolveHref } from './uri.js';
 
+const MAX_CACHED_IDS = 1_000;
+
 /**
  * The curies in force for one HAL document: its own `_links.curies`, then those it
  * inherits (an embedded resource inherits its container's; every document of a server
@@ -107,6 +109,9 @@ export class Curies {
     const cached = this.#ids.get(rel);
     if (cached !== undefined) return cached;
     const id = this.#expand(rel);
+    // Bounded like the template cache: the entry point's curies are shared by every
+    // document of a walk, and a server could invent a new relation name per record.
+    if (this.#ids.size >= MAX_CACHED_IDS) this.#ids.clear();
     this.#ids.set(rel, id);
     return id;
   }

@@ -278,10 +278,12 @@ export class HalDocument {
 }
 
 // An embedded resource's own URL: its `self` resolved, or its container's URL when the
-// href does not resolve (the error is left to whoever resolves `self` itself).
+// href is no http(s) URL (the error is left to whoever resolves `self` itself), so that
+// `document.url` is always an address the SDK could request.
 function embeddedUrl(base: string, selfHref: string): string {
   try {
-    return resolveHref(base, selfHref);
+    const url = resolveHref(base, selfHref);
+    return fetchableUrl(url) === undefined ? url : base;
   } catch {
     return base;
   }
