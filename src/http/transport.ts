@@ -13,7 +13,7 @@ import { bodyValue, parseBody } from './json-body.js';
 import { originOf, TrustedOrigins } from './origins.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type Hop, isRedirectStatus, MAX_REDIRECTS, nextHop } from './redirects.js';
-import { requestedWait } from './retry-after.js';
+import { type RequestedWait, requestedWait } from './retry-after.js';
 import { type RetryOptions, type RetryPolicy, retryPolicy, toKyRetry } from './retry-policy.js';
 import type { TransportHooks } from './transport-hooks.js';
 
@@ -361,18 +361,29 @@ function checkedTimeout(name: string, value: number | false): number | false {
 }
 
 /**
+ * The wait an answer asks for, when its status is one whose waits are honoured (429,
+ * 503 by default); `none` otherwise. The one reading both the retry decision and the
+ * error report use, so they always agree.
+ */
+function serverWait(response: Response, policy: RetryPolicy): RequestedWait {
+  return policy.afterStatusCodes.includes(response.status)
+    ? requestedWait(response.headers)
+    : { kind: 'none' };
+}
+
+/**
  * What the transport says about retrying a status that ky would retry: `false` when the
  * server asks for a longer wait than the policy allows (the call fails with a
  * RateLimitError instead of sleeping), `true` (ky's normal backoff) when the header
- * naming the wait cannot be read, and `undefined` to let ky wait what the server asked.
+ * naming the wait cannot be read, and `undefined` to let ky decide and wait what the
+ * server asked.
  */
 function retryDecision(response: Response, policy: RetryPolicy): boolean | undefined {
-  if (!policy.afterStatusCodes.includes(response.status)) return undefined;
+  const wait = serverWait(response, policy);
+  if (wait.kind === 'none') return undefined;
   if (!policy.statusCodes.includes(response.status)) return false;
-  const wait = requestedWait(response.headers);
   if (wait.kind === 'unparsable') return true;
-  if (wait.kind === 'wait' && wait.ms > policy.maxRetryAfter) return false;
-  return undefined;
+  return wait.ms > policy.maxRetryAfter ? false : undefined;
 }
 
 async function toHttpResponse(hop: Hop, response: Response): Promise<HttpResponse> {
@@ -424,15 +435,13 @@ async function toAdisError(
       headers: response.headers,
       body: bodyValue(parseBody(text)),
     };
-    if (policy.afterStatusCodes.includes(response.status)) {
-      const wait = requestedWait(response.headers);
-      if (wait.kind === 'wait' && wait.ms > policy.maxRetryAfter) {
-        return new RateLimitError({
-          ...init,
-          retryAfter: wait.ms,
-          maxRetryAfter: policy.maxRetryAfter,
-        });
-      }
+    const wait = serverWait(response, policy);
+    if (wait.kind === 'wait' && wait.ms > policy.maxRetryAfter) {
+      return new RateLimitError({
+        ...init,
+        retryAfter: wait.ms,
+        maxRetryAfter: policy.maxRetryAfter,
+      });
     }
     return new HTTPError(init);
   }

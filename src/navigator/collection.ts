@@ -1,8 +1,6 @@
-import { ResponseFormatError } from '../errors/response-format-error.js';
 import { type HalDocument, withQueryParameter } from '../hal/index.js';
-import { jsonPreview } from '../http/json-body.js';
 import { CollectionPageSchema } from '../resources/collection-page.js';
-import type { CallOptions, NavigatorContext } from './context.js';
+import { type CallOptions, type NavigatorContext, shapeError } from './context.js';
 import type { ResourceKind } from './kind.js';
 import type { Resource } from './resource.js';
 import { outgoingBody, type WriteOptions } from './write.js';
@@ -277,14 +275,11 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     // A server that created the resource but sent no representation still says where.
     const location = this.#context.location(result.response, url);
     if (location === undefined) {
-      throw new ResponseFormatError({
-        method: 'POST',
-        url: result.response.url || url,
-        status: result.status,
-        contentType: result.response.headers.get('content-type'),
-        bodyText: jsonPreview(result.response.body, 500),
-        reason: 'the created resource or its Location was expected, and the answer had neither',
-      });
+      throw shapeError(
+        'POST',
+        result.response,
+        'the created resource or its Location was expected, and there was no Location',
+      );
     }
     return this.get(location, call);
   }

@@ -188,8 +188,20 @@ function locationOf(response: HttpResponse, requestUrl: string): string {
 
 const BODY_PREVIEW_LENGTH = 500;
 
-/** A 2xx answer whose body is JSON of the wrong shape for the call. */
-function shapeError(method: string, response: HttpResponse, reason: string): ResponseFormatError {
+/**
+ * A 2xx answer whose body is of the wrong shape for the call: `reason` says what was
+ * expected, and the error adds what came (an empty body, JSON null, an array…).
+ *
+ * @example
+ * ```ts
+ * throw shapeError('GET', response, 'a record (a JSON object with members) was expected');
+ * ```
+ */
+export function shapeError(
+  method: string,
+  response: HttpResponse,
+  reason: string,
+): ResponseFormatError {
   const found =
     response.body === undefined
       ? 'an empty body'
