@@ -102,6 +102,18 @@ async function exchange(
   return { responses: parseResponses(conversation.received()), ms };
 }
 
+/** Waits (2 s at most) until what the server sent on a conversation passes `test`. */
+function received(conversation: Conversation, test: (text: string) => boolean): Promise<void> {
+  return within(
+    new Promise<void>((done) => {
+      const check = () =>
+        test(conversation.received().toString()) ? done() : setTimeout(check, 5);
+      check();
+    }),
+    2000,
+  );
+}
+
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([
     promise,
@@ -200,14 +212,7 @@ describe('requests refused by the HTTP parser (clientError)', () => {
   it('answers garbage sent after a complete exchange on a keep-alive connection', async () => {
     const conversation = await open();
     conversation.socket.write(`GET /api/v1/ HTTP/1.1\r\n${AUTH}\r\n`);
-    await within(
-      new Promise<void>((done) => {
-        const check = () =>
-          conversation.received().includes('"motd"') ? done() : setTimeout(check, 5);
-        check();
-      }),
-      2000,
-    );
+    await received(conversation, (text) => text.includes('"motd"'));
     conversation.socket.write('garbage\r\n\r\n');
     await within(conversation.ended, 2000);
     const [first, second] = parseResponses(conversation.received());
@@ -278,14 +283,7 @@ describe('requests refused by the node adapter', () => {
   it.each(cases)('answers %s with a 400 std:error', async (_, request) => {
     const conversation = await open();
     conversation.socket.write(request);
-    await within(
-      new Promise<void>((done) => {
-        const check = () =>
-          conversation.received().includes('}}') ? done() : setTimeout(check, 5);
-        check();
-      }),
-      2000,
-    );
+    await received(conversation, (text) => text.includes('}}'));
     conversation.socket.destroy();
     const description = expectStdError(
       parseResponses(conversation.received())[0],
@@ -301,29 +299,15 @@ describe('413 on a keep-alive connection', () => {
   async function keptAlive(): Promise<Conversation> {
     const conversation = await open();
     conversation.socket.write(`GET /api/v1/ HTTP/1.1\r\n${AUTH}Connection: keep-alive\r\n\r\n`);
-    await within(
-      new Promise<void>((done) => {
-        const check = () =>
-          conversation.received().includes('"motd"') ? done() : setTimeout(check, 5);
-        check();
-      }),
-      2000,
-    );
+    await received(conversation, (text) => text.includes('"motd"'));
     return conversation;
   }
 
   /** Waits until a second response (the 413) has arrived whole. */
   async function secondResponse(conversation: Conversation): Promise<RawResponse | undefined> {
-    await within(
-      new Promise<void>((done) => {
-        const check = () =>
-          conversation.received().toString().split('HTTP/1.1 ').length > 2 &&
-          conversation.received().toString().endsWith('}}')
-            ? done()
-            : setTimeout(check, 5);
-        check();
-      }),
-      2000,
+    await received(
+      conversation,
+      (text) => text.split('HTTP/1.1 ').length > 2 && text.endsWith('}}'),
     );
     return parseResponses(conversation.received())[1];
   }
