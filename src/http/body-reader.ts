@@ -4,9 +4,6 @@ import { TimeoutError } from '../errors/timeout-error.js';
 // The text of each response the transport buffered, so that it is decoded once.
 const bufferedText = new WeakMap<Response, string>();
 
-// Statuses whose Response may not have a body at all (the constructor refuses one).
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
-
 /** Where a body is read from, for the errors that name it. */
 export interface BodySource {
   /** The request's method. */
@@ -20,8 +17,8 @@ export interface BodySource {
 }
 
 /**
- * Reads a response body to the end and returns a copy of the response that holds it,
- * so that everything that can fail while a body arrives fails here, inside the
+ * Reads a response body to the end and returns a copy of the response whose text
+ * {@link textOf} gives, so that everything that can fail while a body arrives fails here, inside the
  * attempt, where it is retried like a failure before the headers:
  * - the connection drops mid-body, the body is shorter than its `Content-Length`, or
  *   its `Content-Encoding` does not decode: a {@link NetworkError};
@@ -37,14 +34,15 @@ export interface BodySource {
  */
 export async function bufferResponse(response: Response, source: BodySource): Promise<Response> {
   const text = await readText(response, source);
+  // The copy carries no body of its own: its text is read once, here, and kept beside
+  // it, so no page is held twice (as text and as bytes nothing reads).
   let copy: Response;
   const init = { status: response.status, headers: response.headers };
-  const body = NULL_BODY_STATUSES.has(response.status) ? null : text;
   try {
-    copy = new Response(body, { ...init, statusText: response.statusText });
+    copy = new Response(null, { ...init, statusText: response.statusText });
   } catch {
     // A status text the Response constructor refuses is not worth failing over.
-    copy = new Response(body, init);
+    copy = new Response(null, init);
   }
   // A constructed Response has no URL; keep the one the answer came from.
   Object.defineProperty(copy, 'url', { value: response.url });
@@ -53,8 +51,8 @@ export async function bufferResponse(response: Response, source: BodySource): Pr
 }
 
 /**
- * The text of a response: the buffered text when the transport already read it,
- * otherwise the body read now.
+ * The text of a response: the buffered text when the transport already read it (the
+ * only way to read a buffered copy), otherwise the body read now.
  *
  * @example
  * ```ts
