@@ -4,7 +4,7 @@ import { NetworkError } from '../errors/network-error.js';
 import { ResponseFormatError } from '../errors/response-format-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { isJsonObject } from '../hal/link.js';
-import { parseBody } from '../http/json-body.js';
+import { bodyValue, parseBody } from '../http/json-body.js';
 import { type HelperResult, isPartialSuccess, partialResult, successResult } from './result.js';
 
 // The light entry talks to `fetch` directly: the full SDK's transport (ky, retries,
@@ -124,7 +124,7 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
   }
   const url = response.url || href;
   const parsed = parseBody(text);
-  const value = parsed.kind === 'json' ? parsed.value : parsed.kind === 'text' ? text : undefined;
+  const value = bodyValue(parsed);
   if (!response.ok) {
     const error = new HTTPError({
       method,
