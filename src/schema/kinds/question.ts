@@ -1,17 +1,12 @@
 import * as z from 'zod/mini';
-import type { HalDocument } from '../hal/index.js';
-import type { CallOptions, NavigatorContext } from '../navigator/context.js';
-import type { ResourceKind } from '../navigator/kind.js';
-import { Resource } from '../navigator/resource.js';
-import { answerKind } from './answer.js';
 import {
   describedFields,
   EVEN_WITH_INVALID_MEMBERS,
   questionResponseSchema,
-} from './content-fields.js';
-import { commonFields, enumeration, type Mode, optional, resourceSchemas } from './fields.js';
-import { type PersonResource, personKind } from './person-resource.js';
-import { addRuleIssue, RuleCode, type RuleIssue } from './rules.js';
+} from '../content-fields.js';
+import { commonFields, enumeration, type Mode, optional } from '../fields.js';
+import { defineKind, many, one } from '../kind.js';
+import { addRuleIssue, RuleCode, type RuleIssue } from '../rules.js';
 
 /**
  * The question types the spec lists. Its table types `question_type` as a string, but
@@ -64,8 +59,6 @@ function questionShape(mode: Mode) {
     responses: optional(z.array(questionResponseSchema(mode))),
   };
 }
-
-const questionSchemas = resourceSchemas(questionShape);
 
 /** What {@link questionRuleIssues} reads: members may be missing or of any type. */
 export interface QuestionRuleInput {
@@ -143,29 +136,33 @@ export function questionRuleIssues(question: QuestionRuleInput): RuleIssue[] {
   return [...issues, ...responseIssues(responses)];
 }
 
-/**
- * A question as the SDK reads it from any server: unknown members kept, any
- * `question_type` kept.
- *
- * @example
- * ```ts
- * import { QuestionSchema } from 'adis-sdk';
- * const question = QuestionSchema.parse(json);
- * for (const response of question.responses ?? []) console.log(response.key, response.title);
- * ```
- */
-export const QuestionSchema = questionSchemas.read;
+/** The question kind as declared: its write schema gets the question's rules below. */
+const questionDeclaration = defineKind({
+  singular: 'question',
+  plural: 'questions',
+  description: 'A question asked to a person; answers to it are Answer records',
+  shape: questionShape,
+  relations: {
+    /** The person who created the question (`std:creator`), if the server links one. */
+    creator: one('person'),
+    /** The person who last modified the question (`std:modified_by`), if the server says. */
+    modifiedBy: one('person'),
+    /** The answers people gave to the question (`std:answers`). */
+    answers: many('answer'),
+  },
+});
 
 /**
- * A question as a client sends it and the reference server accepts it: a
- * `question_type` of the spec's list, responses with a key, no unknown members, and
- * the rules of {@link questionRuleIssues}, reported as issues whose `params.code` is
- * the spec's error code (all of them at once, beside any other problem).
+ * The question kind: a question asked to a person. Read with `schema` (unknown members
+ * kept, any `question_type` kept); sent with `writeSchema` (a `question_type` of the
+ * spec's list, responses with a key, no unknown members, and the rules of
+ * {@link questionRuleIssues}, reported as issues whose `params.code` is the spec's
+ * error code, all of them at once, beside any other problem).
  *
  * @example
  * ```ts
- * import { QuestionWriteSchema } from 'adis-sdk';
- * QuestionWriteSchema.parse({
+ * import { questionKind } from 'adis-sdk/schema';
+ * questionKind.writeSchema.parse({
  *   name: 'Parks bill support',
  *   title: 'Do you support SB 12?',
  *   question_type: 'SingleChoice',
@@ -176,90 +173,18 @@ export const QuestionSchema = questionSchemas.read;
  * });
  * ```
  */
-export const QuestionWriteSchema = questionSchemas.write.check(
-  z.superRefine((question, ctx) => {
-    for (const issue of questionRuleIssues(question)) addRuleIssue(ctx, issue);
-  }, EVEN_WITH_INVALID_MEMBERS),
-);
+export const questionKind = {
+  ...questionDeclaration,
+  writeSchema: questionDeclaration.writeSchema.check(
+    z.superRefine((question, ctx) => {
+      for (const issue of questionRuleIssues(question)) addRuleIssue(ctx, issue);
+    }, EVEN_WITH_INVALID_MEMBERS),
+  ),
+};
 
-/**
- * Fields of a question that a client may not set (dates, HAL members).
- *
- * @example
- * ```ts
- * QUESTION_READ_ONLY_FIELDS.includes('created_date'); // true
- * ```
- */
-export const QUESTION_READ_ONLY_FIELDS = questionSchemas.readOnly;
-
-/** A question read from a server. Derived from {@link QuestionSchema}. */
-export type Question = z.output<typeof QuestionSchema>;
-/** The fields a client may send to create or update a question. Derived from {@link QuestionWriteSchema}. */
-export type QuestionInput = z.input<typeof QuestionWriteSchema>;
+/** A question as read from a server: the output of `questionKind.schema`. */
+export type Question = z.output<typeof questionKind.schema>;
+/** What a client sends to create or update a question: the input of `questionKind.writeSchema`. */
+export type QuestionInput = z.input<typeof questionKind.writeSchema>;
 /** A response of a question, as read. */
 export type QuestionResponse = NonNullable<Question['responses']>[number];
-
-/**
- * A question read from a server, with a method per link relation.
- *
- * @example
- * ```ts
- * const question = await client.questions.get(url);
- * for await (const answer of question.answers()) console.log(answer.url);
- * ```
- */
-export class QuestionResource extends Resource<Question, QuestionInput> {
-  /**
-   * The person who created the question (`std:creator`), if the server links one.
-   *
-   * @example
-   * ```ts
-   * const author = await question.creator();
-   * ```
-   */
-  creator(options?: CallOptions): Promise<PersonResource | undefined> {
-    return this.optionalLinkedResource(personKind, 'std:creator', options);
-  }
-
-  /**
-   * The person who last modified the question (`std:modified_by`), if the server says.
-   *
-   * @example
-   * ```ts
-   * const editor = await question.modifiedBy();
-   * console.log(editor?.data.given_name);
-   * ```
-   */
-  modifiedBy(options?: CallOptions): Promise<PersonResource | undefined> {
-    return this.optionalLinkedResource(personKind, 'std:modified_by', options);
-  }
-
-  /**
-   * The answers people gave to the question (`std:answers`).
-   *
-   * @example
-   * ```ts
-   * const answers = await question.answers().toArray({ limit: 50 });
-   * ```
-   */
-  answers() {
-    return this.linkedCollection(answerKind, 'std:answers');
-  }
-}
-
-/**
- * The question kind: relation names, schemas and wrapper.
- *
- * @example
- * ```ts
- * const questions = new Collection(context, locate, questionKind);
- * ```
- */
-export const questionKind: ResourceKind<Question, QuestionInput, QuestionResource> = {
-  singular: 'question',
-  plural: 'questions',
-  schema: QuestionSchema,
-  writeSchema: QuestionWriteSchema,
-  wrap: (context: NavigatorContext, document: HalDocument) =>
-    new QuestionResource(context, document, questionKind),
-};
