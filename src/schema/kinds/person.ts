@@ -11,9 +11,9 @@ import {
   object,
   optional,
   preprocess,
-  resourceSchemas,
   uniqueStrings,
-} from './fields.js';
+} from '../fields.js';
+import { defineKind, many, recordHelper } from '../kind.js';
 import {
   customFieldsSchema,
   emailAddressSchema,
@@ -23,7 +23,7 @@ import {
   postalAddressSchema,
   primaryList,
   profileSchema,
-} from './shared.js';
+} from '../shared.js';
 
 const PARTY_VALUES = ['None', 'Democratic', 'Republican', 'Independent'] as const;
 
@@ -140,41 +140,68 @@ function personShape(mode: Mode) {
   };
 }
 
-const personSchemas = resourceSchemas(personShape, HELPER_COMPUTED_FIELDS);
-
 /**
- * A person as the SDK reads it from any server: unknown members kept, flexenums and
- * enums open, `possessive` read as `posessive`, phone `primary` strings and numeric
- * phone numbers normalised. This schema is the single source of the {@link Person} type.
+ * The person kind: an individual with an action history. Read with `schema` (unknown
+ * members kept, flexenums and enums open, `possessive` read as `posessive`, phone
+ * `primary` strings and numeric phone numbers normalised); sent with `writeSchema`
+ * (closed enums, ISO codes, digit-only phone numbers with the country code, unique
+ * arrays, at most one primary address, email and phone, no unknown members; `null`
+ * clears a field on update).
  *
  * @example
  * ```ts
- * import { PersonSchema } from 'adis-sdk';
- * const person = PersonSchema.parse(json);
+ * import { personKind } from 'adis-sdk/schema';
+ * const person = personKind.schema.parse(json);
  * console.log(person.given_name, person.email_addresses?.[0]?.address);
+ * personKind.writeSchema.safeParse({ phone_numbers: [{ number: '555' }] }).success; // false
  * ```
  */
-export const PersonSchema = personSchemas.read;
+export const personKind = defineKind({
+  singular: 'person',
+  plural: 'people',
+  description: 'An individual stored in the system with an action history',
+  shape: personShape,
+  computed: HELPER_COMPUTED_FIELDS,
+  relations: {
+    /** The person's answers to questions (`std:answers`). */
+    answers: many('answer'),
+    /**
+     * The person's attendances (`std:attendances`): RSVPs and tickets bought. The spec's
+     * list of a person's links spells it `std:attendance` once; both are read.
+     */
+    attendances: many('attendance', { alternatives: ['attendance'] }),
+    /** The person's signatures (`std:signatures`). */
+    signatures: many('signature'),
+    /** The person's form submissions (`std:submissions`). */
+    submissions: many('submission'),
+    /** The person's donations (`std:donations`). */
+    donations: many('donation'),
+    /** The person's outreaches to targets of advocacy campaigns (`std:outreaches`). */
+    outreaches: many('outreach'),
+    /** The taggings that apply tags to the person (`std:taggings`). */
+    taggings: many('tagging'),
+    /** The list items that put the person on lists (`std:items`). */
+    items: many('item'),
+  },
+  helpers: {
+    /**
+     * Records a canvass of this person (the target) through the person's
+     * `std:record_canvass_helper`: the canvass fields go in `canvass` (with the
+     * `canvasser` inlined and one `question_response`), and the action functions apply to
+     * this person. Checked first; resolves with the canvass and the target,
+     * `complete: false` when an action function failed; an atomic error rejects with an
+     * HTTPError. `authenticate: false` sends no key.
+     */
+    recordCanvass: recordHelper('record_canvass_helper', 'recordCanvass', 'canvass', {
+      anonymous: true,
+    }),
+  },
+});
 
-/**
- * A person as a compliant client sends it and as the reference server accepts it on
- * create and update: closed enums, ISO codes, digit-only phone numbers with the country
- * code, unique arrays, at most one primary address, email and phone, and no unknown
- * members. `null` clears a field on update.
- *
- * @example
- * ```ts
- * import { PersonWriteSchema } from 'adis-sdk';
- * const result = PersonWriteSchema.safeParse({ given_name: 'Ana', phone_numbers: [{ number: '555' }] });
- * result.success; // false: phone_numbers[0].number must be 7 to 15 digits
- * ```
- */
-export const PersonWriteSchema = personSchemas.write;
-
-/** A person read from a server. Derived from {@link PersonSchema}. */
-export type Person = z.output<typeof PersonSchema>;
-/** The fields a client may send to create or update a person. Derived from {@link PersonWriteSchema}. */
-export type PersonInput = z.input<typeof PersonWriteSchema>;
+/** A person as read from a server: the output of `personKind.schema`. */
+export type Person = z.output<typeof personKind.schema>;
+/** What a client sends to create or update a person: the input of `personKind.writeSchema`. */
+export type PersonInput = z.input<typeof personKind.writeSchema>;
 /** Postal address of a person, as read. */
 export type PostalAddress = NonNullable<Person['postal_addresses']>[number];
 /** Email address of a person, as read. */
@@ -183,7 +210,16 @@ export type EmailAddress = NonNullable<Person['email_addresses']>[number];
 export type PhoneNumber = NonNullable<Person['phone_numbers']>[number];
 
 /**
- * Fields of a person that a client may not set: the server computes them. A PUT that
- * carries them is not an error; the values are ignored.
+ * The person's primary email address, else the first one; undefined when the person has
+ * none.
+ *
+ * @example
+ * ```ts
+ * primaryEmail(person.data); // 'ana@example.org'
+ * ```
  */
-export const PERSON_READ_ONLY_FIELDS = personSchemas.readOnly;
+export function primaryEmail(person: Person): string | undefined {
+  const emails = person.email_addresses ?? [];
+  const email = emails.find((e) => e?.primary) ?? emails[0];
+  return email?.address ?? undefined;
+}

@@ -1,0 +1,136 @@
+import * as z from 'zod/mini';
+import {
+  currency,
+  money,
+  paymentSchema,
+  recipientSchema,
+  referredActionFields,
+} from '../action-fields.js';
+import { EVEN_WITH_INVALID_MEMBERS } from '../content-fields.js';
+import {
+  bool,
+  commonFields,
+  datetime,
+  HELPER_COMPUTED_FIELDS,
+  type Mode,
+  optional,
+} from '../fields.js';
+import { defineKind, one } from '../kind.js';
+
+/**
+ * The donation's fields: those of the Record Donation Helper body, less the inlined
+ * person (a stored donation links its donor as `std:person`).
+ */
+function donationShape(mode: Mode) {
+  return {
+    ...commonFields(mode),
+    ...referredActionFields(mode),
+    amount: optional(money(mode)),
+    credited_amount: optional(money(mode)),
+    credited_date: optional(datetime(mode)),
+    currency: optional(currency(mode)),
+    recipients: optional(z.array(recipientSchema(mode))),
+    payment: optional(paymentSchema(mode)),
+    subscription_instance: optional(z.string()),
+    voided: optional(bool(mode)),
+    voided_date: optional(datetime(mode)),
+    url: optional(z.string()),
+  };
+}
+
+/**
+ * Amounts are compared to a millionth of the currency unit, so that float sums such as
+ * 0.1 + 0.2 do not exceed 0.3.
+ */
+const MONEY_TOLERANCE = 1e-6;
+
+/**
+ * Why the recipients' amounts do not fit the donation's amount, or undefined when they
+ * do (or when either is missing, so there is nothing to compare). Exported so that the
+ * server applies the same rule to a partial update merged with the stored donation.
+ *
+ * @example
+ * ```ts
+ * recipientsProblem(20, [{ amount: 15 }, { amount: 10 }]);
+ * // 'the recipients' amounts add up to 25, more than the amount 20'
+ * ```
+ */
+export function recipientsProblem(amount: unknown, recipients: unknown): string | undefined {
+  // Read defensively: the rule also runs when other members failed their own checks,
+  // and a negative amount is already reported as such.
+  if (typeof amount !== 'number' || amount < 0 || !Array.isArray(recipients)) return undefined;
+  const total = recipients.reduce<number>((sum, recipient: unknown) => {
+    const share = (recipient as { amount?: unknown } | null)?.amount;
+    return typeof share === 'number' ? sum + share : sum;
+  }, 0);
+  if (total <= amount + MONEY_TOLERANCE) return undefined;
+  return `the recipients' amounts add up to ${Number(total.toFixed(6))}, more than the amount ${amount}`;
+}
+
+const donationDeclaration = defineKind({
+  singular: 'donation',
+  plural: 'donations',
+  description: 'A donation by a person, on a fundraising page or taken elsewhere',
+  shape: donationShape,
+  computed: HELPER_COMPUTED_FIELDS,
+  relations: {
+    /** The donor (`std:person`). */
+    person: one('person', { required: true }),
+    /**
+     * The fundraising page the donation was made on (`std:fundraising_page`), or
+     * undefined for a donation taken elsewhere (at an event, by check).
+     */
+    fundraisingPage: one('fundraising_page'),
+    /**
+     * The attendance the donation paid for, such as the tickets of a ticketed event
+     * (`std:attendance`); undefined when there is none.
+     */
+    attendance: one('attendance'),
+    /**
+     * The form submission the donation came with (`std:submission`); undefined when
+     * there is none.
+     */
+    submission: one('submission'),
+    /**
+     * The organization that gave, when an organization rather than a person donated
+     * (`std:organization`); undefined otherwise.
+     */
+    organization: one('organization'),
+  },
+});
+
+/**
+ * The donation kind: a donation by a person. Read with `schema` (unknown members kept,
+ * amounts as numbers or numeric strings, payment methods open); sent with `writeSchema`
+ * (on create, with `_links['std:person']`; amounts not negative, ISO 4217 `currency`,
+ * ISO 8601 dates, no unknown members). When a body carries both `amount` and
+ * `recipients`, the recipients' amounts must not add up to more than `amount` (a custom
+ * issue at `recipients`, reported with any other problem of the body); a partial update
+ * that changes only one of them is checked by the server against the stored other
+ * ({@link recipientsProblem}).
+ *
+ * @example
+ * ```ts
+ * import { donationKind } from 'adis-sdk/schema';
+ * donationKind.schema.parse({ amount: '25.00', currency: 'USD' }).amount; // 25
+ * donationKind.writeSchema.safeParse({
+ *   amount: 20,
+ *   currency: 'USD',
+ *   recipients: [{ display_name: 'Park Fund', amount: 25 }],
+ * }).success; // false: the recipients get more than was given
+ * ```
+ */
+export const donationKind = {
+  ...donationDeclaration,
+  writeSchema: donationDeclaration.writeSchema.check(
+    z.superRefine((donation, ctx) => {
+      const problem = recipientsProblem(donation.amount, donation.recipients);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['recipients'] });
+    }, EVEN_WITH_INVALID_MEMBERS),
+  ),
+};
+
+/** A donation as read from a server: the output of `donationKind.schema`. */
+export type Donation = z.output<typeof donationKind.schema>;
+/** What a client sends to create or update a donation: the input of `donationKind.writeSchema`. */
+export type DonationInput = z.input<typeof donationKind.writeSchema>;
