@@ -1,7 +1,9 @@
 import { defineConfig } from 'tsup';
 
-// Two library entries: `adis-sdk` (index) and the light browser entry `adis-sdk/helpers`
-// (helpers), which uses fetch alone; the ESM build shares their common code in chunks.
+// Three library entries: `adis-sdk` (index), the light browser entry `adis-sdk/helpers`
+// (helpers), which uses fetch alone, and the pure schema layer `adis-sdk/schema` (the
+// resource kinds as data). The ESM build shares their common code in chunks, and code
+// loaded on demand (helper bodies, URI templates) gets chunks of its own.
 //
 // ky is ESM-only: the CJS build must carry it inside, or `require('adis-sdk')`
 // fails at run time with `import_ky.default.create is not a function`.
@@ -12,6 +14,7 @@ export default defineConfig([
     entry: {
       index: 'src/index.ts',
       helpers: 'src/helpers/index.ts',
+      schema: 'src/schema/index.ts',
       'export-cli': 'src/cli/export-cli.ts',
     },
     format: ['esm'],
@@ -22,7 +25,11 @@ export default defineConfig([
     treeshake: true,
   },
   {
-    entry: { index: 'src/index.ts', helpers: 'src/helpers/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      helpers: 'src/helpers/index.ts',
+      schema: 'src/schema/index.ts',
+    },
     format: ['cjs'],
     dts: true,
     sourcemap: true,

@@ -8,6 +8,10 @@ export interface ValidationIssue {
   message: string;
   /** zod's issue code, e.g. `invalid_type`. */
   code: string;
+  /** For `unrecognized_keys`: the members the schema does not know. */
+  keys?: string[];
+  /** For `invalid_value`: the values allowed there. */
+  values?: unknown[];
 }
 
 /**
@@ -20,6 +24,8 @@ export interface ZodErrorLike {
     readonly path: readonly PropertyKey[];
     readonly message: string;
     readonly code?: string;
+    readonly keys?: readonly string[];
+    readonly values?: readonly unknown[];
   }[];
 }
 
@@ -29,6 +35,11 @@ export interface SchemaValidationContext {
   url?: string;
   /** Resource name, e.g. `std:person`. */
   resource?: string;
+  /**
+   * `read` (default) for a document that came from the server, `write` for input the
+   * caller was about to send: the message says which.
+   */
+  direction?: 'read' | 'write';
 }
 
 const LISTED_ISSUES = 5;
@@ -76,6 +87,8 @@ export class SchemaValidationError extends AdisError {
         path: issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key)),
         message: issue.message,
         code: issue.code ?? 'custom',
+        ...(issue.keys ? { keys: [...issue.keys] } : {}),
+        ...(issue.values ? { values: [...issue.values] } : {}),
       }),
     );
     super(validationMessage(issues, context), { cause: error });
@@ -87,12 +100,18 @@ export class SchemaValidationError extends AdisError {
 
 function validationMessage(issues: ValidationIssue[], context: SchemaValidationContext): string {
   const what = context.resource ?? 'resource';
-  const where = context.url ? ` from ${context.url}` : '';
+  const where =
+    context.direction === 'write'
+      ? ` (not sent${context.url ? ` to ${context.url}` : ''})`
+      : context.url
+        ? ` from ${context.url}`
+        : '';
   const listed = issues
     .slice(0, LISTED_ISSUES)
     .map((issue) => `${formatPath(issue.path)}: ${describeIssue(issue)}`);
   if (issues.length > LISTED_ISSUES) listed.push(`and ${issues.length - LISTED_ISSUES} more`);
-  return `Invalid ${what}${where}: ${listed.join('; ')}`;
+  const intro = context.direction === 'write' ? 'Invalid input for' : 'Invalid';
+  return `${intro} ${what}${where}: ${listed.join('; ')}`;
 }
 
 /**
@@ -103,8 +122,18 @@ function validationMessage(issues: ValidationIssue[], context: SchemaValidationC
  */
 const GENERIC_MESSAGE = 'Invalid input';
 
-/** The message of one issue, with zod's code when the message alone is generic. */
+/**
+ * The message of one issue: the unknown members named, the allowed values listed, and
+ * zod's code when the message alone is generic.
+ */
 function describeIssue(issue: ValidationIssue): string {
+  if (issue.code === 'unrecognized_keys' && issue.keys?.length) {
+    const names = issue.keys.map((key) => JSON.stringify(key)).join(', ');
+    return `unknown ${issue.keys.length === 1 ? 'member' : 'members'} ${names}`;
+  }
+  if (issue.code === 'invalid_value' && issue.values?.length) {
+    return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+  }
   return issue.message === GENERIC_MESSAGE && issue.code !== 'custom'
     ? `${issue.message} (${issue.code})`
     : issue.message;

@@ -1,65 +1,13 @@
 /**
- * The collections the export command can walk: every kind the SDK types, named by its
- * collection relation without the curie (`people` for `std:people`).
+ * The collections the export command can walk: every kind of the specification
+ * (`schema/kinds/index.ts`), named by its collection relation without the curie
+ * (`people` for `std:people`), people first.
  */
-import {
-  advocacyCampaignKind,
-  answerKind,
-  attendanceKind,
-  canvassKind,
-  donationKind,
-  eventKind,
-  formKind,
-  fundraisingPageKind,
-  itemKind,
-  listKind,
-  messageKind,
-  organizationKind,
-  outreachKind,
-  personKind,
-  petitionKind,
-  queryKind,
-  questionKind,
-  type Resource,
-  type ResourceKind,
-  sharePageKind,
-  signatureKind,
-  submissionKind,
-  taggingKind,
-  tagKind,
-  wrapperKind,
-} from '../index.js';
+import type { AnyKind } from '../schema/kind.js';
+import { KINDS } from '../schema/kinds/index.js';
 
 /** A resource kind whose members the exporter reads as plain JSON. */
-export type ExportableKind = ResourceKind<object, unknown, Resource<object, unknown>>;
-
-// People first: it is the collection most exports are for, and the usage text lists
-// the names in this order.
-const KINDS: readonly ExportableKind[] = [
-  personKind,
-  organizationKind,
-  petitionKind,
-  signatureKind,
-  formKind,
-  submissionKind,
-  fundraisingPageKind,
-  donationKind,
-  sharePageKind,
-  advocacyCampaignKind,
-  outreachKind,
-  eventKind,
-  attendanceKind,
-  questionKind,
-  answerKind,
-  wrapperKind,
-  messageKind,
-  tagKind,
-  taggingKind,
-  listKind,
-  itemKind,
-  queryKind,
-  canvassKind,
-];
+export type ExportableKind = AnyKind;
 
 /** The collection names the exporter knows, people first. */
 export const EXPORTABLE_COLLECTIONS: readonly string[] = KINDS.map((kind) => kind.plural);

@@ -44,13 +44,13 @@ export {
   isResponseFormatError,
   isTimeoutError,
 } from '../errors/type-guards.js';
-export type { Attendance } from '../resources/attendance.js';
-export type { Canvass } from '../resources/canvass.js';
-export type { Donation } from '../resources/donation.js';
-export type { Outreach } from '../resources/outreach.js';
-export type { Person, PersonInput } from '../resources/person.js';
-export type { Signature } from '../resources/signature.js';
-export type { Submission } from '../resources/submission.js';
+export type { Attendance } from '../schema/kinds/attendance.js';
+export type { Canvass } from '../schema/kinds/canvass.js';
+export type { Donation } from '../schema/kinds/donation.js';
+export type { Outreach } from '../schema/kinds/outreach.js';
+export type { Person, PersonInput } from '../schema/kinds/person.js';
+export type { Signature } from '../schema/kinds/signature.js';
+export type { Submission } from '../schema/kinds/submission.js';
 export type {
   ActionFunctionsInput,
   PersonSignupInput,
@@ -60,7 +60,7 @@ export type {
   RecordOutreachInput,
   RecordSignatureInput,
   RecordSubmissionInput,
-} from './bodies.js';
+} from '../schema/helper-bodies.js';
 export { type CallHelperOptions, callHelper, type HelperCallOptions } from './call.js';
 export {
   personSignup,

@@ -1,10 +1,10 @@
-import type { Attendance } from '../resources/attendance.js';
-import type { Canvass } from '../resources/canvass.js';
-import type { Donation } from '../resources/donation.js';
-import type { Outreach } from '../resources/outreach.js';
-import type { Person } from '../resources/person.js';
-import type { Signature } from '../resources/signature.js';
-import type { Submission } from '../resources/submission.js';
+import type { Attendance } from '../schema/kinds/attendance.js';
+import type { Canvass } from '../schema/kinds/canvass.js';
+import type { Donation } from '../schema/kinds/donation.js';
+import type { Outreach } from '../schema/kinds/outreach.js';
+import type { Person } from '../schema/kinds/person.js';
+import type { Signature } from '../schema/kinds/signature.js';
+import type { Submission } from '../schema/kinds/submission.js';
 import type {
   PersonSignupInput,
   RecordAttendanceInput,
@@ -13,7 +13,7 @@ import type {
   RecordOutreachInput,
   RecordSignatureInput,
   RecordSubmissionInput,
-} from './bodies.js';
+} from '../schema/helper-bodies.js';
 import { callHelper, type HelperCallOptions } from './call.js';
 import type { HelperResult } from './result.js';
 

@@ -1,121 +1,20 @@
 import { InvalidLinkError, LinkNotFoundError, ResponseFormatError } from '../errors/index.js';
 import { type Curies, fetchableUrl, HalDocument } from '../hal/index.js';
-import { PersonSignupBodySchema, type PersonSignupInput } from '../helpers/bodies.js';
-import { type HelperOptions, sendHelper } from '../helpers/navigator.js';
+import { type HelperOptions, sendHelper } from './helper-call.js';
 import type { HelperResult } from '../helpers/result.js';
 import { jsonPreview } from '../http/json-body.js';
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js';
-import {
-  type AdvocacyCampaign,
-  type AdvocacyCampaignInput,
-  type AdvocacyCampaignResource,
-  advocacyCampaignKind,
-} from '../resources/advocacy-campaign.js';
-import {
-  type Answer,
-  type AnswerInput,
-  type AnswerResource,
-  answerKind,
-} from '../resources/answer.js';
-import {
-  type Attendance,
-  type AttendanceInput,
-  type AttendanceResource,
-  attendanceKind,
-} from '../resources/attendance.js';
-import {
-  type Canvass,
-  type CanvassInput,
-  type CanvassResource,
-  canvassKind,
-} from '../resources/canvass.js';
-import {
-  type Donation,
-  type DonationInput,
-  type DonationResource,
-  donationKind,
-} from '../resources/donation.js';
-import { type EntryPoint, EntryPointSchema } from '../resources/entry-point.js';
-import { type Event, type EventInput, type EventResource, eventKind } from '../resources/event.js';
-import { type Form, type FormInput, type FormResource, formKind } from '../resources/form.js';
-import {
-  type FundraisingPage,
-  type FundraisingPageInput,
-  type FundraisingPageResource,
-  fundraisingPageKind,
-} from '../resources/fundraising-page.js';
-import { localId } from '../resources/identifiers.js';
-import { type Item, type ItemInput, type ItemResource, itemKind } from '../resources/item.js';
-import { type List, type ListInput, type ListResource, listKind } from '../resources/list.js';
-import {
-  type Message,
-  type MessageInput,
-  type MessageResource,
-  messageKind,
-} from '../resources/message.js';
-import { Metadata } from '../resources/metadata.js';
-import {
-  type Organization,
-  type OrganizationInput,
-  type OrganizationResource,
-  organizationKind,
-} from '../resources/organization.js';
-import {
-  type Outreach,
-  type OutreachInput,
-  type OutreachResource,
-  outreachKind,
-} from '../resources/outreach.js';
-import type { Person, PersonInput } from '../resources/person.js';
-import { type PersonResource, personKind } from '../resources/person-resource.js';
-import {
-  type Petition,
-  type PetitionInput,
-  type PetitionResource,
-  petitionKind,
-} from '../resources/petition.js';
-import { type Query, type QueryInput, type QueryResource, queryKind } from '../resources/query.js';
-import {
-  type Question,
-  type QuestionInput,
-  type QuestionResource,
-  questionKind,
-} from '../resources/question.js';
-import {
-  type SharePage,
-  type SharePageInput,
-  type SharePageResource,
-  sharePageKind,
-} from '../resources/share-page.js';
-import {
-  type Signature,
-  type SignatureInput,
-  type SignatureResource,
-  signatureKind,
-} from '../resources/signature.js';
-import {
-  type Submission,
-  type SubmissionInput,
-  type SubmissionResource,
-  submissionKind,
-} from '../resources/submission.js';
-import { type Tag, type TagInput, type TagResource, tagKind } from '../resources/tag.js';
-import {
-  type Tagging,
-  type TaggingInput,
-  type TaggingResource,
-  taggingKind,
-} from '../resources/tagging.js';
-import {
-  type Wrapper,
-  type WrapperInput,
-  type WrapperResource,
-  wrapperKind,
-} from '../resources/wrapper.js';
+import { type EntryPoint, EntryPointSchema } from '../schema/entry-point.js';
+import type { PersonSignupInput } from '../schema/helper-bodies.js';
+import { localId } from '../schema/identifiers.js';
+import type { AnyKind } from '../schema/kind.js';
+import { KINDS, type SpecKind } from '../schema/kinds/index.js';
+import type { personKind } from '../schema/kinds/person.js';
 import { Collection } from './collection.js';
 import { type CallOptions, NavigatorContext } from './context.js';
-import type { ResourceKind } from './kind.js';
+import { Metadata } from './metadata.js';
 import type { FollowOptions, Resource } from './resource.js';
+import { type CollectionOf, type Collections, collectionName, type ResourceOf } from './typed.js';
 
 /**
  * Options of {@link connect}: the transport's (key, key header name, trusted origins,
@@ -159,69 +58,16 @@ export class Client {
   readonly entryPoint: EntryPoint;
   /** The entry point document. */
   readonly root: HalDocument;
-  /** The server's people (`std:people`). */
-  readonly people: Collection<Person, PersonInput, PersonResource>;
-  /** The server's organizations (experimental in the spec) (`std:organizations`). */
-  readonly organizations: Collection<Organization, OrganizationInput, OrganizationResource>;
-  /** The server's petitions (`std:petitions`). */
-  readonly petitions: Collection<Petition, PetitionInput, PetitionResource>;
-  /** The server's petition signatures (`std:signatures`). */
-  readonly signatures: Collection<Signature, SignatureInput, SignatureResource>;
-  /** The server's forms (`std:forms`). */
-  readonly forms: Collection<Form, FormInput, FormResource>;
-  /** The server's form submissions (`std:submissions`). */
-  readonly submissions: Collection<Submission, SubmissionInput, SubmissionResource>;
-  /** The server's fundraising pages (`std:fundraising_pages`). */
-  readonly fundraisingPages: Collection<
-    FundraisingPage,
-    FundraisingPageInput,
-    FundraisingPageResource
-  >;
-  /** The server's donations (`std:donations`). */
-  readonly donations: Collection<Donation, DonationInput, DonationResource>;
-  /** The server's share pages (`std:share_pages`). */
-  readonly sharePages: Collection<SharePage, SharePageInput, SharePageResource>;
-  /** The server's advocacy campaigns (`std:advocacy_campaigns`). */
-  readonly advocacyCampaigns: Collection<
-    AdvocacyCampaign,
-    AdvocacyCampaignInput,
-    AdvocacyCampaignResource
-  >;
-  /** The server's advocacy outreaches (`std:outreaches`). */
-  readonly outreaches: Collection<Outreach, OutreachInput, OutreachResource>;
-  /** The server's events (`std:events`). */
-  readonly events: Collection<Event, EventInput, EventResource>;
-  /** The server's event attendances (`std:attendances`). */
-  readonly attendances: Collection<Attendance, AttendanceInput, AttendanceResource>;
-  /** The server's questions (`std:questions`). */
-  readonly questions: Collection<Question, QuestionInput, QuestionResource>;
-  /** The server's answers to questions (`std:answers`). */
-  readonly answers: Collection<Answer, AnswerInput, AnswerResource>;
-  /** The server's message wrappers (`std:wrappers`). */
-  readonly wrappers: Collection<Wrapper, WrapperInput, WrapperResource>;
-  /** The server's messages (`std:messages`). */
-  readonly messages: Collection<Message, MessageInput, MessageResource>;
-  /** The server's tags (`std:tags`). */
-  readonly tags: Collection<Tag, TagInput, TagResource>;
-  /** The server's taggings (`std:taggings`). */
-  readonly taggings: Collection<Tagging, TaggingInput, TaggingResource>;
-  /** The server's lists (`std:lists`). */
-  readonly lists: Collection<List, ListInput, ListResource>;
-  /** The server's list items (`std:items`). */
-  readonly items: Collection<Item, ItemInput, ItemResource>;
-  /** The server's queries (`std:queries`). */
-  readonly queries: Collection<Query, QueryInput, QueryResource>;
-  /** The server's canvasses (`std:canvasses`). */
-  readonly canvasses: Collection<Canvass, CanvassInput, CanvassResource>;
   readonly #context: NavigatorContext;
 
   /**
    * Wraps an entry point document already read, parsing its fields (a
-   * SchemaValidationError when validation is on and they do not match). Applications
-   * call {@link connect}, which reads the entry point, sets up the transport and the
-   * curies, and builds the client with this.
+   * SchemaValidationError when validation is on and they do not match), and adds a
+   * collection per kind the context holds (`client.people`, `client.fundraisingPages`).
+   * Applications call {@link connect} or {@link connectWith}, which read the entry point,
+   * set up the transport and the curies, and build the client with this.
    *
-   * @param context - The connection's shared state: transport, curies, validation.
+   * @param context - The connection's shared state: transport, curies, validation, kinds.
    * @param root - The entry point document.
    *
    * @example
@@ -236,29 +82,12 @@ export class Client {
     this.entryPoint = context.parse(EntryPointSchema, root.properties, root.url, 'entry point');
     // Collections are located lazily: a server that does not link one fails only when
     // it is used, with a LinkNotFoundError naming the relations it does link.
-    this.people = this.collection(personKind);
-    this.organizations = this.collection(organizationKind);
-    this.petitions = this.collection(petitionKind);
-    this.signatures = this.collection(signatureKind);
-    this.forms = this.collection(formKind);
-    this.submissions = this.collection(submissionKind);
-    this.fundraisingPages = this.collection(fundraisingPageKind);
-    this.donations = this.collection(donationKind);
-    this.sharePages = this.collection(sharePageKind);
-    this.advocacyCampaigns = this.collection(advocacyCampaignKind);
-    this.outreaches = this.collection(outreachKind);
-    this.events = this.collection(eventKind);
-    this.attendances = this.collection(attendanceKind);
-    this.questions = this.collection(questionKind);
-    this.answers = this.collection(answerKind);
-    this.wrappers = this.collection(wrapperKind);
-    this.messages = this.collection(messageKind);
-    this.tags = this.collection(tagKind);
-    this.taggings = this.collection(taggingKind);
-    this.lists = this.collection(listKind);
-    this.items = this.collection(itemKind);
-    this.queries = this.collection(queryKind);
-    this.canvasses = this.collection(canvassKind);
+    for (const kind of context.kinds.values()) {
+      Object.defineProperty(this, collectionName(kind.plural), {
+        value: this.collection(kind),
+        enumerable: true,
+      });
+    }
   }
 
   /** The transport this client sends through. */
@@ -286,11 +115,13 @@ export class Client {
    * const people = client.collection(personKind);
    * ```
    */
-  collection<T extends object, I, W extends Resource<T, I>>(
-    kind: ResourceKind<T, I, W>,
-  ): Collection<T, I, W> {
+  collection<K extends AnyKind>(kind: K): CollectionOf<K> {
     const rel = `std:${kind.plural}`;
-    return new Collection(this.#context, async () => this.#requireLink(rel).url(), kind);
+    return new Collection(
+      this.#context,
+      async () => this.#requireLink(rel).url(),
+      kind,
+    ) as unknown as CollectionOf<K>;
   }
 
   /**
@@ -343,21 +174,18 @@ export class Client {
   async signup(
     input: PersonSignupInput,
     options: HelperOptions = {},
-  ): Promise<HelperResult<PersonResource, PersonResource>> {
+  ): Promise<HelperResult<ResourceOf<typeof personKind>, ResourceOf<typeof personKind>>> {
     const rel = 'std:person_signup_helper';
     const url = this.#requireLink(rel).url();
-    return sendHelper(
+    // Loaded with the first call, as the other helpers' bodies are.
+    const { PersonSignupBodySchema } = await import('../schema/helper-bodies.js');
+    const person = this.#context.kindNamed('person');
+    const result = await sendHelper(
       this.#context,
-      {
-        url,
-        rel,
-        schema: PersonSignupBodySchema,
-        input,
-        recordKind: personKind,
-        personKind,
-      },
+      { url, rel, schema: PersonSignupBodySchema, input, recordKind: person, personKind: person },
       options,
     );
+    return result as HelperResult<ResourceOf<typeof personKind>, ResourceOf<typeof personKind>>;
   }
 
   /**
@@ -408,9 +236,23 @@ function specPrefixOf(curies: Curies, root: HalDocument, preferred?: string): st
 }
 
 /**
- * Connects to a server: reads its entry point and returns a {@link Client}. The entry
- * point's origin becomes trusted, so the API key goes there and to `trustedOrigins`
- * only, never to another origin that a link points at.
+ * A client of every kind of the specification: {@link Client} with a typed collection per
+ * kind (`client.people`, `client.petitions`, `client.fundraisingPages`, …).
+ *
+ * @example
+ * ```ts
+ * const client: FullClient = await connect(url);
+ * for await (const petition of client.petitions) console.log(petition.data.title);
+ * ```
+ */
+export type FullClient = Client & Collections<SpecKind>;
+
+/**
+ * Connects to a server: reads its entry point and returns a client with a typed
+ * collection per kind of the specification. The entry point's origin becomes trusted,
+ * so the API key goes there and to `trustedOrigins` only, never to another origin that
+ * a link points at. A bundle that needs a few kinds only is smaller with
+ * {@link connectWith}.
  *
  * @example
  * ```ts
@@ -423,7 +265,29 @@ function specPrefixOf(curies: Curies, root: HalDocument, preferred?: string): st
  * console.log(client.entryPoint.motd);
  * ```
  */
-export async function connect(entryPointUrl: string, options: ClientOptions = {}): Promise<Client> {
+export function connect(entryPointUrl: string, options: ClientOptions = {}): Promise<FullClient> {
+  return connectWith(KINDS, entryPointUrl, options);
+}
+
+/**
+ * Connects like {@link connect} with only the kinds given: the client has a collection
+ * for each of them, and a bundle carries only their schemas. Records of other kinds
+ * met through a relation (a person's signatures, when `signatureKind` is not given) are
+ * read as plain JSON objects, without their schema: give every kind you follow.
+ *
+ * @example
+ * ```ts
+ * import { connectWith, personKind } from 'adis-sdk';
+ *
+ * const client = await connectWith([personKind], 'http://127.0.0.1:8000/api/v1/', { apiKey });
+ * for await (const person of client.people) console.log(person.data.given_name);
+ * ```
+ */
+export async function connectWith<const K extends readonly AnyKind[]>(
+  kinds: K,
+  entryPointUrl: string,
+  options: ClientOptions = {},
+): Promise<Client & Collections<K[number]>> {
   const problem = fetchableUrl(entryPointUrl);
   if (problem !== undefined) {
     throw new InvalidLinkError({
@@ -461,6 +325,7 @@ export async function connect(entryPointUrl: string, options: ClientOptions = {}
   // The SDK names the specification's relations `std:…`; alias `std` to the server's
   // own prefix so that those names resolve against its curie.
   const curies = prefix === undefined ? probe.curies : probe.curies.withAlias('std', prefix);
-  const context = new NavigatorContext(transport, curies, validate, prefix ?? 'std');
-  return new Client(context, HalDocument.parse(response.body, url.toString(), curies));
+  const context = new NavigatorContext(transport, curies, validate, prefix ?? 'std', kinds);
+  const client = new Client(context, HalDocument.parse(response.body, url.toString(), curies));
+  return client as Client & Collections<K[number]>;
 }

@@ -1,8 +1,9 @@
 import { type HalDocument, withQueryParameter } from '../hal/index.js';
-import { CollectionPageSchema } from '../resources/collection-page.js';
-import { type CallOptions, type NavigatorContext, shapeError } from './context.js';
-import type { ResourceKind } from './kind.js';
+import { CollectionPageSchema } from '../schema/collection-page.js';
+import type { AnyKind } from '../schema/kind.js';
+import type { CallOptions, NavigatorContext } from './context.js';
 import type { Resource } from './resource.js';
+import { shapeError } from './shape-error.js';
 import { outgoingBody, type WriteOptions } from './write.js';
 
 /**
@@ -71,7 +72,7 @@ export interface Page<W> {
 export class Collection<T extends object, I, W extends Resource<T, I>> implements AsyncIterable<W> {
   readonly #context: NavigatorContext;
   readonly #locate: (options: CallOptions) => Promise<string>;
-  readonly #kind: ResourceKind<T, I, W>;
+  readonly #kind: AnyKind;
   readonly #firstPage: HalDocument | undefined;
 
   /**
@@ -93,7 +94,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
   constructor(
     context: NavigatorContext,
     locate: (options: CallOptions) => Promise<string>,
-    kind: ResourceKind<T, I, W>,
+    kind: AnyKind,
     firstPage?: HalDocument,
   ) {
     this.#context = context;
@@ -228,7 +229,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
    * ```
    */
   async get(url: string, options: CallOptions = {}): Promise<W> {
-    return this.#kind.wrap(this.#context, await this.#context.getRecord(url, options));
+    return this.#wrap(await this.#context.getRecord(url, options));
   }
 
   /**
@@ -259,6 +260,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       input,
       url,
       `std:${this.#kind.singular}`,
+      'write',
     );
     const result = await this.#context.send(
       'POST',
@@ -270,7 +272,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       return result.document?.selfUrl ?? this.#context.location(result.response, url);
     }
     if (result.document && result.document.relations().length > 0) {
-      return this.#kind.wrap(this.#context, result.document);
+      return this.#wrap(result.document);
     }
     // A server that created the resource but sent no representation still says where.
     const location = this.#context.location(result.response, url);
@@ -353,15 +355,13 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     const relation = this.itemRelation;
     let items: W[];
     if (document.hasEmbedded(relation)) {
-      items = document.embedded(relation).map((item) => this.#kind.wrap(this.#context, item));
+      items = document.embedded(relation).map((item) => this.#wrap(item));
     } else {
       // No embedded records: fetch each linked one. The transport's rate limit paces these.
       const links = document.links(relation);
       items = await Promise.all(
         links.map(async (link) =>
-          this.#kind.wrap(
-            this.#context,
-            await this.#context.getRecord(link.url(), signal ? { signal } : {}),
+          this.#wrap(await this.#context.getRecord(link.url(), signal ? { signal } : {}),
           ),
         ),
       );
@@ -376,5 +376,9 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       next: document.link('next')?.url(),
       document,
     };
+  }
+
+  #wrap(document: HalDocument): W {
+    return this.#context.wrap(this.#kind, document) as W;
   }
 }

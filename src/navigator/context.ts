@@ -1,8 +1,11 @@
-import type { z } from 'zod/mini';
-import { ResponseFormatError, SchemaValidationError } from '../errors/index.js';
+import * as z from 'zod/mini';
+import { SchemaValidationError } from '../errors/index.js';
 import { type Curies, fetchableUrl, HalDocument, isJsonObject, Link } from '../hal/index.js';
-import { jsonPreview } from '../http/json-body.js';
 import type { HttpMethod, HttpResponse, Transport } from '../http/transport.js';
+import type { AnyKind } from '../schema/kind.js';
+import { untypedKindOf } from './kind.js';
+import { type Resource, resourceClass } from './resource.js';
+import { shapeError } from './shape-error.js';
 
 /**
  * Per-call options every network call of the SDK accepts.
@@ -32,15 +35,13 @@ export interface SendResult {
 /**
  * What every resource and collection of one connection shares: the transport, the
  * entry point's curies (inherited by every document, because many servers declare them
- * only there) and the validation setting. {@link connect} builds it; resource kinds
- * receive it in their `wrap` function.
+ * only there), the validation setting and the kinds it reads typed. {@link connect}
+ * builds it.
  *
  * @example
  * ```ts
- * const kind: ResourceKind<Person, PersonInput, PersonResource> = {
- *   ...personKind,
- *   wrap: (context, document) => new PersonResource(context, document, kind),
- * };
+ * const context = new NavigatorContext(transport, curies, true, 'std', [personKind]);
+ * const person = context.wrap(personKind, await context.getRecord(personUrl));
  * ```
  */
 export class NavigatorContext {
@@ -53,11 +54,47 @@ export class NavigatorContext {
   /** The server's prefix for the specification's curie: `std` on most servers. */
   readonly specPrefix: string;
 
-  constructor(transport: Transport, curies: Curies, validate: boolean, specPrefix = 'std') {
+  /** The kinds this connection reads typed, by singular name. */
+  readonly kinds: ReadonlyMap<string, AnyKind>;
+
+  constructor(
+    transport: Transport,
+    curies: Curies,
+    validate: boolean,
+    specPrefix = 'std',
+    kinds: readonly AnyKind[] = [],
+  ) {
     this.transport = transport;
     this.curies = curies;
     this.validate = validate;
     this.specPrefix = specPrefix;
+    this.kinds = new Map(kinds.map((kind) => [kind.singular, kind]));
+  }
+
+  /**
+   * The kind registered under `name`; for a kind this connection was not given, an
+   * untyped kind of that name, whose records are read as plain JSON objects.
+   *
+   * @example
+   * ```ts
+   * context.kindNamed('person').plural; // 'people'
+   * ```
+   */
+  kindNamed(name: string): AnyKind {
+    return this.kinds.get(name) ?? untypedKindOf(name, `${name}s`);
+  }
+
+  /**
+   * Wraps a document of `kind` in the kind's resource class: its fields parsed into
+   * `data`, a method per relation and helper of the kind.
+   *
+   * @example
+   * ```ts
+   * const person = context.wrap(personKind, await context.getRecord(personUrl));
+   * ```
+   */
+  wrap(kind: AnyKind, document: HalDocument): Resource<object> {
+    return new (resourceClass(kind))(this, document, kind);
   }
 
   /**
@@ -86,7 +123,7 @@ export class NavigatorContext {
    *
    * @example
    * ```ts
-   * const person = personKind.wrap(context, await context.getRecord(personUrl));
+   * const person = context.wrap(personKind, await context.getRecord(personUrl));
    * ```
    */
   async getRecord(url: string, options: CallOptions = {}): Promise<HalDocument> {
@@ -149,12 +186,16 @@ export class NavigatorContext {
   }
 
   /**
-   * Parses `value` with `schema` when validation is on, throwing a
-   * SchemaValidationError that names each failing path; returns it unchanged when off.
+   * Parses `value` with `schema`. With validation on, a mismatch is a
+   * SchemaValidationError naming each failing path, and saying whether the value was
+   * read (`direction` 'read', from `url`) or about to be sent ('write', to `url`). With
+   * validation off, a value to send goes unchanged; a value read keeps every member that
+   * fits its type, and a member that does not is left out (it stays in the document's
+   * `properties`), so `data` is always what its type says.
    *
    * @example
    * ```ts
-   * const person = context.parse(PersonSchema, doc.properties, doc.url, 'std:person');
+   * const person = context.parse(personKind.schema, doc.properties, doc.url, 'std:person');
    * ```
    */
   parse<S extends z.ZodMiniType>(
@@ -162,11 +203,23 @@ export class NavigatorContext {
     value: unknown,
     url: string,
     resource: string,
+    direction: 'read' | 'write' = 'read',
   ): z.output<S> {
-    if (!this.validate) return value as z.output<S>;
+    if (!this.validate && direction === 'write') return value as z.output<S>;
     const result = schema.safeParse(value);
-    if (!result.success) throw new SchemaValidationError(result.error, { url, resource });
-    return result.data;
+    if (result.success) return result.data;
+    if (this.validate) {
+      throw new SchemaValidationError(result.error, { url, resource, direction });
+    }
+    // Validation off: drop the members that do not fit, once; what is left fits the
+    // lenient read schema unless the value is no object at all.
+    const fitting: Record<string, unknown> = isJsonObject(value) ? { ...value } : {};
+    for (const issue of result.error.issues) {
+      const key = issue.path[0];
+      if (typeof key === 'string') delete fitting[key];
+    }
+    const retry = schema.safeParse(fitting);
+    return (retry.success ? retry.data : {}) as z.output<S>;
   }
 }
 
@@ -186,38 +239,3 @@ function locationOf(response: HttpResponse, requestUrl: string): string {
   }
 }
 
-const BODY_PREVIEW_LENGTH = 500;
-
-/**
- * A 2xx answer whose body is of the wrong shape for the call: `reason` says what was
- * expected, and the error adds what came (an empty body, JSON null, an array…).
- *
- * @example
- * ```ts
- * throw shapeError('GET', response, 'a record (a JSON object with members) was expected');
- * ```
- */
-export function shapeError(
-  method: string,
-  response: HttpResponse,
-  reason: string,
-): ResponseFormatError {
-  const found =
-    response.body === undefined
-      ? 'an empty body'
-      : Array.isArray(response.body)
-        ? 'a JSON array'
-        : response.body === null
-          ? 'JSON null'
-          : isJsonObject(response.body)
-            ? 'an empty JSON object'
-            : `a JSON ${typeof response.body}`;
-  return new ResponseFormatError({
-    method,
-    url: response.url,
-    status: response.status,
-    contentType: response.headers.get('content-type'),
-    bodyText: jsonPreview(response.body, BODY_PREVIEW_LENGTH),
-    reason: `${reason} but got ${found}`,
-  });
-}

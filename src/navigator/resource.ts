@@ -1,11 +1,18 @@
-import type { z } from 'zod/mini';
+import type * as z from 'zod/mini';
 import { LinkNotFoundError } from '../errors/index.js';
 import type { HalDocument, Link, TemplateVariables } from '../hal/index.js';
-import { type HelperOptions, sendHelper, type WrappingKind } from '../helpers/navigator.js';
+import { type HelperOptions, sendHelper } from './helper-call.js';
 import type { HelperResult } from '../helpers/result.js';
+import type {
+  AnyKind,
+  AnyOfRelation,
+  Helper,
+  ManyRelation,
+  OneRelation,
+  Relation,
+} from '../schema/kind.js';
 import { Collection } from './collection.js';
 import type { CallOptions, NavigatorContext } from './context.js';
-import type { ResourceKind } from './kind.js';
 import { outgoingBody, type WriteOptions } from './write.js';
 
 /**
@@ -23,7 +30,8 @@ export interface FollowOptions extends CallOptions {
 
 /**
  * A resource read from a server: its typed fields in `data`, its links, and the calls
- * that act on it. Subclasses add a method per link relation of their kind.
+ * that act on it. A resource of a declared kind also has a method per relation and per
+ * helper of its kind (see {@link ResourceOf}), derived from the kind's declaration.
  *
  * @example
  * ```ts
@@ -39,8 +47,8 @@ export class Resource<T extends object, I = T> {
   readonly document: HalDocument;
   /** The connection the resource was read through: its transport, curies and validation. */
   protected readonly context: NavigatorContext;
-  /** The resource's kind: its relation names, schemas and wrapper. */
-  protected readonly kind: ResourceKind<T, I, Resource<T, I>>;
+  /** The resource's kind: its names, schemas, relations and helpers. */
+  readonly kind: AnyKind;
 
   /**
    * Wraps a document read from the server, parsing its members with the kind's read
@@ -55,16 +63,14 @@ export class Resource<T extends object, I = T> {
    *
    * @example
    * ```ts
-   * const kind: ResourceKind<Person, PersonInput, PersonResource> = {
-   *   ...personKind,
-   *   wrap: (context, document) => new PersonResource(context, document, kind),
-   * };
+   * const person = new Resource(context, document, personKind); // untyped methods
+   * const typed = context.wrap(personKind, document); // what the SDK does: a PersonResource
    * ```
    */
   constructor(
     context: NavigatorContext,
     document: HalDocument,
-    kind: ResourceKind<T, I, Resource<T, I>>,
+    kind: AnyKind,
   ) {
     this.context = context;
     this.document = document;
@@ -152,7 +158,7 @@ export class Resource<T extends object, I = T> {
    */
   async refresh(options: CallOptions = {}): Promise<this> {
     const document = await this.context.getRecord(this.url, options);
-    return this.kind.wrap(this.context, document) as this;
+    return this.context.wrap(this.kind, document) as unknown as this;
   }
 
   /**
@@ -176,6 +182,7 @@ export class Resource<T extends object, I = T> {
       changes,
       this.url,
       `std:${this.kind.singular}`,
+      'write',
     );
     const result = await this.context.send(
       'PUT',
@@ -186,7 +193,7 @@ export class Resource<T extends object, I = T> {
     if (returnResponse === false) return undefined;
     // Some servers answer an update with an empty body; read the resource again then.
     if (!result.document || result.document.relations().length === 0) return this.refresh(call);
-    return this.kind.wrap(this.context, result.document) as this;
+    return this.context.wrap(this.kind, result.document) as unknown as this;
   }
 
   /**
@@ -202,68 +209,41 @@ export class Resource<T extends object, I = T> {
   }
 
   /**
-   * The resource a single-valued relation points at (a signature's `std:person`),
-   * typed by `kind`. An embedded copy is used when present; otherwise one GET.
-   * Throws a LinkNotFoundError when the resource has no such link.
+   * The record a one-relation points at (a signature's `std:person`), wrapped as its
+   * kind. An embedded copy is used when present; otherwise one GET. Undefined when the
+   * relation is optional and the record neither links nor embeds it; a
+   * LinkNotFoundError when it is required and missing.
    *
    * @example
    * ```ts
-   * class SignatureResource extends Resource<Signature, SignatureInput> {
-   *   person(options?: CallOptions) { return this.linkedResource(personKind, 'std:person', options); }
-   * }
+   * const signer = await signature.related(signatureKind.relations.person);
    * ```
    */
-  protected async linkedResource<T2 extends object, I2, W2 extends Resource<T2, I2>>(
-    kind: ResourceKind<T2, I2, W2>,
-    rel: string,
-    options: CallOptions = {},
-  ): Promise<W2> {
-    const [embedded] = this.document.embedded(rel);
-    if (embedded) return kind.wrap(this.context, embedded);
-    return kind.wrap(
-      this.context,
-      await this.context.getRecord(this.requireLink(rel).url(), options),
-    );
+  async related(relation: OneRelation, options: CallOptions = {}): Promise<Resource<object>> {
+    const kind = this.context.kindNamed(relation.kind);
+    const [embedded] = this.document.embedded(relation.rel);
+    if (embedded) return this.context.wrap(kind, embedded);
+    if (!relation.required && !this.document.link(relation.rel)) {
+      return undefined as unknown as Resource<object>;
+    }
+    const url = this.requireLink(relation.rel).url();
+    return this.context.wrap(kind, await this.context.getRecord(url, options));
   }
 
   /**
-   * Like {@link Resource.linkedResource} for an optional relation (a petition's
-   * `std:sponsor`): undefined when the resource neither links nor embeds it.
+   * The collection a many-relation leads to (a petition's `std:signatures`), of its
+   * kind. When the resource embeds the collection's first page, paging starts from it
+   * without a request.
    *
    * @example
    * ```ts
-   * const sponsor = await petition.sponsor(); // OrganizationResource | undefined
+   * const signatures = petition.collection(petitionKind.relations.signatures);
    * ```
    */
-  protected async optionalLinkedResource<T2 extends object, I2, W2 extends Resource<T2, I2>>(
-    kind: ResourceKind<T2, I2, W2>,
-    rel: string,
-    options: CallOptions = {},
-  ): Promise<W2 | undefined> {
-    if (!this.document.link(rel) && !this.document.hasEmbedded(rel)) return undefined;
-    return this.linkedResource(kind, rel, options);
-  }
-
-  /**
-   * The collection a relation of this resource leads to (a petition's
-   * `std:signatures`), typed by `kind`. When the resource embeds the collection's
-   * first page, paging starts from it without a request. `alternatives` are other
-   * spellings of the relation that servers use (`std:attendance`).
-   *
-   * @example
-   * ```ts
-   * class PetitionResource extends Resource<Petition, PetitionInput> {
-   *   signatures() { return this.linkedCollection(signatureKind, 'std:signatures'); }
-   * }
-   * ```
-   */
-  protected linkedCollection<T2 extends object, I2, W2 extends Resource<T2, I2>>(
-    kind: ResourceKind<T2, I2, W2>,
-    rel: string,
-    ...alternatives: string[]
-  ): Collection<T2, I2, W2> {
-    const rels = [rel, ...alternatives];
-    const present = rels.find((r) => this.document.link(r)) ?? rel;
+  collection(relation: ManyRelation): Collection<object, unknown, Resource<object>> {
+    const kind = this.context.kindNamed(relation.kind);
+    const rels = [relation.rel, ...relation.alternatives];
+    const present = rels.find((r) => this.document.link(r)) ?? relation.rel;
     const [embedded] = this.document.embedded(present);
     const itemRel = `std:${kind.plural}`;
     // An embedded collection document (with records or record links of its own) is the
@@ -285,36 +265,67 @@ export class Resource<T extends object, I = T> {
   }
 
   /**
-   * Calls one of this resource's helpers (a petition's `std:record_signature_helper`):
-   * checks `input` with the helper's body `schema` (a SchemaValidationError before any
-   * request), POSTs it to the link's href, and wraps the main record and the person
-   * that come back in their `kinds`. A non-atomic answer resolves with `complete:
-   * false`; an atomic error rejects with an HTTPError. Rejects with a
-   * LinkNotFoundError when the resource does not link the helper.
+   * Calls a helper of the record: a record helper (a petition's
+   * `std:record_signature_helper`) checks `input` with its body schema (a
+   * SchemaValidationError before any request), POSTs it, and wraps the record and the
+   * person that come back; a notice helper (a message's `std:send_helper`) answers with
+   * the server's notice. Rejects with a LinkNotFoundError when the record does not link
+   * the helper.
    *
    * @example
    * ```ts
-   * class PetitionResource extends Resource<Petition, PetitionInput> {
-   *   recordSignature(input: RecordSignatureInput, options?: HelperOptions) {
-   *     return this.callHelper('std:record_signature_helper', RecordSignatureBodySchema, input,
-   *       { record: signatureKind, person: personKind }, options);
-   *   }
-   * }
+   * const result = await petition.callHelper(petitionKind.helpers.recordSignature, input);
    * ```
    */
-  protected async callHelper<B, W, PW>(
-    rel: string,
-    schema: z.ZodMiniType<unknown, B>,
-    input: B,
-    kinds: { record: WrappingKind<W>; person: WrappingKind<PW> },
+  async callHelper(
+    helper: Helper,
+    input: unknown,
     options: HelperOptions = {},
-  ): Promise<HelperResult<W, PW>> {
-    const url = this.requireLink(rel).url();
-    return sendHelper(
-      this.context,
-      { url, rel, schema, input, recordKind: kinds.record, personKind: kinds.person },
-      options,
-    );
+  ): Promise<HelperResult<Resource<object>, Resource<object>> | { notice?: string }> {
+    const url = this.requireLink(helper.rel).url();
+    // The bodies are loaded with the first helper call: code that never calls a helper
+    // does not carry them.
+    const { HELPER_BODIES } = await import('../schema/helper-bodies.js');
+    const bodies: Readonly<Record<string, z.ZodMiniType>> = HELPER_BODIES;
+    const schema = helper.body === undefined ? undefined : bodies[helper.body];
+    if (helper.type === 'record') {
+      if (!schema) throw new TypeError(`${this.kind.singular}: no helper body named ${helper.body}`);
+      return sendHelper(
+        this.context,
+        {
+          url,
+          rel: helper.rel,
+          schema,
+          input,
+          recordKind: this.context.kindNamed(helper.record),
+          personKind: this.context.kindNamed('person'),
+        },
+        options,
+      );
+    }
+    const body = schema && this.context.parse(schema, input, url, helper.rel, 'write');
+    const { document } = await this.context.send(helper.method, url, body, options);
+    const notice = document?.properties.notice;
+    return typeof notice === 'string' ? { notice } : {};
+  }
+
+  /**
+   * The first of several one-relations that the record links or embeds (a tagging's
+   * target), or undefined. Absent relations cost no request.
+   *
+   * @example
+   * ```ts
+   * const tagged = await tagging.firstRelated(taggingKind.relations.target);
+   * ```
+   */
+  async firstRelated(relation: AnyOfRelation, options: CallOptions = {}) {
+    for (const name of relation.of) {
+      const one = this.kind.relations[name];
+      if (one?.type !== 'one') continue;
+      if (!this.document.link(one.rel) && !this.document.hasEmbedded(one.rel)) continue;
+      return this.related({ ...one, required: true }, options);
+    }
+    return undefined;
   }
 
   /**
@@ -322,14 +333,66 @@ export class Resource<T extends object, I = T> {
    *
    * @example
    * ```ts
-   * class PetitionResource extends Resource<Petition, PetitionInput> {
-   *   signaturesUrl() { return this.requireLink('std:signatures').url(); }
-   * }
+   * const signaturesUrl = petition.requireLink('std:signatures').url();
    * ```
    */
-  protected requireLink(rel: string): Link {
+  requireLink(rel: string): Link {
     const link = this.document.link(rel);
     if (!link) throw new LinkNotFoundError(rel, this.url, this.document.relations());
     return link;
   }
 }
+
+/** A resource class derived from a kind: Resource plus a method per relation and helper. */
+type DerivedClass = new (context: NavigatorContext, document: HalDocument, kind: AnyKind) => Resource<object>;
+
+const derivedClasses = new WeakMap<AnyKind, DerivedClass>();
+
+/**
+ * The class of a kind's resources: {@link Resource} with a method per relation and per
+ * helper the kind declares, made once per kind. The methods are plain data lookups: a
+ * relation's method calls {@link Resource.related}, {@link Resource.collection} or
+ * {@link Resource.firstRelated}; a helper's calls {@link Resource.callHelper}.
+ *
+ * @example
+ * ```ts
+ * const signature = new (resourceClass(signatureKind))(context, document, signatureKind);
+ * await signature.person(); // typed through ResourceOf<typeof signatureKind>
+ * ```
+ */
+export function resourceClass(kind: AnyKind): DerivedClass {
+  let derived = derivedClasses.get(kind);
+  if (derived) return derived;
+  derived = class extends Resource<object> {};
+  const methods: Record<string, (this: Resource<object>, ...args: never[]) => unknown> = {};
+  for (const [name, relation] of Object.entries(kind.relations) as [string, Relation][]) {
+    methods[name] =
+      relation.type === 'one'
+        ? function (options?: CallOptions) {
+            return this.related(relation, options);
+          }
+        : relation.type === 'many'
+          ? function () {
+              return this.collection(relation);
+            }
+          : function (options?: CallOptions) {
+              return this.firstRelated(relation, options);
+            };
+  }
+  for (const [name, helper] of Object.entries(kind.helpers) as [string, Helper][]) {
+    methods[name] =
+      helper.type === 'notice' && helper.body === undefined
+        ? function (options?: CallOptions) {
+            return this.callHelper(helper, undefined, options);
+          }
+        : function (input: unknown, options?: HelperOptions) {
+            return this.callHelper(helper, input, options);
+          };
+  }
+  for (const [name, method] of Object.entries(methods)) {
+    Object.defineProperty(derived.prototype, name, { value: method, writable: true, configurable: true });
+  }
+  derivedClasses.set(kind, derived);
+  return derived;
+}
+

@@ -31,7 +31,9 @@ export function flexenum<const T extends readonly string[]>(
 
 /**
  * A closed enum on write, an open one on read: a server in the wild that sends
- * `female` instead of `Female` must not make a whole page of people unreadable.
+ * `female` instead of `Female` must not make a whole page of people unreadable. Typed
+ * the same way: what a client sends is one of `values` (editors complete them, and a
+ * value outside them does not type-check), what it reads may be any string.
  *
  * @example
  * ```ts
@@ -41,8 +43,8 @@ export function flexenum<const T extends readonly string[]>(
 export function enumeration<const T extends readonly [string, ...string[]]>(
   values: T,
   mode: Mode,
-): z.ZodMiniType<T[number] | (string & {}), string> {
-  return mode === 'write' ? z.enum(values) : flexenum(values);
+): z.ZodMiniType<T[number] | (string & {}), T[number]> {
+  return mode === 'write' ? z.enum(values) : (flexenum(values) as z.ZodMiniType<string, T[number]>);
 }
 
 /**

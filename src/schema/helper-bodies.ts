@@ -1,21 +1,17 @@
 import * as z from 'zod/mini';
-import { ticketSchema } from '../resources/action-fields.js';
-import { AttendanceWriteSchema } from '../resources/attendance.js';
-import { CanvassWriteSchema } from '../resources/canvass.js';
-import { DonationWriteSchema } from '../resources/donation.js';
-import { OutreachWriteSchema } from '../resources/outreach.js';
-import { PersonWriteSchema } from '../resources/person.js';
-import { SignatureWriteSchema } from '../resources/signature.js';
-import { SubmissionWriteSchema } from '../resources/submission.js';
+import { ticketSchema } from './action-fields.js';
+import { attendanceKind } from './kinds/attendance.js';
+import { canvassKind } from './kinds/canvass.js';
+import { donationKind } from './kinds/donation.js';
+import { MessageScheduleSchema } from './kinds/message.js';
+import { outreachKind } from './kinds/outreach.js';
+import { personKind } from './kinds/person.js';
+import { signatureKind } from './kinds/signature.js';
+import { submissionKind } from './kinds/submission.js';
 
 // One definition for both sides: the SDK checks a helper body with these schemas before
 // sending it, and the reference server validates what it receives with the same ones.
-//
-// The record schemas are built inside `z.lazy`: the resource modules import each other
-// (a signature links its petition, the petition lists its signatures) and their classes
-// call these helpers, so this module may be evaluated while one of the write schemas it
-// builds on is not yet initialised. Built on first use, the schemas see every module
-// finished; zod caches the built schema, so the cost is paid once.
+
 
 const trigger = z.strictObject({
   enabled: z.nullish(z.boolean()),
@@ -38,8 +34,8 @@ const questionResponse = z.strictObject({
  * @example
  * ```ts
  * import * as z from 'zod';
- * import { ActionFunctionsShape, PersonWriteSchema } from 'adis-sdk';
- * const MyHelperBody = z.strictObject({ person: PersonWriteSchema, ...ActionFunctionsShape });
+ * import { ActionFunctionsShape, personKind } from 'adis-sdk';
+ * const MyHelperBody = z.strictObject({ person: personKind.writeSchema, ...ActionFunctionsShape });
  * MyHelperBody.parse({ person: { given_name: 'Ana' }, add_tags: ['volunteer'] });
  * ```
  */
@@ -137,9 +133,9 @@ const whenObject: z.core.$ZodSuperRefineParams = {
 
 function buildSignatureBody() {
   return z.strictObject({
-    ...recordFields(SignatureWriteSchema.shape),
+    ...recordFields(signatureKind.writeSchema.shape),
     /** The signer: created, or matched with a person already known and updated. */
-    person: PersonWriteSchema,
+    person: personKind.writeSchema,
     ...ActionFunctionsShape,
   });
 }
@@ -151,7 +147,7 @@ function buildSignatureBody() {
  *
  * @example
  * ```ts
- * import { RecordSignatureBodySchema } from 'adis-sdk';
+ * import { RecordSignatureBodySchema } from 'adis-sdk/schema';
  * RecordSignatureBodySchema.parse({
  *   comments: 'Keep the park public!',
  *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org', primary: true }] },
@@ -159,7 +155,7 @@ function buildSignatureBody() {
  * });
  * ```
  */
-export const RecordSignatureBodySchema = z.lazy(buildSignatureBody);
+export const RecordSignatureBodySchema = buildSignatureBody();
 
 /**
  * What a caller sends to the record signature helper. Derived from
@@ -174,9 +170,9 @@ export type RecordSignatureInput = z.input<typeof RecordSignatureBodySchema>;
 
 function buildOutreachBody() {
   return z.strictObject({
-    ...recordFields(OutreachWriteSchema.shape),
+    ...recordFields(outreachKind.writeSchema.shape),
     /** The person who made the outreach. */
-    person: PersonWriteSchema,
+    person: personKind.writeSchema,
     ...ActionFunctionsShape,
   });
 }
@@ -188,7 +184,7 @@ function buildOutreachBody() {
  *
  * @example
  * ```ts
- * import { RecordOutreachBodySchema } from 'adis-sdk';
+ * import { RecordOutreachBodySchema } from 'adis-sdk/schema';
  * RecordOutreachBodySchema.parse({
  *   type: 'email',
  *   subject: 'Vote no on the parking lot',
@@ -197,7 +193,7 @@ function buildOutreachBody() {
  * });
  * ```
  */
-export const RecordOutreachBodySchema = z.lazy(buildOutreachBody);
+export const RecordOutreachBodySchema = buildOutreachBody();
 
 /**
  * What a caller sends to the record outreach helper. Derived from
@@ -211,17 +207,17 @@ export const RecordOutreachBodySchema = z.lazy(buildOutreachBody);
 export type RecordOutreachInput = z.input<typeof RecordOutreachBodySchema>;
 
 function buildAttendanceBody() {
-  const attendance = recordFields(AttendanceWriteSchema.shape);
+  const attendance = recordFields(attendanceKind.writeSchema.shape);
   const ticket = z.strictObject({
     ...ticketSchema('write').shape,
     /** Who will use the ticket, inlined; may differ from the buyer. */
-    person: z.nullish(PersonWriteSchema),
+    person: z.nullish(personKind.writeSchema),
   });
   return z.strictObject({
     ...attendance,
     tickets: z.nullish(z.array(ticket)),
     /** The attendee, or the buyer of the tickets. */
-    person: PersonWriteSchema,
+    person: personKind.writeSchema,
     ...ActionFunctionsShape,
   });
 }
@@ -234,7 +230,7 @@ function buildAttendanceBody() {
  *
  * @example
  * ```ts
- * import { RecordAttendanceBodySchema } from 'adis-sdk';
+ * import { RecordAttendanceBodySchema } from 'adis-sdk/schema';
  * RecordAttendanceBodySchema.parse({
  *   status: 'accepted',
  *   person: { given_name: 'Ana' },
@@ -242,7 +238,7 @@ function buildAttendanceBody() {
  * });
  * ```
  */
-export const RecordAttendanceBodySchema = z.lazy(buildAttendanceBody);
+export const RecordAttendanceBodySchema = buildAttendanceBody();
 
 /**
  * What a caller sends to the record attendance helper. Derived from
@@ -267,9 +263,9 @@ const donationLinkRel = z.union([
 function buildDonationBody() {
   return z
     .strictObject({
-      ...recordFields(DonationWriteSchema.shape),
+      ...recordFields(donationKind.writeSchema.shape),
       /** The donor. */
-      person: PersonWriteSchema,
+      person: personKind.writeSchema,
       /** The attendance or submission the donation was made with. */
       _links: z.nullish(z.partialRecord(donationLinkRel, helperLink)),
       ...ActionFunctionsShape,
@@ -277,7 +273,7 @@ function buildDonationBody() {
     .check(
       z.superRefine((body, ctx) => {
         forwardRules(
-          DonationWriteSchema,
+          donationKind.writeSchema,
           { amount: body.amount, recipients: body.recipients },
           ctx,
         );
@@ -293,7 +289,7 @@ function buildDonationBody() {
  *
  * @example
  * ```ts
- * import { RecordDonationBodySchema } from 'adis-sdk';
+ * import { RecordDonationBodySchema } from 'adis-sdk/schema';
  * RecordDonationBodySchema.parse({
  *   amount: 25,
  *   currency: 'USD',
@@ -303,7 +299,7 @@ function buildDonationBody() {
  * });
  * ```
  */
-export const RecordDonationBodySchema = z.lazy(buildDonationBody);
+export const RecordDonationBodySchema = buildDonationBody();
 
 /**
  * What a caller sends to the record donation helper. Derived from
@@ -317,12 +313,12 @@ export const RecordDonationBodySchema = z.lazy(buildDonationBody);
 export type RecordDonationInput = z.input<typeof RecordDonationBodySchema>;
 
 function buildCanvassBody() {
-  const canvassFields = recordFields(CanvassWriteSchema.shape);
+  const canvassFields = recordFields(canvassKind.writeSchema.shape);
   const canvass = z
     .strictObject({
       ...canvassFields,
       /** The person who made the contact. */
-      canvasser: z.nullish(PersonWriteSchema),
+      canvasser: z.nullish(personKind.writeSchema),
       /** The target's answer to one question. */
       question_response: z.nullish(
         z.strictObject({
@@ -339,7 +335,7 @@ function buildCanvassBody() {
     .check(
       z.superRefine((fields, ctx) => {
         forwardRules(
-          CanvassWriteSchema,
+          canvassKind.writeSchema,
           { success: fields.success, status_code: fields.status_code },
           ctx,
         );
@@ -355,7 +351,7 @@ function buildCanvassBody() {
  *
  * @example
  * ```ts
- * import { RecordCanvassBodySchema } from 'adis-sdk';
+ * import { RecordCanvassBodySchema } from 'adis-sdk/schema';
  * RecordCanvassBodySchema.parse({
  *   canvass: {
  *     contact_type: 'door',
@@ -367,7 +363,7 @@ function buildCanvassBody() {
  * });
  * ```
  */
-export const RecordCanvassBodySchema = z.lazy(buildCanvassBody);
+export const RecordCanvassBodySchema = buildCanvassBody();
 
 /**
  * What a caller sends to the record canvass helper. Derived from
@@ -382,9 +378,9 @@ export type RecordCanvassInput = z.input<typeof RecordCanvassBodySchema>;
 
 function buildSubmissionBody() {
   return z.strictObject({
-    ...recordFields(SubmissionWriteSchema.shape),
+    ...recordFields(submissionKind.writeSchema.shape),
     /** The person who submitted the form. */
-    person: PersonWriteSchema,
+    person: personKind.writeSchema,
     ...ActionFunctionsShape,
   });
 }
@@ -395,14 +391,14 @@ function buildSubmissionBody() {
  *
  * @example
  * ```ts
- * import { RecordSubmissionBodySchema } from 'adis-sdk';
+ * import { RecordSubmissionBodySchema } from 'adis-sdk/schema';
  * RecordSubmissionBodySchema.parse({
  *   custom_fields: { t_shirt: 'M' },
  *   person: { given_name: 'Ana' },
  * });
  * ```
  */
-export const RecordSubmissionBodySchema = z.lazy(buildSubmissionBody);
+export const RecordSubmissionBodySchema = buildSubmissionBody();
 
 /**
  * What a caller sends to the record submission helper. Derived from
@@ -421,7 +417,7 @@ export type RecordSubmissionInput = z.input<typeof RecordSubmissionBodySchema>;
  *
  * @example
  * ```ts
- * import { PersonSignupBodySchema } from 'adis-sdk';
+ * import { PersonSignupBodySchema } from 'adis-sdk/schema';
  * PersonSignupBodySchema.parse({
  *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
  *   add_lists: ['Newsletter'],
@@ -430,7 +426,7 @@ export type RecordSubmissionInput = z.input<typeof RecordSubmissionBodySchema>;
  */
 export const PersonSignupBodySchema = z.strictObject({
   /** The person to create, or to merge into the matching one. */
-  person: PersonWriteSchema,
+  person: personKind.writeSchema,
   ...ActionFunctionsShape,
 });
 
@@ -444,3 +440,29 @@ export const PersonSignupBodySchema = z.strictObject({
  * ```
  */
 export type PersonSignupInput = z.input<typeof PersonSignupBodySchema>;
+
+/**
+ * Every helper body by the name a kind's helper declaration gives it
+ * (`recordHelper('record_signature_helper', 'recordSignature', …)`). The navigator loads
+ * this module when a helper is first called, so code that never calls one does not
+ * carry the bodies.
+ *
+ * @example
+ * ```ts
+ * import { HELPER_BODIES } from 'adis-sdk/schema';
+ * HELPER_BODIES.recordSignature.parse({ person: { given_name: 'Ana' } });
+ * ```
+ */
+export const HELPER_BODIES = {
+  recordSignature: RecordSignatureBodySchema,
+  recordOutreach: RecordOutreachBodySchema,
+  recordAttendance: RecordAttendanceBodySchema,
+  recordDonation: RecordDonationBodySchema,
+  recordCanvass: RecordCanvassBodySchema,
+  recordSubmission: RecordSubmissionBodySchema,
+  personSignup: PersonSignupBodySchema,
+  messageSchedule: MessageScheduleSchema,
+} as const;
+
+/** The name of a helper body in {@link HELPER_BODIES}. */
+export type HelperBodyName = keyof typeof HELPER_BODIES;

@@ -1,10 +1,11 @@
 import type { z } from 'zod/mini';
 import { isHTTPError } from '../errors/type-guards.js';
 import { HalDocument } from '../hal/index.js';
-import type { NavigatorContext } from '../navigator/context.js';
-import type { ResourceKind } from '../navigator/kind.js';
-import { outgoingBody, type WriteOptions } from '../navigator/write.js';
-import { findMember, type HelperResult, helperFailures, isPartialSuccess } from './result.js';
+import type { NavigatorContext } from './context.js';
+import type { Resource } from './resource.js';
+import type { AnyKind } from '../schema/kind.js';
+import { outgoingBody, type WriteOptions } from './write.js';
+import { findMember, type HelperResult, helperFailures, isPartialSuccess } from '../helpers/result.js';
 
 // The full SDK's side of the helpers: the body is checked with its schema, sent through
 // the client's transport (key on trusted origins only, rate limit, timeouts), and the
@@ -35,49 +36,25 @@ export interface HelperOptions extends WriteOptions {
  *
  * @example
  * ```ts
- * const call: HelperCall<PersonSignupInput, PersonResource, PersonResource> = {
+ * const call: HelperCall = {
  *   url, rel: 'std:person_signup_helper', schema: PersonSignupBodySchema, input,
  *   recordKind: personKind, personKind,
  * };
  * ```
  */
-export interface HelperCall<B, W, PW> {
+export interface HelperCall {
   /** The helper's absolute URL (the href of its link). */
   url: string;
   /** The helper's relation, for error messages (`std:record_signature_helper`). */
   rel: string;
   /** The body schema; the input is checked with it before sending (when validation is on). */
-  schema: z.ZodMiniType<unknown, B>;
-  input: B;
+  schema: z.ZodMiniType;
+  /** What the caller passed; checked with `schema` before sending. */
+  input: unknown;
   /** The main record's kind (signature, canvass; person for signup). */
-  recordKind: WrappingKind<W>;
+  recordKind: AnyKind;
   /** The person kind. */
-  personKind: WrappingKind<PW>;
-}
-
-/**
- * The part of a {@link ResourceKind} a helper call uses: its name and its wrapper.
- *
- * @example
- * ```ts
- * const kind: WrappingKind<SignatureResource> = signatureKind;
- * ```
- */
-export interface WrappingKind<W> {
-  /** Name of one resource, as in the relation `std:signature`. */
-  readonly singular: string;
-  /**
-   * Wraps a record that came back from the helper in its typed class.
-   *
-   * @param context - The connection's shared state, passed on to the resource.
-   * @param document - The record, as a HAL document.
-   *
-   * @example
-   * ```ts
-   * const signature = signatureKind.wrap(context, document);
-   * ```
-   */
-  wrap(context: NavigatorContext, document: HalDocument): W;
+  personKind: AnyKind;
 }
 
 /**
@@ -94,14 +71,14 @@ export interface WrappingKind<W> {
  * }, {});
  * ```
  */
-export async function sendHelper<B, W, PW>(
+export async function sendHelper(
   context: NavigatorContext,
-  call: HelperCall<B, W, PW>,
+  call: HelperCall,
   options: HelperOptions = {},
-): Promise<HelperResult<W, PW>> {
+): Promise<HelperResult<Resource<object>, Resource<object>>> {
   const { returnResponse, authenticate, signal, timeout } = options;
   // parse() returns the input unchanged when validation is off.
-  const body = context.parse(call.schema, call.input, call.url, call.rel);
+  const body = context.parse(call.schema, call.input, call.url, call.rel, 'write');
   const send = {
     ...(signal ? { signal } : {}),
     ...(timeout === undefined ? {} : { timeout }),
@@ -122,8 +99,8 @@ export async function sendHelper<B, W, PW>(
     return {
       status,
       complete: true,
-      record: main && call.recordKind.wrap(context, main),
-      person: personDocument && call.personKind.wrap(context, personDocument),
+      record: main && context.wrap(call.recordKind, main),
+      person: personDocument && context.wrap(call.personKind, personDocument),
       failures: [],
       error: undefined,
     };
@@ -142,8 +119,8 @@ export async function sendHelper<B, W, PW>(
     return {
       status: error.status,
       complete: false,
-      record: recordDocument && call.recordKind.wrap(context, recordDocument),
-      person: personDocument && call.personKind.wrap(context, personDocument),
+      record: recordDocument && context.wrap(call.recordKind, recordDocument),
+      person: personDocument && context.wrap(call.personKind, personDocument),
       failures: helperFailures(stdError),
       error: stdError,
     };

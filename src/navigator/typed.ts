@@ -1,0 +1,154 @@
+import type * as z from 'zod/mini';
+import type { HelperOptions } from './helper-call.js';
+import type { HelperResult } from '../helpers/result.js';
+import type { HELPER_BODIES } from '../schema/helper-bodies.js';
+import type {
+  AnyKind,
+  AnyOfRelation,
+  ManyRelation,
+  NoticeHelper,
+  OneRelation,
+  RecordHelper,
+} from '../schema/kind.js';
+import type { KindNamed, SpecKind } from '../schema/kinds/index.js';
+import type { Collection } from './collection.js';
+import type { CallOptions } from './context.js';
+import type { UntypedData } from './kind.js';
+import type { Resource } from './resource.js';
+
+// Types only: everything here is derived from the kinds' declarations (schema/kinds/),
+// so a relation, helper or field added there is typed everywhere without another line.
+
+/**
+ * The fields of a record of kind `K` as read from a server: the output of its read
+ * schema.
+ *
+ * @example
+ * ```ts
+ * const title: DataOf<typeof petitionKind>['title'] = petition.data.title;
+ * ```
+ */
+export type DataOf<K extends AnyKind> = z.output<K['schema']>;
+
+/**
+ * What a client sends to create or update a record of kind `K`: the input of its write
+ * schema (enums closed, unknown members refused).
+ *
+ * @example
+ * ```ts
+ * const input: InputOf<typeof personKind> = { given_name: 'Ana', gender: 'Female' };
+ * ```
+ */
+export type InputOf<K extends AnyKind> = z.input<K['writeSchema']>;
+
+/** The resource of the kind named `N`, untyped when `N` names no kind of the specification. */
+type Target<N extends string> = [KindNamed<N>] extends [never]
+  ? Resource<UntypedData, UntypedData>
+  : ResourceOf<KindNamed<N>>;
+
+/** The collection of the kind named `N`. */
+type TargetCollection<N extends string> = [KindNamed<N>] extends [never]
+  ? Collection<UntypedData, UntypedData, Resource<UntypedData, UntypedData>>
+  : CollectionOf<KindNamed<N>>;
+
+/** The method a relation declaration becomes. */
+type RelationMethod<R, L> = R extends OneRelation<infer N, infer Required>
+  ? (options?: CallOptions) => Promise<Required extends true ? Target<N> : Target<N> | undefined>
+  : R extends ManyRelation<infer N>
+    ? () => TargetCollection<N>
+    : R extends AnyOfRelation<infer M>
+      ? (options?: CallOptions) => Promise<AnyOfTarget<M, L> | undefined>
+      : never;
+
+/** Any of the records the relations named `M` lead to. */
+type AnyOfTarget<M extends string, L> = {
+  [X in M]: X extends keyof L ? (L[X] extends OneRelation<infer N> ? Target<N> : never) : never;
+}[M];
+
+type Bodies = typeof HELPER_BODIES;
+
+/** The input of the helper body named `B`. */
+type BodyInput<B> = B extends keyof Bodies ? z.input<Bodies[B]> : never;
+
+/** The method a helper declaration becomes. */
+type HelperMethod<H> = H extends RecordHelper<infer B, infer N>
+  ? (
+      input: BodyInput<B>,
+      options?: HelperOptions,
+    ) => Promise<HelperResult<Target<N>, Target<'person'>>>
+  : H extends NoticeHelper<infer B>
+    ? B extends string
+      ? (input: BodyInput<B>, options?: CallOptions) => Promise<HelperNotice>
+      : (options?: CallOptions) => Promise<HelperNotice>
+    : never;
+
+/**
+ * What a notice helper (a message's send and schedule helpers) answers: the server's
+ * notice, when it sends one.
+ *
+ * @example
+ * ```ts
+ * const { notice }: HelperNotice = await message.send();
+ * ```
+ */
+export interface HelperNotice {
+  /** The server's message, such as `Message scheduled`. */
+  notice?: string;
+}
+
+/**
+ * A record of kind `K` read from a server: a {@link Resource} with typed `data`, a
+ * method per relation of the kind (`signature.person()`, `petition.signatures()`) and
+ * a method per helper (`petition.recordSignature(input)`), each derived from the kind's
+ * declaration and documented there.
+ *
+ * @example
+ * ```ts
+ * const signature: ResourceOf<typeof signatureKind> = await client.signatures.get(url);
+ * const signer = await signature.person();
+ * console.log(signer.data.given_name, signature.data.comments);
+ * ```
+ */
+export type ResourceOf<K extends AnyKind> = Resource<DataOf<K>, InputOf<K>> & {
+  [M in keyof K['relations']]: RelationMethod<K['relations'][M], K['relations']>;
+} & { [M in keyof K['helpers']]: HelperMethod<K['helpers'][M]> };
+
+/**
+ * The collection of records of kind `K`: pages of {@link ResourceOf} `K`.
+ *
+ * @example
+ * ```ts
+ * const people: CollectionOf<typeof personKind> = client.people;
+ * ```
+ */
+export type CollectionOf<K extends AnyKind> = Collection<DataOf<K>, InputOf<K>, ResourceOf<K>>;
+
+/** `fundraising_pages` → `fundraisingPages`. */
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<Camel<Tail>>}`
+  : S;
+
+/**
+ * The collections of a client, one per kind, named after the kind's plural in camel
+ * case (`client.people`, `client.fundraisingPages`).
+ *
+ * @example
+ * ```ts
+ * const pages: Collections<typeof personKind>['people'] = client.people;
+ * ```
+ */
+export type Collections<K extends AnyKind = SpecKind> = {
+  [D in K as Camel<D['plural']>]: CollectionOf<D>;
+};
+
+/**
+ * The method name a collection of `plural` gets on the client: camel case.
+ *
+ * @example
+ * ```ts
+ * collectionName('fundraising_pages'); // 'fundraisingPages'
+ * ```
+ */
+export function collectionName(plural: string): string {
+  return plural.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}

@@ -1,0 +1,62 @@
+/**
+ * adis-sdk/schema: the specification's resource kinds as data, with no HTTP and no
+ * navigator. Each kind (`personKind`, `petitionKind`, …) holds its names, its lenient
+ * read schema and strict write schema, its relations and its helpers. Use it to
+ * validate your own data before sending it, to declare a kind of your own with
+ * {@link defineKind}, or (as the reference server does) to serve the specification.
+ *
+ * @example
+ * ```ts
+ * import { personKind } from 'adis-sdk/schema';
+ * const result = personKind.writeSchema.safeParse(row);
+ * if (!result.success) console.error(result.error.issues);
+ * ```
+ *
+ * @packageDocumentation
+ * @module adis-sdk/schema
+ */
+export { type CollectionPageInfo, CollectionPageSchema } from './collection-page.js';
+export { type EntryPoint, EntryPointSchema } from './entry-point.js';
+export {
+  bool,
+  code,
+  commonFields,
+  date,
+  datetime,
+  enumeration,
+  flexenum,
+  float,
+  type Ignored,
+  integer,
+  type Mode,
+  object,
+  optional,
+} from './fields.js';
+export * from './helper-bodies.js';
+export * from './identifiers.js';
+export * from './kind.js';
+export * from './kinds/advocacy-campaign.js';
+export * from './kinds/answer.js';
+export * from './kinds/attendance.js';
+export * from './kinds/canvass.js';
+export * from './kinds/donation.js';
+export * from './kinds/event.js';
+export * from './kinds/form.js';
+export * from './kinds/fundraising-page.js';
+export * from './kinds/index.js';
+export * from './kinds/item.js';
+export * from './kinds/list.js';
+export * from './kinds/message.js';
+export * from './kinds/organization.js';
+export * from './kinds/outreach.js';
+export * from './kinds/person.js';
+export * from './kinds/petition.js';
+export * from './kinds/query.js';
+export * from './kinds/question.js';
+export * from './kinds/share-page.js';
+export * from './kinds/signature.js';
+export * from './kinds/submission.js';
+export * from './kinds/tag.js';
+export * from './kinds/tagging.js';
+export * from './kinds/wrapper.js';
+export { addRuleIssue, RuleCode, type RuleCodeValue, type RuleIssue } from './rules.js';
