@@ -30,11 +30,11 @@ export {
 } from './helpers/result.js';
 export * from './http/index.js';
 export {
-  Client,
+  BaseClient,
+  type Client,
   type ClientOptions,
   connect,
   connectWith,
-  type FullClient,
 } from './navigator/client.js';
 export { Collection, type Page, type PagingOptions } from './navigator/collection.js';
 export type { CallOptions, NavigatorContext, SendResult } from './navigator/context.js';
@@ -59,7 +59,12 @@ export {
   MetadataRootSchema,
   type ResponseCodesOptions,
 } from './navigator/metadata.js';
-export { type FollowOptions, Resource, resourceClass } from './navigator/resource.js';
+export {
+  type FollowOptions,
+  isResourceOf,
+  Resource,
+  resourceClass,
+} from './navigator/resource.js';
 export type * from './navigator/resources.js';
 export {
   type CollectionOf,

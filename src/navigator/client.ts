@@ -53,7 +53,7 @@ export interface ClientOptions extends TransportOptions {
  * for await (const person of client.people.items({ limit: 10 })) console.log(person.data.given_name);
  * ```
  */
-export class Client {
+export class BaseClient {
   /** The entry point's typed fields (motd, max_pagesize, namespace, …). */
   readonly entryPoint: EntryPoint;
   /** The entry point document. */
@@ -73,7 +73,7 @@ export class Client {
    * @example
    * ```ts
    * // What connect() does once it has the connection's context:
-   * const client = new Client(context, await context.get(entryPointUrl));
+   * const client = new BaseClient(context, await context.get(entryPointUrl));
    * ```
    */
   constructor(context: NavigatorContext, root: HalDocument) {
@@ -236,16 +236,17 @@ function specPrefixOf(curies: Curies, root: HalDocument, preferred?: string): st
 }
 
 /**
- * A client of every kind of the specification: {@link Client} with a typed collection per
- * kind (`client.people`, `client.petitions`, `client.fundraisingPages`, …).
+ * A client of every kind of the specification, as {@link connect} returns it: a
+ * {@link BaseClient} with a typed collection per kind (`client.people`,
+ * `client.petitions`, `client.fundraisingPages`, …).
  *
  * @example
  * ```ts
- * const client: FullClient = await connect(url);
+ * const client: Client = await connect(url);
  * for await (const petition of client.petitions) console.log(petition.data.title);
  * ```
  */
-export type FullClient = Client & Collections<SpecKind>;
+export type Client = BaseClient & Collections<SpecKind>;
 
 /**
  * Connects to a server: reads its entry point and returns a client with a typed
@@ -265,7 +266,7 @@ export type FullClient = Client & Collections<SpecKind>;
  * console.log(client.entryPoint.motd);
  * ```
  */
-export function connect(entryPointUrl: string, options: ClientOptions = {}): Promise<FullClient> {
+export function connect(entryPointUrl: string, options: ClientOptions = {}): Promise<Client> {
   return connectWith(KINDS, entryPointUrl, options);
 }
 
@@ -287,7 +288,7 @@ export async function connectWith<const K extends readonly AnyKind[]>(
   kinds: K,
   entryPointUrl: string,
   options: ClientOptions = {},
-): Promise<Client & Collections<K[number]>> {
+): Promise<BaseClient & Collections<K[number]>> {
   const problem = fetchableUrl(entryPointUrl);
   if (problem !== undefined) {
     throw new InvalidLinkError({
@@ -326,6 +327,6 @@ export async function connectWith<const K extends readonly AnyKind[]>(
   // own prefix so that those names resolve against its curie.
   const curies = prefix === undefined ? probe.curies : probe.curies.withAlias('std', prefix);
   const context = new NavigatorContext(transport, curies, validate, prefix ?? 'std', kinds);
-  const client = new Client(context, HalDocument.parse(response.body, url.toString(), curies));
-  return client as Client & Collections<K[number]>;
+  const client = new BaseClient(context, HalDocument.parse(response.body, url.toString(), curies));
+  return client as BaseClient & Collections<K[number]>;
 }

@@ -13,6 +13,7 @@ import type {
 } from '../schema/kind.js';
 import { Collection } from './collection.js';
 import type { CallOptions, NavigatorContext } from './context.js';
+import type { ResourceOf } from './typed.js';
 import { outgoingBody, type WriteOptions } from './write.js';
 
 /**
@@ -396,3 +397,16 @@ export function resourceClass(kind: AnyKind): DerivedClass {
   return derived;
 }
 
+
+/**
+ * Whether `value` is a resource of `kind` (what `instanceof PetitionResource` was before
+ * the resource classes were derived from the kinds).
+ *
+ * @example
+ * ```ts
+ * if (isResourceOf(target, personKind)) console.log(primaryEmail(target.data));
+ * ```
+ */
+export function isResourceOf<K extends AnyKind>(value: unknown, kind: K): value is ResourceOf<K> {
+  return value instanceof Resource && value.kind === kind;
+}
