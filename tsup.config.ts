@@ -2,27 +2,33 @@ import { defineConfig } from 'tsup';
 
 // Three library entries: `adis-sdk` (index), the light browser entry `adis-sdk/helpers`
 // (helpers), which uses fetch alone, and the pure schema layer `adis-sdk/schema` (the
-// resource kinds as data). The ESM build shares their common code in chunks, and code
-// loaded on demand (helper bodies, URI templates) gets chunks of its own.
+// resource kinds as data).
+//
+// The ESM build is not bundled: one file per source module, so that an application's
+// bundler (with `sideEffects: false`) drops every module it does not use, such as the
+// kinds a `connectWith([personKind])` never names. A bundled file would keep them: a
+// kind is built by a top-level call, which a bundler cannot prove free of effects.
+// Its types are bundled per entry.
 //
 // ky is ESM-only: the CJS build must carry it inside, or `require('adis-sdk')`
 // fails at run time with `import_ky.default.create is not a function`.
 export default defineConfig([
   {
-    // The `adis-export` command (bin) is built with the ESM library, so that it shares
-    // the SDK's chunk instead of carrying a second copy; it keeps its shebang line.
-    entry: {
-      index: 'src/index.ts',
-      helpers: 'src/helpers/index.ts',
-      schema: 'src/schema/index.ts',
-      'export-cli': 'src/cli/export-cli.ts',
-    },
+    // The `adis-export` command (bin, dist/cli/export-cli.js) is emitted with the ESM
+    // library; it keeps its shebang line.
+    entry: ['src/**/*.ts'],
+    bundle: false,
     format: ['esm'],
-    dts: true,
+    dts: {
+      entry: {
+        index: 'src/index.ts',
+        helpers: 'src/helpers/index.ts',
+        schema: 'src/schema/index.ts',
+      },
+    },
     sourcemap: true,
     clean: true,
     target: 'es2022',
-    treeshake: true,
   },
   {
     entry: {

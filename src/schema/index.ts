@@ -32,7 +32,29 @@ export {
   object,
   optional,
 } from './fields.js';
-export * from './helper-bodies.js';
+// Named, not `export *`: the navigator loads this module on demand (see
+// Resource.callHelper), and a bundler can leave it out only when every name is static.
+export {
+  type ActionFunctionsInput,
+  ActionFunctionsSchema,
+  ActionFunctionsShape,
+  HELPER_BODIES,
+  type HelperBodyName,
+  PersonSignupBodySchema,
+  type PersonSignupInput,
+  RecordAttendanceBodySchema,
+  type RecordAttendanceInput,
+  RecordCanvassBodySchema,
+  type RecordCanvassInput,
+  RecordDonationBodySchema,
+  type RecordDonationInput,
+  RecordOutreachBodySchema,
+  type RecordOutreachInput,
+  RecordSignatureBodySchema,
+  type RecordSignatureInput,
+  RecordSubmissionBodySchema,
+  type RecordSubmissionInput,
+} from './helper-bodies.js';
 export * from './identifiers.js';
 export * from './kind.js';
 export * from './kinds/advocacy-campaign.js';
