@@ -1,86 +1,20 @@
 /**
- * Every resource kind of the specification, as the reference server serves it: the
- * SDK's write schemas (the one definition of each resource's fields) plus the server's
- * rules — which links each record carries, which sub-collections list it, which
- * totals it adds to, and the rules that need other records. `docs/resources.md`
- * explains each choice the specification leaves open.
+ * Every resource kind of the specification, as the reference server serves it: each
+ * built from the SDK's declaration of the kind (`adis-sdk/schema`: its names, write
+ * schema, read-only members, relations and helpers, so the links each record carries
+ * are the relations the SDK follows) plus the server's own rules — which totals it adds
+ * to, the rules that need other records, what it derives, how it is found.
+ * `docs/resources.md` explains each choice the specification leaves open.
  */
-import {
-  ADVOCACY_CAMPAIGN_READ_ONLY_FIELDS,
-  AdvocacyCampaignWriteSchema,
-} from '../../../src/resources/advocacy-campaign.js';
-import { ANSWER_READ_ONLY_FIELDS, AnswerWriteSchema } from '../../../src/resources/answer.js';
-import {
-  ATTENDANCE_READ_ONLY_FIELDS,
-  AttendanceWriteSchema,
-} from '../../../src/resources/attendance.js';
-import { CANVASS_READ_ONLY_FIELDS, CanvassWriteSchema } from '../../../src/resources/canvass.js';
-import { DONATION_READ_ONLY_FIELDS, DonationWriteSchema } from '../../../src/resources/donation.js';
-import { EVENT_READ_ONLY_FIELDS, EventWriteSchema } from '../../../src/resources/event.js';
-import { FORM_READ_ONLY_FIELDS, FormWriteSchema } from '../../../src/resources/form.js';
-import {
-  FUNDRAISING_PAGE_READ_ONLY_FIELDS,
-  FundraisingPageWriteSchema,
-} from '../../../src/resources/fundraising-page.js';
-import { ITEM_READ_ONLY_FIELDS, ItemWriteSchema } from '../../../src/resources/item.js';
-import { LIST_READ_ONLY_FIELDS, ListWriteSchema } from '../../../src/resources/list.js';
-import { MESSAGE_READ_ONLY_FIELDS, MessageWriteSchema } from '../../../src/resources/message.js';
-import {
-  ORGANIZATION_READ_ONLY_FIELDS,
-  OrganizationWriteSchema,
-} from '../../../src/resources/organization.js';
-import { OUTREACH_READ_ONLY_FIELDS, OutreachWriteSchema } from '../../../src/resources/outreach.js';
-import { PETITION_READ_ONLY_FIELDS, PetitionWriteSchema } from '../../../src/resources/petition.js';
-import { QUERY_READ_ONLY_FIELDS, QueryWriteSchema } from '../../../src/resources/query.js';
-import { QUESTION_READ_ONLY_FIELDS, QuestionWriteSchema } from '../../../src/resources/question.js';
-import {
-  SHARE_PAGE_READ_ONLY_FIELDS,
-  SharePageWriteSchema,
-} from '../../../src/resources/share-page.js';
-import {
-  SIGNATURE_READ_ONLY_FIELDS,
-  SignatureWriteSchema,
-} from '../../../src/resources/signature.js';
-import {
-  SUBMISSION_READ_ONLY_FIELDS,
-  SubmissionWriteSchema,
-} from '../../../src/resources/submission.js';
-import { TAG_READ_ONLY_FIELDS, TagWriteSchema } from '../../../src/resources/tag.js';
-import {
-  TAGGING_READ_ONLY_FIELDS,
-  TAGGING_TARGET_TYPES,
-  TaggingWriteSchema,
-} from '../../../src/resources/tagging.js';
-import { WRAPPER_READ_ONLY_FIELDS, WrapperWriteSchema } from '../../../src/resources/wrapper.js';
+import { KINDS, type KindName, TAGGING_TARGET_TYPES } from 'adis-sdk/schema';
 import type { Contribution, JsonObject, LookupKey, ParentRef } from '../storage/storage.js';
-import {
-  actorSubCollections,
-  defineKind,
-  recordHelper,
-  reference,
-  subCollection,
-} from './define-kind.js';
+import { type ServerRules, serveKind } from './define-kind.js';
 import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
 import { PERSON_FILTER_FIELDS, parseFilter } from './filter.js';
 import type { CheckContext, References, ResourceKind } from './kinds.js';
 import { isPlainObject } from './merge.js';
 import { messageView } from './messages.js';
 import { personKind } from './person.js';
-
-/** Who made and last changed a content record: optional links to people. */
-const AUTHORSHIP = [
-  reference('creator', { kinds: ['person'] }),
-  reference('modified_by', { kinds: ['person'] }),
-];
-
-/** An action is taken by a person, and may be taken on behalf of an organization. */
-function actionLinks(target: string) {
-  return [
-    reference('person', { required: true }),
-    reference(target, { required: true }),
-    reference('organization'),
-  ];
-}
 
 function numberOf(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
@@ -341,109 +275,21 @@ function withItemType(doc: JsonObject, refs: References, targets: readonly strin
 /** Records a tagging may tag: the SDK's list, so the two cannot differ. */
 export const TAGGING_TARGETS = TAGGING_TARGET_TYPES;
 
-const taggings = (via: string, owner: string) =>
-  subCollection('taggings', 'tagging', via, `The taggings of the ${owner}`);
-
 /**
- * The kinds of the specification other than the person, in the order the entry point
- * links them.
+ * The server's rules for each kind, by its singular name. A kind not listed is served
+ * exactly as the SDK declares it (its links, sub-collections and helpers).
  */
-export const CATALOG: readonly ResourceKind[] = [
-  defineKind({
-    singular: 'organization',
-    plural: 'organizations',
-    title: 'The collection of organizations in the system',
-    schema: OrganizationWriteSchema,
-    readOnly: ORGANIZATION_READ_ONLY_FIELDS,
-    references: [reference('modified_by', { kinds: ['person'] })],
-    subCollections: [
-      subCollection('events', 'event', 'sponsor', 'Events the organization sponsors'),
-      subCollection('petitions', 'petition', 'sponsor', 'Petitions the organization sponsors'),
-      ...actorSubCollections('organization'),
-    ],
-  }),
-  defineKind({
-    singular: 'petition',
-    plural: 'petitions',
-    title: 'The collection of petitions in the system',
-    schema: PetitionWriteSchema,
-    readOnly: PETITION_READ_ONLY_FIELDS,
-    references: [...AUTHORSHIP, reference('sponsor', { kinds: ['organization'] })],
-    helpers: [
-      recordHelper('record_signature_helper', 'Record a signature of this petition', {
-        anonymous: true,
-      }),
-    ],
-    subCollections: [
-      subCollection('signatures', 'signature', 'petition', "The petition's signatures"),
-      taggings('petition', 'petition'),
-    ],
-    totals: ['total_signatures'],
-    derive: deriveTotalShares,
-  }),
-  defineKind({
-    singular: 'signature',
-    plural: 'signatures',
-    title: 'The collection of petition signatures in the system',
-    schema: SignatureWriteSchema,
-    readOnly: SIGNATURE_READ_ONLY_FIELDS,
-    references: actionLinks('petition'),
+const RULES: Readonly<Partial<Record<Exclude<KindName, 'person'>, ServerRules>>> = {
+  petition: { totals: ['total_signatures'], derive: deriveTotalShares },
+  signature: {
     contributions: (_doc, refs) => addTo(refs, 'petition', { total_signatures: 1 }),
-  }),
-  defineKind({
-    singular: 'form',
-    plural: 'forms',
-    title: 'The collection of forms in the system',
-    schema: FormWriteSchema,
-    readOnly: FORM_READ_ONLY_FIELDS,
-    references: AUTHORSHIP,
-    helpers: [recordHelper('record_submission_helper', 'Record a submission of this form')],
-    subCollections: [
-      subCollection('submissions', 'submission', 'form', "The form's submissions"),
-      taggings('form', 'form'),
-    ],
-    totals: ['total_submissions'],
-    derive: deriveTotalShares,
-  }),
-  defineKind({
-    singular: 'submission',
-    plural: 'submissions',
-    title: 'The collection of form submissions in the system',
-    schema: SubmissionWriteSchema,
-    readOnly: SUBMISSION_READ_ONLY_FIELDS,
-    references: actionLinks('form'),
+  },
+  form: { totals: ['total_submissions'], derive: deriveTotalShares },
+  submission: {
     contributions: (_doc, refs) => addTo(refs, 'form', { total_submissions: 1 }),
-  }),
-  defineKind({
-    singular: 'fundraising_page',
-    plural: 'fundraising_pages',
-    title: 'The collection of fundraising pages in the system',
-    schema: FundraisingPageWriteSchema,
-    readOnly: FUNDRAISING_PAGE_READ_ONLY_FIELDS,
-    references: AUTHORSHIP,
-    helpers: [
-      recordHelper('record_donation_helper', 'Record a donation on this page', { anonymous: true }),
-    ],
-    subCollections: [
-      subCollection('donations', 'donation', 'fundraising_page', "The page's donations"),
-      taggings('fundraising_page', 'fundraising page'),
-    ],
-    totals: ['total_donations', 'total_amount'],
-    derive: deriveTotalShares,
-  }),
-  defineKind({
-    singular: 'donation',
-    plural: 'donations',
-    title: 'The collection of donations in the system',
-    schema: DonationWriteSchema,
-    readOnly: DONATION_READ_ONLY_FIELDS,
-    references: [
-      reference('person', { required: true }),
-      reference('fundraising_page'),
-      reference('attendance'),
-      reference('submission'),
-      reference('organization'),
-    ],
+  },
+  fundraising_page: { totals: ['total_donations', 'total_amount'], derive: deriveTotalShares },
+  donation: {
     check: checkDonation,
     // A voided donation stays on record but no longer counts towards the page.
     contributions: (doc, refs) =>
@@ -453,196 +299,52 @@ export const CATALOG: readonly ResourceKind[] = [
             total_donations: 1,
             total_amount: numberOf(doc.amount),
           }),
-  }),
-  defineKind({
-    singular: 'share_page',
-    plural: 'share_pages',
-    title: 'The collection of share pages in the system',
-    schema: SharePageWriteSchema,
-    readOnly: SHARE_PAGE_READ_ONLY_FIELDS,
-    references: AUTHORSHIP,
-    subCollections: [taggings('share_page', 'share page')],
-    derive: deriveTotalShares,
-  }),
-  defineKind({
-    singular: 'advocacy_campaign',
-    plural: 'advocacy_campaigns',
-    title: 'The collection of advocacy campaigns in the system',
-    schema: AdvocacyCampaignWriteSchema,
-    readOnly: ADVOCACY_CAMPAIGN_READ_ONLY_FIELDS,
-    references: AUTHORSHIP,
-    helpers: [
-      recordHelper('record_outreach_helper', 'Record an outreach of this campaign', {
-        anonymous: true,
-      }),
-    ],
-    subCollections: [
-      subCollection('outreaches', 'outreach', 'advocacy_campaign', "The campaign's outreaches"),
-    ],
-    totals: ['total_outreaches'],
-    derive: deriveTotalShares,
-  }),
-  defineKind({
-    singular: 'outreach',
-    plural: 'outreaches',
-    title: 'The collection of advocacy outreaches in the system',
-    schema: OutreachWriteSchema,
-    readOnly: OUTREACH_READ_ONLY_FIELDS,
-    references: actionLinks('advocacy_campaign'),
+  },
+  share_page: { derive: deriveTotalShares },
+  advocacy_campaign: { totals: ['total_outreaches'], derive: deriveTotalShares },
+  outreach: {
     contributions: (_doc, refs) => addTo(refs, 'advocacy_campaign', { total_outreaches: 1 }),
-  }),
-  defineKind({
-    singular: 'event',
-    plural: 'events',
-    title: 'The collection of events in the system',
-    schema: EventWriteSchema,
-    readOnly: EVENT_READ_ONLY_FIELDS,
-    references: [...AUTHORSHIP, reference('sponsor', { kinds: ['organization'] })],
-    helpers: [
-      recordHelper('record_attendance_helper', 'Record an attendance of this event', {
-        anonymous: true,
-      }),
-    ],
-    subCollections: [
-      subCollection('attendances', 'attendance', 'event', "The event's attendances"),
-    ],
+  },
+  event: {
     totals: ['total_accepted', 'total_tickets', 'total_amount'],
     renderTotals: renderEventTotals,
     prepareInput: ticketLevelsAsStored,
     derive: deriveTotalShares,
-  }),
-  defineKind({
-    singular: 'attendance',
-    plural: 'attendances',
-    title: 'The collection of event attendances in the system',
-    schema: AttendanceWriteSchema,
-    readOnly: ATTENDANCE_READ_ONLY_FIELDS,
-    references: actionLinks('event'),
-    contributions: attendanceContributions,
-    check: checkTickets,
-  }),
-  defineKind({
-    singular: 'question',
-    plural: 'questions',
-    title: 'The collection of questions in the system',
-    schema: QuestionWriteSchema,
-    readOnly: QUESTION_READ_ONLY_FIELDS,
-    references: AUTHORSHIP,
-    subCollections: [subCollection('answers', 'answer', 'question', "The question's answers")],
-  }),
-  defineKind({
-    singular: 'answer',
-    plural: 'answers',
-    title: 'The collection of answers to questions in the system',
-    schema: AnswerWriteSchema,
-    readOnly: ANSWER_READ_ONLY_FIELDS,
-    references: [...actionLinks('question'), reference('canvass')],
-    check: checkAnswer,
-  }),
-  defineKind({
-    singular: 'wrapper',
-    plural: 'wrappers',
-    title: 'The collection of message wrappers in the system',
-    schema: WrapperWriteSchema,
-    readOnly: WRAPPER_READ_ONLY_FIELDS,
-    references: AUTHORSHIP,
-    subCollections: [taggings('wrapper', 'wrapper')],
-  }),
-  defineKind({
-    singular: 'message',
-    plural: 'messages',
-    title: 'The collection of messages in the system',
-    schema: MessageWriteSchema,
-    readOnly: MESSAGE_READ_ONLY_FIELDS,
-    references: [...AUTHORSHIP, reference('wrapper'), reference('list'), reference('query')],
+  },
+  attendance: { contributions: attendanceContributions, check: checkTickets },
+  answer: { check: checkAnswer },
+  message: {
     // Status and counts move with time while a message goes out (domain/messages.ts).
     view: messageView,
-    helpers: [
-      recordHelper('send_helper', 'Send this message, or stop sending it', { path: 'send' }),
-      recordHelper('schedule_helper', 'Schedule this message, or cancel its schedule', {
-        path: 'schedule',
-      }),
-    ],
-  }),
-  defineKind({
-    singular: 'tag',
-    plural: 'tags',
-    title: 'The collection of tags in the system',
-    schema: TagWriteSchema,
-    readOnly: TAG_READ_ONLY_FIELDS,
-    references: AUTHORSHIP,
-    subCollections: [taggings('tag', 'tag')],
-    requiredOnCreate: ['name'],
-    lookupKeys: nameKey,
-    check: uniqueName('tag'),
-  }),
-  defineKind({
-    singular: 'tagging',
-    plural: 'taggings',
-    title: 'The collection of taggings in the system',
-    schema: TaggingWriteSchema,
-    readOnly: TAGGING_READ_ONLY_FIELDS,
-    references: [
-      reference('tag', { required: true }),
-      ...TAGGING_TARGETS.map((target) => reference(target)),
-      reference('canvass'),
-    ],
+    helpers: {
+      send_helper: { path: 'send', title: 'Send this message, or stop sending it' },
+      schedule_helper: { path: 'schedule', title: 'Schedule this message, or cancel its schedule' },
+    },
+  },
+  tag: { requiredOnCreate: ['name'], lookupKeys: nameKey, check: uniqueName('tag') },
+  tagging: {
     exactlyOneOf: [TAGGING_TARGETS],
     derive: (doc, refs) => withItemType(doc, refs, TAGGING_TARGETS),
-  }),
-  defineKind({
-    singular: 'list',
-    plural: 'lists',
-    title: 'The collection of lists in the system',
-    schema: ListWriteSchema,
-    readOnly: LIST_READ_ONLY_FIELDS,
-    references: AUTHORSHIP,
-    subCollections: [subCollection('items', 'item', 'list', 'The items of the list')],
+  },
+  list: {
     requiredOnCreate: ['name'],
     totals: ['total_items'],
     lookupKeys: nameKey,
     check: uniqueName('list'),
-  }),
-  defineKind({
-    singular: 'item',
-    plural: 'items',
-    title: 'The collection of list items in the system',
-    schema: ItemWriteSchema,
-    readOnly: ITEM_READ_ONLY_FIELDS,
-    references: [
-      reference('list', { required: true }),
-      reference('person'),
-      reference('organization'),
-    ],
+  },
+  item: {
     exactlyOneOf: [['person', 'organization']],
     derive: (doc, refs) => withItemType(doc, refs, ['person', 'organization']),
     contributions: (_doc, refs) => addTo(refs, 'list', { total_items: 1 }),
-  }),
-  defineKind({
-    singular: 'query',
-    plural: 'queries',
-    title: 'The collection of queries in the system',
-    schema: QueryWriteSchema,
-    readOnly: QUERY_READ_ONLY_FIELDS,
-    references: AUTHORSHIP,
-    check: checkQuery,
-  }),
-  defineKind({
-    singular: 'canvass',
-    plural: 'canvasses',
-    title: 'The collection of canvasses in the system',
-    schema: CanvassWriteSchema,
-    readOnly: CANVASS_READ_ONLY_FIELDS,
-    references: [
-      reference('target', { kinds: ['person'], required: true }),
-      reference('canvasser', { kinds: ['person'] }),
-    ],
-    subCollections: [
-      subCollection('answers', 'answer', 'canvass', 'Answers recorded by the canvass'),
-      subCollection('taggings', 'tagging', 'canvass', 'Taggings recorded by the canvass'),
-    ],
-  }),
-];
+  },
+  query: { check: checkQuery },
+};
 
-/** The person and every kind of {@link CATALOG}. */
-export const ALL_KINDS: readonly ResourceKind[] = [personKind, ...CATALOG];
+/**
+ * Every kind of the specification, in the SDK's order (the order the entry point links
+ * them): each the SDK's declaration served with the server's {@link RULES}; the person
+ * with its own (`person.ts`).
+ */
+export const ALL_KINDS: readonly ResourceKind[] = KINDS.map((kind) =>
+  kind.singular === 'person' ? personKind : serveKind(kind, RULES[kind.singular]),
+);

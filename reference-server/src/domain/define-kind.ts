@@ -1,127 +1,199 @@
 /**
- * A compact way to declare a resource kind: the SDK's write schema and read-only list
- * (the one definition of the resource's fields), plus the server's own rules (links,
- * sub-collections, totals). Defaults keep simple kinds to a few lines.
+ * A server kind built from the SDK's declaration of the kind (`adis-sdk/schema`): its
+ * names, its write schema and read-only members, its links (the declaration's `one`
+ * relations), its sub-collections (its `many` relations) and its helpers. The server
+ * adds only its own rules (totals, checks, cascades, lookup keys…), so the links a
+ * record carries are the relations the SDK follows, by construction.
  */
-import type * as z from 'zod/mini';
+import {
+  type AnyKind,
+  type Helper,
+  kindNamed,
+  type ManyRelation,
+  type OneRelation,
+} from 'adis-sdk/schema';
 import type { JsonObject, LookupKey } from '../storage/storage.js';
 import type { RecordHelper, Reference, ResourceKind, SubCollection } from './kinds.js';
 import { parseOrThrow } from './validation.js';
 
-/** What {@link defineKind} needs; everything not listed defaults to "none". */
-export type KindSpec = Omit<
-  ResourceKind,
-  'parse' | 'lookupKeys' | 'references' | 'subCollections' | 'inEntryPoint' | 'writable'
+/** How the server presents one of a kind's helpers: its path below the record, its title. */
+export interface HelperRule {
+  /** Path below the record's URL (default: the relation, `record_signature_helper`). */
+  path?: string;
+  /** Title of the link (default: derived from the names). */
+  title?: string;
+}
+
+/**
+ * The server's own rules for a kind: everything of a {@link ResourceKind} the SDK's
+ * declaration does not say. Everything not listed defaults to "none".
+ */
+export type ServerRules = Partial<
+  Pick<
+    ResourceKind,
+    | 'title'
+    | 'inEntryPoint'
+    | 'writable'
+    | 'filterKeys'
+    | 'exactlyOneOf'
+    | 'view'
+    | 'requiredOnCreate'
+    | 'contributions'
+    | 'totals'
+    | 'renderTotals'
+    | 'derive'
+    | 'prepareInput'
+    | 'check'
+  >
 > & {
-  /** The SDK's strict write schema of the resource. */
-  schema: z.ZodMiniType;
-  references?: readonly Reference[];
-  subCollections?: readonly SubCollection[];
   lookupKeys?(doc: JsonObject): LookupKey[];
-  inEntryPoint?: boolean;
-  writable?: boolean;
+  /** Paths and titles of the declaration's helpers, by relation without the curie. */
+  helpers?: Readonly<Record<string, HelperRule>>;
 };
 
+/** A declaration's kind by singular name (default: the specification's kinds). */
+export type KindLookup = (singular: string) => AnyKind | undefined;
+
+/** `std:person` → `person`. */
+export function withoutCurie(rel: string): string {
+  return rel.replace(/^std:/, '');
+}
+
+/** `fundraising_page` → `fundraising page`. */
+function words(name: string): string {
+  return name.replace(/_/g, ' ');
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
+}
+
+function relationsOf<T extends OneRelation | ManyRelation>(
+  declaration: AnyKind,
+  type: T['type'],
+): T[] {
+  return Object.values(declaration.relations).filter((r): r is T => r.type === type);
+}
+
 /**
- * Builds a {@link ResourceKind} whose `parse` validates with the SDK's write schema,
- * reporting every issue as the spec's ErrorDescriptions.
+ * The relation of `child` that points back at a record of `parent`: the one named like
+ * the parent (an answer's `canvass`), else the only one to the parent's kind (an event's
+ * `sponsor` to its organization), else the only required one (a canvass's `target`,
+ * beside its optional `canvasser`). Without the curie.
  *
  * @example
  * ```ts
- * const tagKind = defineKind({
- *   singular: 'tag', plural: 'tags', title: 'Tags', schema: TagWriteSchema, readOnly: TAG_READ_ONLY_FIELDS,
- * });
+ * backReference(petitionKind, signatureKind); // 'petition'
+ * backReference(organizationKind, eventKind); // 'sponsor'
  * ```
  */
-export function defineKind(spec: KindSpec): ResourceKind {
-  const { schema, ...rest } = spec;
+export function backReference(parent: AnyKind, child: AnyKind): string {
+  const back = relationsOf<OneRelation>(child, 'one').filter((r) => r.kind === parent.singular);
+  const required = back.filter((r) => r.required);
+  const found =
+    back.find((r) => r.rel === `std:${parent.singular}`) ??
+    (back.length === 1 ? back[0] : required.length === 1 ? required[0] : undefined);
+  if (!found) {
+    throw new Error(
+      `${child.singular} has no one relation back to a ${parent.singular} (${back.length} candidates): declare one to serve the ${parent.singular}'s ${child.plural}`,
+    );
+  }
+  return withoutCurie(found.rel);
+}
+
+function helperTitle(declaration: AnyKind, helper: Helper): string {
+  const owner = words(declaration.singular);
+  if (helper.type === 'record') {
+    const record = words(helper.record);
+    return `Record ${article(record)} ${record} of this ${owner}`;
+  }
+  return `${words(withoutCurie(helper.rel))} of this ${owner}`;
+}
+
+/**
+ * The record's helper links: one per helper relation of the declaration (a message's
+ * `send` and `stopSending` are one link, `std:send_helper`, with two methods). A helper
+ * is anonymous when the declaration lets a caller without a key make one of its calls.
+ */
+function helpersOf(declaration: AnyKind, rules: ServerRules): RecordHelper[] {
+  const byRel = new Map<string, RecordHelper>();
+  for (const helper of Object.values(declaration.helpers)) {
+    const rel = withoutCurie(helper.rel);
+    const anonymous = helper.type === 'record' && helper.anonymous;
+    const known = byRel.get(rel);
+    if (known) {
+      known.anonymous ||= anonymous;
+      continue;
+    }
+    const rule = rules.helpers?.[rel];
+    byRel.set(rel, {
+      rel,
+      path: rule?.path ?? rel,
+      title: rule?.title ?? helperTitle(declaration, helper),
+      anonymous,
+    });
+  }
+  for (const rel of Object.keys(rules.helpers ?? {})) {
+    if (!byRel.has(rel)) {
+      throw new Error(`${declaration.singular} declares no helper std:${rel}`);
+    }
+  }
+  return [...byRel.values()];
+}
+
+/**
+ * Builds the server's {@link ResourceKind} from the SDK's declaration of the kind and the
+ * server's own rules: `parse` validates with the declaration's write schema (every issue
+ * an ErrorDescription), references come from its `one` relations, sub-collections from
+ * its `many` relations (each listing the records whose relation back points at the
+ * parent), helper links from its helpers.
+ *
+ * @example
+ * ```ts
+ * import { tagKind } from 'adis-sdk/schema';
+ * const tags = serveKind(tagKind, { requiredOnCreate: ['name'] });
+ * tags.references.map((r) => r.rel); // ['creator', 'modified_by']
+ * tags.subCollections.map((s) => s.plural); // ['taggings']
+ * ```
+ */
+export function serveKind(
+  declaration: AnyKind,
+  rules: ServerRules = {},
+  kinds: KindLookup = kindNamed,
+): ResourceKind {
+  const { helpers: _helperRules, ...serverRules } = rules;
+  const references: Reference[] = relationsOf<OneRelation>(declaration, 'one').map((relation) => ({
+    rel: withoutCurie(relation.rel),
+    kinds: [relation.kind],
+    required: relation.required,
+  }));
+  const subCollections: SubCollection[] = relationsOf<ManyRelation>(declaration, 'many').map(
+    (relation) => {
+      const child = kinds(relation.kind);
+      if (!child) throw new Error(`${declaration.singular}: no kind named ${relation.kind}`);
+      const plural = withoutCurie(relation.rel);
+      return {
+        plural,
+        kind: relation.kind,
+        via: backReference(declaration, child),
+        title: `The ${words(declaration.singular)}'s ${words(plural)}`,
+      };
+    },
+  );
+  const helpers = helpersOf(declaration, rules);
   return {
-    references: [],
-    subCollections: [],
+    singular: declaration.singular,
+    plural: declaration.plural,
+    title: `The collection of ${words(declaration.plural)} in the system`,
     inEntryPoint: true,
     writable: true,
+    readOnly: declaration.readOnly,
     lookupKeys: () => [],
-    ...rest,
-    parse: (body) => parseOrThrow(schema, body, `std:${spec.singular}`) as JsonObject,
+    references,
+    subCollections,
+    ...(helpers.length > 0 ? { helpers } : {}),
+    ...serverRules,
+    parse: (body) =>
+      parseOrThrow(declaration.writeSchema, body, `std:${declaration.singular}`) as JsonObject,
   };
-}
-
-/**
- * A link to a record of `kinds` (default: the kind named like the relation).
- *
- * @example
- * ```ts
- * reference('creator', { kinds: ['person'] }); // optional link std:creator to a person
- * reference('petition', { required: true });
- * ```
- */
-export function reference(
-  rel: string,
-  options: { kinds?: readonly string[]; required?: boolean } = {},
-): Reference {
-  return { rel, kinds: options.kinds ?? [rel], required: options.required ?? false };
-}
-
-/**
- * A sub-collection listing the records of `kind` whose reference `via` points at the
- * parent.
- *
- * @example
- * ```ts
- * subCollection('signatures', 'signature', 'petition', "The petition's signatures");
- * ```
- */
-export function subCollection(
-  plural: string,
-  kind: string,
-  via: string,
-  title: string,
-): SubCollection {
-  return { plural, kind, via, title };
-}
-
-/** Records an actor (a person, or an organization acting as one) takes or is given. */
-/**
- * A helper endpoint of each record of a kind. `anonymous` says whether the spec lets
- * callers without an API key use it.
- *
- * @example
- * ```ts
- * recordHelper('record_signature_helper', 'Record a signature of this petition', { anonymous: true });
- * recordHelper('send_helper', 'Send this message', { path: 'send' });
- * ```
- */
-export function recordHelper(
-  rel: string,
-  title: string,
-  options: { path?: string; anonymous?: boolean } = {},
-): RecordHelper {
-  return { rel, path: options.path ?? rel, title, anonymous: options.anonymous ?? false };
-}
-
-const ACTOR_RECORDS = [
-  ['answers', 'answer', 'answers'],
-  ['attendances', 'attendance', 'event attendances'],
-  ['signatures', 'signature', 'petition signatures'],
-  ['submissions', 'submission', 'form submissions'],
-  ['donations', 'donation', 'donations'],
-  ['outreaches', 'outreach', 'outreaches'],
-  ['taggings', 'tagging', 'taggings'],
-  ['items', 'item', 'list items'],
-] as const;
-
-/**
- * The sub-collections of the records that link an actor as `via`: a person's (or an
- * organization's) answers, attendances, signatures, submissions, donations,
- * outreaches, taggings and list items.
- *
- * @example
- * ```ts
- * actorSubCollections('person'); // [{ plural: 'answers', kind: 'answer', via: 'person', … }, …]
- * ```
- */
-export function actorSubCollections(via: 'person' | 'organization'): SubCollection[] {
-  return ACTOR_RECORDS.map(([plural, kind, what]) =>
-    subCollection(plural, kind, via, `The ${via}'s ${what}`),
-  );
 }

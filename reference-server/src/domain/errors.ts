@@ -7,7 +7,7 @@
  * examples do ("both errors are reported together in one error_descriptions array").
  */
 
-import { RuleCode } from '../../../src/resources/rules.js';
+import { RuleCode } from 'adis-sdk/schema';
 
 /** One reason a request failed: the spec's ErrorDescription. */
 export interface ErrorDescription {

@@ -10,8 +10,9 @@
  * know the current state before they act. A helper that changes the course of a send
  * (stopping it) stores the state it froze.
  */
+
+import type { MESSAGE_STATUSES, MessageSchedule } from 'adis-sdk/schema';
 import * as z from 'zod';
-import type { MESSAGE_STATUSES, MessageSchedule } from '../../../src/resources/message.js';
 import type { JsonObject, RecordFilter, StoredRecord, Tenant } from '../storage/storage.js';
 import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
 import { PERSON_FILTER_FIELDS, parseFilter } from './filter.js';

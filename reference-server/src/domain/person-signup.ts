@@ -8,7 +8,7 @@
  * the shared ones (`helpers/action-functions.ts`), each a part of a non-atomic request;
  * `triggers` are recorded on the person.
  */
-import { PersonSignupBodySchema } from '../../../src/helpers/bodies.js';
+import { PersonSignupBodySchema } from 'adis-sdk/schema';
 // The href functions are pure (no HTTP): the same reading of hrefs as the routes'.
 import { recordOfHref, Urls } from '../http/links.js';
 import type { JsonObject, StoredRecord, Tenant } from '../storage/storage.js';

@@ -1,26 +1,15 @@
 /**
- * The person resource: validation with the SDK's `PersonWriteSchema` (one schema for
- * client and server), lookup keys for matching, and its sub-collections.
+ * The person resource: the SDK's declaration of the kind (its write schema, one schema
+ * for client and server; its sub-collections and helper) plus the server's lookup keys
+ * for matching and filtering.
  */
-import {
-  PERSON_READ_ONLY_FIELDS,
-  type Person,
-  type PersonInput,
-  PersonWriteSchema,
-} from '../../../src/resources/person.js';
+import { type Person, type PersonInput, personKind as personDeclaration } from 'adis-sdk/schema';
 import type { JsonObject, LookupKey } from '../storage/storage.js';
-import { actorSubCollections, defineKind, recordHelper } from './define-kind.js';
-import type { ResourceKind, SubCollection } from './kinds.js';
+import { serveKind } from './define-kind.js';
+import type { ResourceKind } from './kinds.js';
 import { parseOrThrow } from './validation.js';
 
 export type { Person, PersonInput };
-
-/**
- * Sub-collections of a person, from the spec's list of person links. The spec writes
- * `std:attendance` once; the collection relation is plural everywhere else, so the
- * server links `std:attendances`.
- */
-export const PERSON_SUB_COLLECTIONS: readonly SubCollection[] = actorSubCollections('person');
 
 /**
  * Validates a person sent by a client (create, update or helper) with the SDK's
@@ -32,7 +21,7 @@ export const PERSON_SUB_COLLECTIONS: readonly SubCollection[] = actorSubCollecti
  * ```
  */
 export function parsePerson(body: unknown): JsonObject {
-  return parseOrThrow(PersonWriteSchema, body, 'std:person') as JsonObject;
+  return parseOrThrow(personDeclaration.writeSchema, body, 'std:person') as JsonObject;
 }
 
 /**
@@ -75,17 +64,12 @@ export function personLookupKeys(doc: JsonObject): LookupKey[] {
   return keys;
 }
 
-/** The person resource kind. */
-export const personKind: ResourceKind = defineKind({
-  singular: 'person',
-  plural: 'people',
-  title: 'The collection of people in the system',
-  schema: PersonWriteSchema,
-  readOnly: PERSON_READ_ONLY_FIELDS,
+/**
+ * The person resource kind. Its sub-collections are the SDK's: the spec writes
+ * `std:attendance` once, the SDK reads it as an alternative spelling, and the server
+ * links the plural `std:attendances` it uses everywhere else.
+ */
+export const personKind: ResourceKind = serveKind(personDeclaration, {
   lookupKeys: personLookupKeys,
   filterKeys: { email_address: 'email' },
-  subCollections: PERSON_SUB_COLLECTIONS,
-  helpers: [
-    recordHelper('record_canvass_helper', 'Record a canvass of this person', { anonymous: true }),
-  ],
 });

@@ -5,8 +5,9 @@
  * their findings into `error_code`, `properties` (indexed paths such as
  * `phone_numbers[0].number`), `description` and `hint`.
  */
+
+import { RuleCode } from 'adis-sdk/schema';
 import type * as z from 'zod/mini';
-import { RuleCode } from '../../../src/resources/rules.js';
 import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
 
 /**

@@ -13,7 +13,7 @@
  *    written (atomic);
  * 3. the action functions, each a part in its own transaction (non-atomic).
  */
-import type * as z from 'zod/mini';
+
 import {
   RecordAttendanceBodySchema,
   RecordCanvassBodySchema,
@@ -21,7 +21,8 @@ import {
   RecordOutreachBodySchema,
   RecordSignatureBodySchema,
   RecordSubmissionBodySchema,
-} from '../../../../src/helpers/bodies.js';
+} from 'adis-sdk/schema';
+import type * as z from 'zod/mini';
 import type { StoredRecord } from '../../storage/storage.js';
 import type { ResourceKind } from '../kinds.js';
 import { parseOrThrow } from '../validation.js';

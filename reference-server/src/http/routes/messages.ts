@@ -4,8 +4,9 @@
  * authentication middleware refuses them without a key, and a read key gets 403.
  * The rules live in `domain/messages.ts`.
  */
+
+import { MessageScheduleSchema } from 'adis-sdk/schema';
 import type { Context, Hono } from 'hono';
-import { MessageScheduleSchema } from '../../../../src/resources/message.js';
 import { actOnMessage, type MessageAction } from '../../domain/messages.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { readJsonObject, takeControl } from '../body.js';
