@@ -12,7 +12,7 @@
  * size.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +23,15 @@ const { values } = parseArgs({
 });
 const sizes = values.sizes.split(',').map(Number);
 const root = new URL('../', import.meta.url);
+/** The built command, where package.json's `bin` says it is. */
+const command: string = (() => {
+  const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+    bin?: Record<string, string>;
+  };
+  const bin = pkg.bin?.['adis-export'];
+  if (!bin) throw new Error('package.json names no adis-export command');
+  return bin;
+})();
 
 interface Measured {
   seconds: number;
@@ -34,7 +43,7 @@ async function exportOnce(url: string, output: string, hook: string): Promise<Me
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ['--import', hook, 'dist/export-cli.js', '--url', url, '-o', output, '--force', '-q'],
+    ['--import', hook, command, '--url', url, '-o', output, '--force', '-q'],
     { cwd: root, env: { ...process.env, ADIS_KEY: KEY }, stdio: ['ignore', 'inherit', 'pipe'] },
   );
   let stderr = '';

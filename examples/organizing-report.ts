@@ -9,7 +9,7 @@
  * server; `--rate 4` keeps to four requests a second for servers that limit you.
  */
 import { parseArgs } from 'node:util';
-import { connect, isAdisError } from 'adis-sdk';
+import { connect, isAdisError, primaryEmail } from 'adis-sdk';
 
 /** One petition of {@link OrganizingReport}. */
 export interface PetitionReport {
@@ -99,7 +99,7 @@ export async function organizingReport(
     for (const signature of await petition.signatures().toArray({ limit: 3 })) {
       const signer = await signature.person();
       const name = [signer.data.given_name, signer.data.family_name].filter(Boolean).join(' ');
-      firstSigners.push(name || signer.primaryEmail || signer.url);
+      firstSigners.push(name || primaryEmail(signer.data) || signer.url);
     }
     const sponsor = await petition.sponsor();
     petitions.push({

@@ -7,7 +7,7 @@
  * server; `--rate 4` keeps to four requests a second for servers that limit you.
  */
 import { parseArgs } from 'node:util';
-import { connect, isAdisError } from 'adis-sdk';
+import { connectWith, isAdisError, personKind, primaryEmail } from 'adis-sdk';
 
 /** What {@link summarisePeople} found. */
 export interface PeopleSummary {
@@ -29,7 +29,8 @@ export async function summarisePeople(
   options: { rateLimit?: number; readAhead?: boolean } = {},
 ): Promise<PeopleSummary> {
   const started = performance.now();
-  const client = await connect(url, {
+  // Only people are read: the client registers the person kind alone.
+  const client = await connectWith([personKind], url, {
     ...(apiKey ? { apiKey } : {}),
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   });
@@ -42,7 +43,7 @@ export async function summarisePeople(
     pages += 1;
     for (const person of page.items) {
       people += 1;
-      if (person.primaryEmail) withEmail += 1;
+      if (primaryEmail(person.data)) withEmail += 1;
       if (person.data.phone_numbers?.length) withPhone += 1;
       const locality = person.data.postal_addresses?.[0]?.locality;
       if (locality) localities.set(locality, (localities.get(locality) ?? 0) + 1);

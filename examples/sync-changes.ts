@@ -12,7 +12,21 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { type Client, connect, field, isAdisError, type PersonResource } from 'adis-sdk';
+import {
+  type BaseClient,
+  type Collections,
+  connectWith,
+  field,
+  isAdisError,
+  type PersonResource,
+  personKind,
+} from 'adis-sdk';
+
+/**
+ * A client with the people collection: what `connectWith([personKind], …)` returns, and
+ * what `connect` returns too (a client of every kind has it).
+ */
+export type PeopleClient = BaseClient & Collections<typeof personKind>;
 
 /** What a sync run remembers for the next one. */
 export interface SyncState {
@@ -34,7 +48,7 @@ export interface SyncResult {
  * window of a run must end at a time the server's `modified_date` values are
  * comparable with.
  */
-async function serverNow(client: Client): Promise<Date> {
+async function serverNow(client: PeopleClient): Promise<Date> {
   const response = await client.transport.request({ method: 'GET', url: client.root.url });
   const header = response.headers.get('date');
   const parsed = header ? Date.parse(header) : Number.NaN;
@@ -56,12 +70,12 @@ async function serverNow(client: Client): Promise<Date> {
  *
  * @example
  * ```ts
- * const client = await connect(url, { apiKey });
+ * const client = await connectWith([personKind], url, { apiKey });
  * const { state, fetched } = await syncPeople(client, { since: null }, (person) => save(person));
  * ```
  */
 export async function syncPeople(
-  client: Client,
+  client: PeopleClient,
   state: SyncState,
   handle: (person: PersonResource) => void | Promise<void>,
 ): Promise<SyncResult> {
@@ -127,7 +141,8 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const client = await connect(url, apiKey ? { apiKey } : {});
+  // Only people are read: the client registers the person kind alone.
+  const client = await connectWith([personKind], url, apiKey ? { apiKey } : {});
   const previous = await loadState(statePath);
   const { state, fetched } = await syncPeople(client, previous, (person) => {
     console.log(`${person.data.modified_date}  ${person.url}`);
