@@ -63,7 +63,7 @@ describe('the built package', () => {
 });
 
 describe('the built adis-export command', () => {
-  const bin = `${root}dist/export-cli.js`;
+  const bin = `${root}dist/cli/export-cli.js`;
 
   it('runs as an executable with a shebang and prints its usage', async () => {
     const { stdout } = await run(bin, ['--help'], { cwd: root });

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,11 +70,18 @@ describe('the built adis-sdk/helpers entry', () => {
       ]
         .map((match) => match[1] ?? '')
         .filter((name) => !name.startsWith('.'));
-    const esm = readFileSync(`${root}dist/helpers.js`, 'utf8');
-    const chunks = [...esm.matchAll(/from ["'](\.\/[^"']+)["']/g)].map((m) =>
-      (m[1] ?? '').slice(2),
-    );
-    for (const file of ['helpers.js', ...chunks, 'helpers.cjs'])
-      expect(importsOf(file)).toEqual([]);
+    // The ESM build is one file per module: walk the light entry's relative imports.
+    const seen = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(`${root}dist/${file}`, 'utf8');
+      for (const match of text.matchAll(/(?:from|import)\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+        walk(posix.normalize(posix.join(posix.dirname(file), match[1] ?? '')));
+      }
+    };
+    walk('helpers/index.js');
+    expect(seen.size).toBeGreaterThan(3);
+    for (const file of [...seen, 'helpers.cjs']) expect(importsOf(file)).toEqual([]);
   });
 });

@@ -29,7 +29,8 @@ function packageJson(path: string): Record<string, unknown> {
   return JSON.parse(readFileSync(`${root}${path}`, 'utf8')) as Record<string, unknown>;
 }
 
-const BUILT = /^dist\/[\w.-]+\.(js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)$/;
+// One file per module in the ESM build: dist/ and its folders.
+const BUILT = /^dist\/([\w-]+\/)*[\w.-]+\.(js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)$/;
 
 describe('the adis-sdk tarball', () => {
   it('holds only the build, its types and maps, and the package documents', async () => {
@@ -47,10 +48,13 @@ describe('the adis-sdk tarball', () => {
       'dist/index.cjs',
       'dist/index.d.ts',
       'dist/index.d.cts',
-      'dist/helpers.js',
+      'dist/helpers/index.js',
       'dist/helpers.cjs',
       'dist/helpers.d.ts',
-      'dist/export-cli.js',
+      'dist/schema/index.js',
+      'dist/schema.cjs',
+      'dist/schema.d.ts',
+      'dist/cli/export-cli.js',
     ]) {
       expect(files).toContain(needed);
     }
