@@ -67,12 +67,15 @@ export {
 } from './navigator/resource.js';
 export type * from './navigator/resources.js';
 export {
+  type Camel,
   type CollectionOf,
   type Collections,
   collectionName,
   type DataOf,
+  type HelperMethod,
   type HelperNotice,
   type InputOf,
+  type RelationMethod,
   type ResourceOf,
 } from './navigator/typed.js';
 export { linkTo, type WriteOptions } from './navigator/write.js';

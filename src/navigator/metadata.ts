@@ -173,7 +173,7 @@ export class Metadata {
   /**
    * Wraps a metadata root document already read, parsing its fields (a
    * SchemaValidationError when validation is on and they do not match). Usually
-   * {@link Client.metadata} or {@link Metadata.load} reads the root and calls this.
+   * {@link BaseClient.metadata} or {@link Metadata.load} reads the root and calls this.
    *
    * @param context - The connection's shared state: transport, curies, validation.
    * @param root - The metadata root document.

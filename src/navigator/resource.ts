@@ -344,8 +344,8 @@ export class Resource<T extends object, I = T> {
   }
 }
 
-/** A resource class derived from a kind: Resource plus a method per relation and helper. */
-type DerivedClass = new (context: NavigatorContext, document: HalDocument, kind: AnyKind) => Resource<object>;
+/** A resource class derived from a kind: {@link Resource} plus a method per relation and helper. */
+export type DerivedClass = new (context: NavigatorContext, document: HalDocument, kind: AnyKind) => Resource<object>;
 
 const derivedClasses = new WeakMap<AnyKind, DerivedClass>();
 

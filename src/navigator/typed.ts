@@ -52,7 +52,7 @@ type TargetCollection<N extends string> = [KindNamed<N>] extends [never]
   : CollectionOf<KindNamed<N>>;
 
 /** The method a relation declaration becomes. */
-type RelationMethod<R, L> = R extends OneRelation<infer N, infer Required>
+export type RelationMethod<R, L> = R extends OneRelation<infer N, infer Required>
   ? (options?: CallOptions) => Promise<Required extends true ? Target<N> : Target<N> | undefined>
   : R extends ManyRelation<infer N>
     ? () => TargetCollection<N>
@@ -71,7 +71,7 @@ type Bodies = typeof HELPER_BODIES;
 type BodyInput<B> = B extends keyof Bodies ? z.input<Bodies[B]> : never;
 
 /** The method a helper declaration becomes. */
-type HelperMethod<H> = H extends RecordHelper<infer B, infer N>
+export type HelperMethod<H> = H extends RecordHelper<infer B, infer N>
   ? (
       input: BodyInput<B>,
       options?: HelperOptions,
@@ -124,7 +124,7 @@ export type ResourceOf<K extends AnyKind> = Resource<DataOf<K>, InputOf<K>> & {
 export type CollectionOf<K extends AnyKind> = Collection<DataOf<K>, InputOf<K>, ResourceOf<K>>;
 
 /** `fundraising_pages` → `fundraisingPages`. */
-type Camel<S extends string> = S extends `${infer Head}_${infer Tail}`
+export type Camel<S extends string> = S extends `${infer Head}_${infer Tail}`
   ? `${Head}${Capitalize<Camel<Tail>>}`
   : S;
 

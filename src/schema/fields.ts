@@ -227,7 +227,7 @@ export const IDENTIFIER_PATTERN = /^[^:\s]+:\S.*$/;
 
 /**
  * The writable field every resource has: `identifiers`. The read-only common fields
- * (`created_date`, `modified_date`) are added by {@link resourceSchemas}.
+ * (`created_date`, `modified_date`) are added by `resourceSchemas`.
  *
  * @example
  * ```ts

@@ -280,10 +280,18 @@ export function recordHelper<const B extends string, const K extends string>(
  * };
  * ```
  */
-export function noticeHelper<const B extends string | undefined = undefined>(
+// Overloads: without a body, `B` must be `undefined` (the call takes no input); a
+// single signature would infer `string | undefined` from the context of `defineKind`.
+export function noticeHelper(rel: string, method: 'POST' | 'DELETE'): NoticeHelper<undefined>;
+export function noticeHelper<const B extends string>(
   rel: string,
   method: 'POST' | 'DELETE',
-  body?: B,
-): NoticeHelper<B> {
-  return { type: 'notice', rel: `std:${rel}`, method, body: body as B };
+  body: B,
+): NoticeHelper<B>;
+export function noticeHelper(
+  rel: string,
+  method: 'POST' | 'DELETE',
+  body?: string,
+): NoticeHelper {
+  return { type: 'notice', rel: `std:${rel}`, method, body };
 }
