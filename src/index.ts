@@ -60,6 +60,7 @@ export {
   type ResponseCodesOptions,
 } from './navigator/metadata.js';
 export {
+  type DerivedClass,
   type FollowOptions,
   isResourceOf,
   Resource,
@@ -67,6 +68,9 @@ export {
 } from './navigator/resource.js';
 export type * from './navigator/resources.js';
 export {
+  type AnyOfTarget,
+  type Bodies,
+  type BodyInput,
   type Camel,
   type CollectionOf,
   type Collections,
@@ -77,6 +81,8 @@ export {
   type InputOf,
   type RelationMethod,
   type ResourceOf,
+  type Target,
+  type TargetCollection,
 } from './navigator/typed.js';
 export { linkTo, type WriteOptions } from './navigator/write.js';
 export * from './schema/index.js';

@@ -1,6 +1,5 @@
 import { InvalidLinkError, LinkNotFoundError, ResponseFormatError } from '../errors/index.js';
 import { type Curies, fetchableUrl, HalDocument } from '../hal/index.js';
-import { type HelperOptions, sendHelper } from './helper-call.js';
 import type { HelperResult } from '../helpers/result.js';
 import { jsonPreview } from '../http/json-body.js';
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js';
@@ -12,6 +11,7 @@ import { KINDS, type SpecKind } from '../schema/kinds/index.js';
 import type { personKind } from '../schema/kinds/person.js';
 import { Collection } from './collection.js';
 import { type CallOptions, NavigatorContext } from './context.js';
+import { type HelperOptions, sendHelper } from './helper-call.js';
 import { Metadata } from './metadata.js';
 import type { FollowOptions, Resource } from './resource.js';
 import { type CollectionOf, type Collections, collectionName, type ResourceOf } from './typed.js';

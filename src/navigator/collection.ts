@@ -361,8 +361,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       const links = document.links(relation);
       items = await Promise.all(
         links.map(async (link) =>
-          this.#wrap(await this.#context.getRecord(link.url(), signal ? { signal } : {}),
-          ),
+          this.#wrap(await this.#context.getRecord(link.url(), signal ? { signal } : {})),
         ),
       );
     }

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { SchemaValidationError } from '../errors/index.js';
 import { type Curies, fetchableUrl, HalDocument, isJsonObject, Link } from '../hal/index.js';
 import type { HttpMethod, HttpResponse, Transport } from '../http/transport.js';
@@ -238,4 +238,3 @@ function locationOf(response: HttpResponse, requestUrl: string): string {
     return base;
   }
 }
-

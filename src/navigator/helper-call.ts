@@ -1,11 +1,16 @@
 import type { z } from 'zod/mini';
 import { isHTTPError } from '../errors/type-guards.js';
 import { HalDocument } from '../hal/index.js';
+import {
+  findMember,
+  type HelperResult,
+  helperFailures,
+  isPartialSuccess,
+} from '../helpers/result.js';
+import type { AnyKind } from '../schema/kind.js';
 import type { NavigatorContext } from './context.js';
 import type { Resource } from './resource.js';
-import type { AnyKind } from '../schema/kind.js';
 import { outgoingBody, type WriteOptions } from './write.js';
-import { findMember, type HelperResult, helperFailures, isPartialSuccess } from '../helpers/result.js';
 
 // The full SDK's side of the helpers: the body is checked with its schema, sent through
 // the client's transport (key on trusted origins only, rate limit, timeouts), and the

@@ -6,8 +6,8 @@ import {
   templateVariableNames,
   withQueryParameter,
 } from '../hal/index.js';
-import type { CallOptions, NavigatorContext } from './context.js';
 import { commonFields, optional } from '../schema/fields.js';
+import type { CallOptions, NavigatorContext } from './context.js';
 
 /**
  * The metadata root's fields, read leniently (its links are read from the document).

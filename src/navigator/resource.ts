@@ -1,7 +1,6 @@
 import type * as z from 'zod/mini';
 import { LinkNotFoundError } from '../errors/index.js';
 import type { HalDocument, Link, TemplateVariables } from '../hal/index.js';
-import { type HelperOptions, sendHelper } from './helper-call.js';
 import type { HelperResult } from '../helpers/result.js';
 import type {
   AnyKind,
@@ -13,6 +12,7 @@ import type {
 } from '../schema/kind.js';
 import { Collection } from './collection.js';
 import type { CallOptions, NavigatorContext } from './context.js';
+import { type HelperOptions, sendHelper } from './helper-call.js';
 import type { ResourceOf } from './typed.js';
 import { outgoingBody, type WriteOptions } from './write.js';
 
@@ -68,11 +68,7 @@ export class Resource<T extends object, I = T> {
    * const typed = context.wrap(personKind, document); // what the SDK does: a PersonResource
    * ```
    */
-  constructor(
-    context: NavigatorContext,
-    document: HalDocument,
-    kind: AnyKind,
-  ) {
+  constructor(context: NavigatorContext, document: HalDocument, kind: AnyKind) {
     this.context = context;
     this.document = document;
     this.kind = kind;
@@ -290,7 +286,8 @@ export class Resource<T extends object, I = T> {
     const bodies: Readonly<Record<string, z.ZodMiniType>> = HELPER_BODIES;
     const schema = helper.body === undefined ? undefined : bodies[helper.body];
     if (helper.type === 'record') {
-      if (!schema) throw new TypeError(`${this.kind.singular}: no helper body named ${helper.body}`);
+      if (!schema)
+        throw new TypeError(`${this.kind.singular}: no helper body named ${helper.body}`);
       return sendHelper(
         this.context,
         {
@@ -345,7 +342,11 @@ export class Resource<T extends object, I = T> {
 }
 
 /** A resource class derived from a kind: {@link Resource} plus a method per relation and helper. */
-export type DerivedClass = new (context: NavigatorContext, document: HalDocument, kind: AnyKind) => Resource<object>;
+export type DerivedClass = new (
+  context: NavigatorContext,
+  document: HalDocument,
+  kind: AnyKind,
+) => Resource<object>;
 
 const derivedClasses = new WeakMap<AnyKind, DerivedClass>();
 
@@ -391,12 +392,15 @@ export function resourceClass(kind: AnyKind): DerivedClass {
           };
   }
   for (const [name, method] of Object.entries(methods)) {
-    Object.defineProperty(derived.prototype, name, { value: method, writable: true, configurable: true });
+    Object.defineProperty(derived.prototype, name, {
+      value: method,
+      writable: true,
+      configurable: true,
+    });
   }
   derivedClasses.set(kind, derived);
   return derived;
 }
-
 
 /**
  * Whether `value` is a resource of `kind` (what `instanceof PetitionResource` was before

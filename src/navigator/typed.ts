@@ -1,5 +1,4 @@
 import type * as z from 'zod/mini';
-import type { HelperOptions } from './helper-call.js';
 import type { HelperResult } from '../helpers/result.js';
 import type { HELPER_BODIES } from '../schema/helper-bodies.js';
 import type {
@@ -13,6 +12,7 @@ import type {
 import type { KindNamed, SpecKind } from '../schema/kinds/index.js';
 import type { Collection } from './collection.js';
 import type { CallOptions } from './context.js';
+import type { HelperOptions } from './helper-call.js';
 import type { UntypedData } from './kind.js';
 import type { Resource } from './resource.js';
 
@@ -42,45 +42,48 @@ export type DataOf<K extends AnyKind> = z.output<K['schema']>;
 export type InputOf<K extends AnyKind> = z.input<K['writeSchema']>;
 
 /** The resource of the kind named `N`, untyped when `N` names no kind of the specification. */
-type Target<N extends string> = [KindNamed<N>] extends [never]
+export type Target<N extends string> = [KindNamed<N>] extends [never]
   ? Resource<UntypedData, UntypedData>
   : ResourceOf<KindNamed<N>>;
 
 /** The collection of the kind named `N`. */
-type TargetCollection<N extends string> = [KindNamed<N>] extends [never]
+export type TargetCollection<N extends string> = [KindNamed<N>] extends [never]
   ? Collection<UntypedData, UntypedData, Resource<UntypedData, UntypedData>>
   : CollectionOf<KindNamed<N>>;
 
 /** The method a relation declaration becomes. */
-export type RelationMethod<R, L> = R extends OneRelation<infer N, infer Required>
-  ? (options?: CallOptions) => Promise<Required extends true ? Target<N> : Target<N> | undefined>
-  : R extends ManyRelation<infer N>
-    ? () => TargetCollection<N>
-    : R extends AnyOfRelation<infer M>
-      ? (options?: CallOptions) => Promise<AnyOfTarget<M, L> | undefined>
-      : never;
+export type RelationMethod<R, L> =
+  R extends OneRelation<infer N, infer Required>
+    ? (options?: CallOptions) => Promise<Required extends true ? Target<N> : Target<N> | undefined>
+    : R extends ManyRelation<infer N>
+      ? () => TargetCollection<N>
+      : R extends AnyOfRelation<infer M>
+        ? (options?: CallOptions) => Promise<AnyOfTarget<M, L> | undefined>
+        : never;
 
 /** Any of the records the relations named `M` lead to. */
-type AnyOfTarget<M extends string, L> = {
+export type AnyOfTarget<M extends string, L> = {
   [X in M]: X extends keyof L ? (L[X] extends OneRelation<infer N> ? Target<N> : never) : never;
 }[M];
 
-type Bodies = typeof HELPER_BODIES;
+/** The helper bodies, by name. */
+export type Bodies = typeof HELPER_BODIES;
 
 /** The input of the helper body named `B`. */
-type BodyInput<B> = B extends keyof Bodies ? z.input<Bodies[B]> : never;
+export type BodyInput<B> = B extends keyof Bodies ? z.input<Bodies[B]> : never;
 
 /** The method a helper declaration becomes. */
-export type HelperMethod<H> = H extends RecordHelper<infer B, infer N>
-  ? (
-      input: BodyInput<B>,
-      options?: HelperOptions,
-    ) => Promise<HelperResult<Target<N>, Target<'person'>>>
-  : H extends NoticeHelper<infer B>
-    ? B extends string
-      ? (input: BodyInput<B>, options?: CallOptions) => Promise<HelperNotice>
-      : (options?: CallOptions) => Promise<HelperNotice>
-    : never;
+export type HelperMethod<H> =
+  H extends RecordHelper<infer B, infer N>
+    ? (
+        input: BodyInput<B>,
+        options?: HelperOptions,
+      ) => Promise<HelperResult<Target<N>, Target<'person'>>>
+    : H extends NoticeHelper<infer B>
+      ? B extends string
+        ? (input: BodyInput<B>, options?: CallOptions) => Promise<HelperNotice>
+        : (options?: CallOptions) => Promise<HelperNotice>
+      : never;
 
 /**
  * What a notice helper (a message's send and schedule helpers) answers: the server's
