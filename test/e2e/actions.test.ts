@@ -1,23 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AnswerResource,
-  AttendanceResource,
+  answerKind,
+  attendanceKind,
   type Collection,
-  DonationResource,
-  FormResource,
-  FundraisingPageResource,
-  ItemResource,
+  donationKind,
+  formKind,
+  fundraisingPageKind,
+  isResourceOf,
+  itemKind,
   linkTo,
-  OutreachResource,
+  outreachKind,
   type PersonResource,
-  PetitionResource,
+  petitionKind,
   type Resource,
-  SharePageResource,
-  SignatureResource,
-  SubmissionResource,
-  TaggingResource,
+  sharePageKind,
+  signatureKind,
+  submissionKind,
+  type TaggingResource,
   type TagResource,
-  WrapperResource,
+  taggingKind,
+  wrapperKind,
 } from '../../src/index.js';
 import {
   type Fixture,
@@ -53,7 +55,7 @@ describe('petitions and signatures', () => {
       .signatures()
       .create({ comments: 'Yes!', _links: { 'std:person': linkTo(ana) } });
     expect(f.statuses.last('POST')).toBe(201);
-    expect(signature).toBeInstanceOf(SignatureResource);
+    expect(isResourceOf(signature, signatureKind)).toBe(true);
     expect(signature.data.comments).toBe('Yes!');
     expect(signature.link('std:petition')?.url()).toBe(petition.url);
 
@@ -61,12 +63,12 @@ describe('petitions and signatures', () => {
     expect(signer.url).toBe(ana.url);
     expect(signer.data.given_name).toBe('Ana');
     const signed = await signature.petition();
-    expect(signed).toBeInstanceOf(PetitionResource);
+    expect(isResourceOf(signed, petitionKind)).toBe(true);
     expect(signed.data).toMatchObject({ title: 'Save the park', total_signatures: 1 });
     expect(await signature.organization()).toBeUndefined();
 
     const ofPerson = await ana.signatures().toArray();
-    expect(ofPerson.every((s) => s instanceof SignatureResource)).toBe(true);
+    expect(ofPerson.every((s) => isResourceOf(s, signatureKind))).toBe(true);
     expect(ofPerson.map((s) => s.url)).toContain(signature.url);
     expect(await urlsOf(petition.signatures())).toEqual([signature.url]);
     expect(await urlsOf(f.client.signatures)).toContain(signature.url);
@@ -141,7 +143,7 @@ describe('forms, fundraising pages, campaigns', () => {
       custom_fields: { shift: 'morning' },
       _links: { 'std:person': linkTo(ana) },
     });
-    expect(first).toBeInstanceOf(SubmissionResource);
+    expect(isResourceOf(first, submissionKind)).toBe(true);
     await form.submissions().create({ _links: { 'std:person': linkTo(ben) } });
     expect((await first.form()).url).toBe(form.url);
     expect((await first.person()).url).toBe(ana.url);
@@ -186,7 +188,7 @@ describe('forms, fundraising pages, campaigns', () => {
     const echoed = await page.update({ total_donations: 99, total_amount: 1e6 });
     expect(echoed.data).toMatchObject({ total_donations: 2, total_amount: 5.2 });
 
-    expect(dime).toBeInstanceOf(DonationResource);
+    expect(isResourceOf(dime, donationKind)).toBe(true);
     expect((await dime.fundraisingPage())?.url).toBe(page.url);
     expect((await dime.person()).url).toBe(ana.url);
     expect(await urlsOf(ana.donations())).toEqual(expect.arrayContaining([dime.url, voided.url]));
@@ -232,7 +234,7 @@ describe('forms, fundraising pages, campaigns', () => {
       targets: [{ title: 'Senator', family_name: 'Lopez' }],
       _links: { 'std:person': linkTo(ana) },
     });
-    expect(outreach).toBeInstanceOf(OutreachResource);
+    expect(isResourceOf(outreach, outreachKind)).toBe(true);
     await campaign.outreaches().create({ type: 'email', _links: { 'std:person': linkTo(ben) } });
     expect((await campaign.refresh()).data.total_outreaches).toBe(2);
     expect((await outreach.advocacyCampaign()).url).toBe(campaign.url);
@@ -286,7 +288,7 @@ describe('links between records', () => {
     expect((await signature.organization())?.url).toBe(organization.url);
     const signatures = await organization.signatures().toArray();
     expect(signatures.map((s) => s.url)).toEqual([signature.url]);
-    expect(signatures[0]).toBeInstanceOf(SignatureResource);
+    expect(isResourceOf(signatures[0], signatureKind)).toBe(true);
     expect(await organization.donations().toArray()).toEqual([]);
 
     // An organization can be put on a list.
@@ -297,7 +299,7 @@ describe('links between records', () => {
     expect(await item.person()).toBeUndefined();
     const items = await organization.items().toArray();
     expect(items.map((i) => i.url)).toEqual([item.url]);
-    expect(items[0]).toBeInstanceOf(ItemResource);
+    expect(isResourceOf(items[0], itemKind)).toBe(true);
 
     // Removing the optional link takes the petition out of the sub-collection.
     const dropped = await petition.update({ _links: { 'std:sponsor': null } });
@@ -339,22 +341,22 @@ describe('links between records', () => {
       taggings: await cara.taggings().toArray(),
       items: await cara.items().toArray(),
     };
-    const classes = {
-      signatures: SignatureResource,
-      submissions: SubmissionResource,
-      donations: DonationResource,
-      outreaches: OutreachResource,
-      attendances: AttendanceResource,
-      answers: AnswerResource,
-      taggings: TaggingResource,
-      items: ItemResource,
+    const kinds = {
+      signatures: signatureKind,
+      submissions: submissionKind,
+      donations: donationKind,
+      outreaches: outreachKind,
+      attendances: attendanceKind,
+      answers: answerKind,
+      taggings: taggingKind,
+      items: itemKind,
     };
     for (const key of Object.keys(made) as (keyof typeof made)[]) {
       expect(
         found[key].map((r) => r.url),
         key,
       ).toEqual([made[key].url]);
-      expect(found[key][0], key).toBeInstanceOf(classes[key]);
+      expect(isResourceOf(found[key][0], kinds[key]), key).toBe(true);
     }
     expect(found.attendances[0]?.data.status).toBe('accepted');
     expect(found.answers[0]?.data.responses).toEqual(['yes']);
@@ -392,24 +394,24 @@ describe('links between records', () => {
   it('tags petitions, forms, fundraising pages, share pages and wrappers', async () => {
     const tag: TagResource = await f.client.tags.create({ name: 'featured' });
     const targets = [
-      ['petition', await f.client.petitions.create({ title: 'Tagged' }), PetitionResource],
-      ['form', await f.client.forms.create({ title: 'Tagged' }), FormResource],
+      ['petition', await f.client.petitions.create({ title: 'Tagged' }), petitionKind],
+      ['form', await f.client.forms.create({ title: 'Tagged' }), formKind],
       [
         'fundraising_page',
         await f.client.fundraisingPages.create({ title: 'Tagged' }),
-        FundraisingPageResource,
+        fundraisingPageKind,
       ],
-      ['share_page', await f.client.sharePages.create({ name: 'Tagged' }), SharePageResource],
-      ['wrapper', await f.client.wrappers.create({ name: 'Tagged' }), WrapperResource],
+      ['share_page', await f.client.sharePages.create({ name: 'Tagged' }), sharePageKind],
+      ['wrapper', await f.client.wrappers.create({ name: 'Tagged' }), wrapperKind],
     ] as const;
     const taggings: TaggingResource[] = [];
-    for (const [type, target, cls] of targets) {
+    for (const [type, target, kind] of targets) {
       const tagging = await tag.taggings().create({ _links: { [`std:${type}`]: linkTo(target) } });
       taggings.push(tagging);
       expect(tagging.data.item_type).toBe(type);
       expect((await tagging.tag()).url).toBe(tag.url);
       const tagged = await tagging.target();
-      expect(tagged, type).toBeInstanceOf(cls);
+      expect(isResourceOf(tagged, kind), type).toBe(true);
       expect(tagged?.url).toBe(target.url);
       const ofTarget = await target.taggings().toArray();
       expect(

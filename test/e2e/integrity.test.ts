@@ -4,7 +4,7 @@
  * hold, and no taggings or list items left without what they tag.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventResource, PersonResource } from '../../src/index.js';
+import type { AttendanceInput, EventResource, PersonResource } from '../../src/index.js';
 import {
   type Fixture,
   httpError,
@@ -39,7 +39,11 @@ describe('tickets', () => {
     });
   });
 
-  const buy = (person: PersonResource, titles: string[], status = 'accepted') =>
+  const buy = (
+    person: PersonResource,
+    titles: string[],
+    status: AttendanceInput['status'] = 'accepted',
+  ) =>
     f.client.attendances.create({
       status,
       tickets: titles.map((title) => ({ title, amount: title === 'Free' ? 0 : 20 })),

@@ -7,7 +7,7 @@ import {
   LinkNotFoundError,
 } from '../../src/index.js';
 import { NavigatorContext } from '../../src/navigator/context.js';
-import { Metadata } from '../../src/resources/metadata.js';
+import { Metadata } from '../../src/navigator/metadata.js';
 import { type TestServer, testServer } from './reference-server.js';
 
 let server: TestServer;

@@ -5,6 +5,7 @@ import {
   isHTTPError,
   isSchemaValidationError,
   type PersonResource,
+  primaryEmail,
 } from '../../src/index.js';
 import { type TestServer, testServer } from './reference-server.js';
 
@@ -54,7 +55,7 @@ describe('SDK against the reference server, in-process', () => {
     expect(created.data.created_date).toBeTruthy();
 
     const read = await client.people.get(created.url);
-    expect(read.primaryEmail).toBe('ana.e2e@example.org');
+    expect(primaryEmail(read.data)).toBe('ana.e2e@example.org');
 
     const updated = await read.update({
       family_name: 'Lopez-Garcia',

@@ -1,31 +1,46 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AdvocacyCampaignResource,
-  AnswerResource,
-  AttendanceResource,
-  CanvassResource,
+  type AdvocacyCampaignResource,
+  type AnyKind,
+  advocacyCampaignKind,
+  answerKind,
+  attendanceKind,
   type Client,
   type Collection,
-  DonationResource,
-  EventResource,
-  FormResource,
-  FundraisingPageResource,
-  ItemResource,
-  ListResource,
-  MessageResource,
-  OrganizationResource,
-  OutreachResource,
-  PersonResource,
-  PetitionResource,
-  QueryResource,
-  QuestionResource,
+  type CollectionOf,
+  canvassKind,
+  donationKind,
+  type EventResource,
+  eventKind,
+  type FormResource,
+  type FundraisingPageResource,
+  formKind,
+  fundraisingPageKind,
+  type InputOf,
+  isResourceOf,
+  itemKind,
+  type ListResource,
+  listKind,
+  messageKind,
+  type OrganizationResource,
+  organizationKind,
+  outreachKind,
+  type PersonResource,
+  type PetitionResource,
+  personKind,
+  petitionKind,
+  type QuestionResource,
+  queryKind,
+  questionKind,
   type Resource,
-  SharePageResource,
-  SignatureResource,
-  SubmissionResource,
-  TaggingResource,
-  TagResource,
-  WrapperResource,
+  sharePageKind,
+  signatureKind,
+  submissionKind,
+  type TagResource,
+  taggingKind,
+  tagKind,
+  type WrapperResource,
+  wrapperKind,
 } from '../../src/index.js';
 import { type Fixture, httpError, links, newPerson, startFixture } from './fixtures.js';
 
@@ -56,24 +71,25 @@ type AnyCollection = Collection<object, unknown, AnyResource>;
  */
 interface CrudCase {
   name: string;
-  /** The class the SDK wraps records of the kind in. */
-  type: abstract new (
-    ...args: never[]
-  ) => AnyResource;
+  /** The kind the SDK reads the records as. */
+  kind: AnyKind;
   collection(client: Client): AnyCollection;
   input(deps: Deps, n: number): Record<string, unknown>;
   changes(deps: Deps, n: number): Record<string, unknown>;
 }
 
-/** Keeps each case's input and changes typed by its kind, then erases the types for the table. */
-function crud<T extends object, I, W extends Resource<T, I>>(spec: {
-  name: string;
-  type: abstract new (...args: never[]) => W;
-  collection(client: Client): Collection<T, I, W>;
-  input(deps: Deps, n: number): NoInfer<I> & object;
-  changes(deps: Deps, n: number): NoInfer<I> & object;
-}): CrudCase {
-  return spec as unknown as CrudCase;
+/**
+ * Keeps each case's input and changes typed by its kind, then erases the types for the
+ * table. Curried so that the kind is fixed before the case is checked: the literals of
+ * enum fields then keep their literal types.
+ */
+function crud<K extends AnyKind>(kind: K) {
+  return (spec: {
+    name: string;
+    collection(client: Client): CollectionOf<K>;
+    input(deps: Deps, n: number): InputOf<K>;
+    changes(deps: Deps, n: number): InputOf<K>;
+  }): CrudCase => ({ ...spec, kind }) as unknown as CrudCase;
 }
 
 const run = crypto.randomUUID().slice(0, 8);
@@ -86,9 +102,8 @@ const shareOptions = [
 ];
 
 const CASES: CrudCase[] = [
-  crud({
+  crud(personKind)({
     name: 'people',
-    type: PersonResource,
     collection: (c) => c.people,
     input: (_d, n) => ({
       identifiers: ids('person', n, 'a', 'b'),
@@ -107,9 +122,8 @@ const CASES: CrudCase[] = [
       email_addresses: [{ address: `ana.new.${n}.${run}@example.org`, primary: true }],
     }),
   }),
-  crud({
+  crud(organizationKind)({
     name: 'organizations',
-    type: OrganizationResource,
     collection: (c) => c.organizations,
     input: (_d, n) => ({
       identifiers: ids('org', n),
@@ -126,9 +140,8 @@ const CASES: CrudCase[] = [
       languages_spoken: ['fr'],
     }),
   }),
-  crud({
+  crud(petitionKind)({
     name: 'petitions',
-    type: PetitionResource,
     collection: (c) => c.petitions,
     input: (_d, n) => ({
       identifiers: ids('petition', n),
@@ -146,9 +159,8 @@ const CASES: CrudCase[] = [
       target: [{ name: 'Governor' }],
     }),
   }),
-  crud({
+  crud(formKind)({
     name: 'forms',
-    type: FormResource,
     collection: (c) => c.forms,
     input: (_d, n) => ({
       identifiers: ids('form', n),
@@ -164,9 +176,8 @@ const CASES: CrudCase[] = [
       share_options: [{ email_share: { subject: 'Join us' } }],
     }),
   }),
-  crud({
+  crud(fundraisingPageKind)({
     name: 'fundraising pages',
-    type: FundraisingPageResource,
     collection: (c) => c.fundraisingPages,
     input: (_d, n) => ({
       identifiers: ids('page', n),
@@ -182,9 +193,8 @@ const CASES: CrudCase[] = [
       share_options: [{ network_b_share: { message: 'Give today' } }],
     }),
   }),
-  crud({
+  crud(sharePageKind)({
     name: 'share pages',
-    type: SharePageResource,
     collection: (c) => c.sharePages,
     input: (_d, n) => ({
       identifiers: ids('share', n),
@@ -201,9 +211,8 @@ const CASES: CrudCase[] = [
       share_options: [{ facebook_share: { title: 'Elm Park', total_shares: 7 } }],
     }),
   }),
-  crud({
+  crud(advocacyCampaignKind)({
     name: 'advocacy campaigns',
-    type: AdvocacyCampaignResource,
     collection: (c) => c.advocacyCampaigns,
     input: (_d, n) => ({
       identifiers: ids('campaign', n),
@@ -221,9 +230,8 @@ const CASES: CrudCase[] = [
       type: 'email',
     }),
   }),
-  crud({
+  crud(eventKind)({
     name: 'events',
-    type: EventResource,
     collection: (c) => c.events,
     input: (_d, n) => ({
       identifiers: ids('event', n),
@@ -248,9 +256,8 @@ const CASES: CrudCase[] = [
       reminders: [{ method: 'email', minutes: 120 }],
     }),
   }),
-  crud({
+  crud(questionKind)({
     name: 'questions',
-    type: QuestionResource,
     collection: (c) => c.questions,
     input: (_d, n) => ({
       identifiers: ids('question', n),
@@ -269,9 +276,8 @@ const CASES: CrudCase[] = [
       responses: [{ key: 'maybe', name: 'Undecided', title: 'Maybe' }],
     }),
   }),
-  crud({
+  crud(wrapperKind)({
     name: 'wrappers',
-    type: WrapperResource,
     collection: (c) => c.wrappers,
     input: (_d, n) => ({
       identifiers: ids('wrapper', n),
@@ -287,9 +293,8 @@ const CASES: CrudCase[] = [
       footer: null,
     }),
   }),
-  crud({
+  crud(messageKind)({
     name: 'messages',
-    type: MessageResource,
     collection: (c) => c.messages,
     input: (d, n) => ({
       identifiers: ids('message', n),
@@ -307,9 +312,8 @@ const CASES: CrudCase[] = [
       body: null,
     }),
   }),
-  crud({
+  crud(tagKind)({
     name: 'tags',
-    type: TagResource,
     collection: (c) => c.tags,
     input: (_d, n) => ({
       identifiers: ids('tag', n),
@@ -322,9 +326,8 @@ const CASES: CrudCase[] = [
       description: null,
     }),
   }),
-  crud({
+  crud(listKind)({
     name: 'lists',
-    type: ListResource,
     collection: (c) => c.lists,
     input: (_d, n) => ({
       identifiers: ids('list', n),
@@ -339,9 +342,8 @@ const CASES: CrudCase[] = [
       description: null,
     }),
   }),
-  crud({
+  crud(queryKind)({
     name: 'queries',
-    type: QueryResource,
     collection: (c) => c.queries,
     input: (_d, n) => ({
       identifiers: ids('query', n),
@@ -356,9 +358,8 @@ const CASES: CrudCase[] = [
       description: null,
     }),
   }),
-  crud({
+  crud(signatureKind)({
     name: 'signatures',
-    type: SignatureResource,
     collection: (c) => c.signatures,
     input: (d, n) => ({
       identifiers: ids('signature', n),
@@ -375,9 +376,8 @@ const CASES: CrudCase[] = [
       referrer_data: { website: 'example.org' },
     }),
   }),
-  crud({
+  crud(submissionKind)({
     name: 'submissions',
-    type: SubmissionResource,
     collection: (c) => c.submissions,
     input: (d, n) => ({
       identifiers: ids('submission', n),
@@ -392,9 +392,8 @@ const CASES: CrudCase[] = [
       custom_fields: { shift: 'evening' },
     }),
   }),
-  crud({
+  crud(donationKind)({
     name: 'donations',
-    type: DonationResource,
     collection: (c) => c.donations,
     input: (d, n) => ({
       identifiers: ids('donation', n),
@@ -414,9 +413,8 @@ const CASES: CrudCase[] = [
       payment: null,
     }),
   }),
-  crud({
+  crud(outreachKind)({
     name: 'outreaches',
-    type: OutreachResource,
     collection: (c) => c.outreaches,
     input: (d, n) => ({
       identifiers: ids('outreach', n),
@@ -437,9 +435,8 @@ const CASES: CrudCase[] = [
       targets: [{ title: 'Senator', family_name: 'Ng' }],
     }),
   }),
-  crud({
+  crud(attendanceKind)({
     name: 'attendances',
-    type: AttendanceResource,
     collection: (c) => c.attendances,
     input: (d, n) => ({
       identifiers: ids('attendance', n),
@@ -458,9 +455,8 @@ const CASES: CrudCase[] = [
       tickets: [{ title: 'General', amount: 10, currency: 'USD' }],
     }),
   }),
-  crud({
+  crud(answerKind)({
     name: 'answers',
-    type: AnswerResource,
     collection: (c) => c.answers,
     input: (d, n) => ({
       identifiers: ids('answer', n),
@@ -474,9 +470,8 @@ const CASES: CrudCase[] = [
       responses: ['c'],
     }),
   }),
-  crud({
+  crud(taggingKind)({
     name: 'taggings',
-    type: TaggingResource,
     collection: (c) => c.taggings,
     input: (d, n) => ({
       identifiers: ids('tagging', n),
@@ -485,9 +480,8 @@ const CASES: CrudCase[] = [
     }),
     changes: (_d, n) => ({ identifiers: ids('tagging', n, 'b'), origin_system: null }),
   }),
-  crud({
+  crud(itemKind)({
     name: 'items',
-    type: ItemResource,
     collection: (c) => c.items,
     input: (d, n) => ({
       identifiers: ids('item', n),
@@ -496,9 +490,8 @@ const CASES: CrudCase[] = [
     }),
     changes: (_d, n) => ({ identifiers: ids('item', n, 'b'), origin_system: null }),
   }),
-  crud({
+  crud(canvassKind)({
     name: 'canvasses',
-    type: CanvassResource,
     collection: (c) => c.canvasses,
     input: (d, n) => ({
       identifiers: ids('canvass', n),
@@ -600,7 +593,7 @@ describe.each(CASES)('$name', (spec) => {
     const input = spec.input(deps, 0);
     const created = await collection.create(input);
     expect(f.statuses.last('POST')).toBe(201);
-    expect(created).toBeInstanceOf(spec.type);
+    expect(isResourceOf(created, spec.kind)).toBe(true);
     expect(created.data).toMatchObject(fieldsOf(input));
     expect(created.data).toMatchObject({
       created_date: expect.any(String),
@@ -613,7 +606,7 @@ describe.each(CASES)('$name', (spec) => {
 
     // Read back, by URL and by refresh.
     const read = await collection.get(created.url);
-    expect(read).toBeInstanceOf(spec.type);
+    expect(isResourceOf(read, spec.kind)).toBe(true);
     expect(read.data).toEqual(created.data);
     expect((await created.refresh()).data).toEqual(created.data);
 
@@ -662,7 +655,7 @@ describe.each(CASES)('$name', (spec) => {
     expect(ours.map((record) => record.url)).toEqual(urls);
     ours.forEach((record, index) => {
       const input = inputs[index] ?? {};
-      expect(record).toBeInstanceOf(spec.type);
+      expect(isResourceOf(record, spec.kind)).toBe(true);
       expect(record.data).toMatchObject(fieldsOf(input));
       expectIdentifiers(f, record, input.identifiers);
     });

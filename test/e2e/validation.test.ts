@@ -114,6 +114,79 @@ describe('the SDK refuses bad input before sending', () => {
   });
 });
 
+describe('what the SDK says about input it does not send', () => {
+  it('names the kind and the URL, the unknown member and the allowed values', async () => {
+    const before = sent;
+    const error = await client.wrappers
+      // Deliberately wrong: a value outside the closed enum and a misspelled member.
+      .create({ wrapper_type: 'fax', colour: 'red' } as never)
+      .catch((e: unknown) => e);
+    expect(sent).toBe(before);
+    expect(isSchemaValidationError(error)).toBe(true);
+    if (!isSchemaValidationError(error)) return;
+    const wrappersUrl = await client.wrappers.url();
+    expect(error.message).toContain(`Invalid input for std:wrapper (not sent to ${wrappersUrl}): `);
+    expect(error.message).toContain('(root): unknown member "colour"');
+    expect(error.message).toContain('wrapper_type: must be one of "email", "sms"');
+    expect(error.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'unrecognized_keys', keys: ['colour'] }),
+        expect.objectContaining({ path: ['wrapper_type'], values: ['email', 'sms'] }),
+      ]),
+    );
+  });
+
+  it('lists the allowed values of a person enum and names a misspelled member', async () => {
+    const error = await person
+      // Deliberately wrong: a gender outside the enum and a typo of `gender`.
+      .update({ gender: 'female', gendr: 'Female' } as never)
+      .catch((e: unknown) => e);
+    expect(isSchemaValidationError(error)).toBe(true);
+    if (!isSchemaValidationError(error)) return;
+    expect(error.message).toContain(`Invalid input for std:person (not sent to ${person.url})`);
+    expect(error.message).toContain('unknown member "gendr"');
+    expect(error.message).toMatch(/gender: must be one of "Female", "Male"/);
+  });
+});
+
+describe('reading with validation off', () => {
+  /**
+   * A client of the reference server whose answers to GETs of `url` carry a member of
+   * the wrong type (`email_addresses` as a string) and an unknown one.
+   */
+  async function readingTampered(url: string, validate: boolean) {
+    const tampering: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const response = await server.fetch(request);
+      if (request.method !== 'GET' || request.url !== url) return response;
+      const body = (await response.json()) as Record<string, unknown>;
+      return Response.json(
+        { ...body, email_addresses: 'ana@example.org', 'vendor:score': 7 },
+        { status: response.status },
+      );
+    };
+    return connect(server.entryPoint, { apiKey: server.keys.read, fetch: tampering, validate });
+  }
+
+  it('leaves a member that does not fit its type out of data, and keeps it in the document', async () => {
+    const reader = await readingTampered(person.url, false);
+    const read = await reader.people.get(person.url);
+    expect(read.data.given_name).toBe('Ana');
+    expect(read.data).not.toHaveProperty('email_addresses');
+    expect((read.data as Record<string, unknown>)['vendor:score']).toBe(7);
+    expect(read.document.properties.email_addresses).toBe('ana@example.org');
+  });
+
+  it('refuses the same record with validation on, naming the member', async () => {
+    const reader = await readingTampered(person.url, true);
+    const error = await reader.people.get(person.url).catch((e: unknown) => e);
+    expect(isSchemaValidationError(error)).toBe(true);
+    if (!isSchemaValidationError(error)) return;
+    expect(error.issues.map((issue) => issue.path)).toEqual([['email_addresses']]);
+    expect(error.message).toContain(`Invalid std:person from ${person.url}: email_addresses: `);
+  });
+});
+
 describe('the server answers 400 std:error', () => {
   it('refuses an event whose start_date is after its end_date', async () => {
     const errors = await refused(lax.events, () => lax.events.create(LATE_START));

@@ -2,18 +2,19 @@ import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AttendanceResource,
-  CanvassResource,
+  attendanceKind,
+  canvassKind,
   connect,
-  DonationResource,
+  donationKind,
   isHTTPError,
   isLinkNotFoundError,
+  isResourceOf,
   isSchemaValidationError,
   linkTo,
-  OutreachResource,
-  PersonResource,
-  SignatureResource,
-  SubmissionResource,
+  outreachKind,
+  personKind,
+  signatureKind,
+  submissionKind,
 } from '../../src/index.js';
 
 // The full SDK's helper methods over msw: the body is checked before sending, goes
@@ -187,9 +188,9 @@ describe('petition.recordSignature', () => {
     ]);
     expect(result.status).toBe(201);
     expect(result.complete).toBe(true);
-    expect(result.record).toBeInstanceOf(SignatureResource);
+    expect(isResourceOf(result.record, signatureKind)).toBe(true);
     expect(result.record?.url).toBe(`${BASE}/signatures/1`);
-    expect(result.person).toBeInstanceOf(PersonResource);
+    expect(isResourceOf(result.person, personKind)).toBe(true);
     expect(result.person?.data.given_name).toBe('Ana');
     expect(result.failures).toEqual([]);
   });
@@ -234,7 +235,7 @@ describe('petition.recordSignature', () => {
     });
     expect(result.status).toBe(400);
     expect(result.complete).toBe(false);
-    expect(result.record).toBeInstanceOf(SignatureResource);
+    expect(isResourceOf(result.record, signatureKind)).toBe(true);
     expect(result.record?.identifiers).toEqual(['test:signature1']);
     expect(result.person?.url).toBe(`${BASE}/people/a1`);
     expect(result.failures).toEqual([
@@ -351,7 +352,7 @@ describe('the other record helpers', () => {
     const client = await connectTo();
     const campaign = await client.advocacyCampaigns.get(`${BASE}/advocacy_campaigns/c1`);
     const outreach = await campaign.recordOutreach({ type: 'phone', person: { given_name: 'A' } });
-    expect(outreach.record).toBeInstanceOf(OutreachResource);
+    expect(isResourceOf(outreach.record, outreachKind)).toBe(true);
 
     const event = await client.events.get(`${BASE}/events/e1`);
     const attendance = await event.recordAttendance({
@@ -359,22 +360,24 @@ describe('the other record helpers', () => {
       person: { given_name: 'A' },
       tickets: [{ title: 'Adult', person: { given_name: 'B' } }],
     });
-    expect(attendance.record).toBeInstanceOf(AttendanceResource);
+    expect(isResourceOf(attendance.record, attendanceKind)).toBe(true);
 
     const page = await client.fundraisingPages.get(`${BASE}/fundraising_pages/f1`);
-    expect((await page.recordDonation({ amount: 1, person: {} })).record).toBeInstanceOf(
-      DonationResource,
-    );
+    expect(
+      isResourceOf((await page.recordDonation({ amount: 1, person: {} })).record, donationKind),
+    ).toBe(true);
 
     const form = await client.forms.get(`${BASE}/forms/o1`);
-    expect((await form.recordSubmission({ person: {} })).record).toBeInstanceOf(SubmissionResource);
+    expect(isResourceOf((await form.recordSubmission({ person: {} })).record, submissionKind)).toBe(
+      true,
+    );
 
     const target = await client.people.get(`${BASE}/people/a1`);
     const canvass = await target.recordCanvass({
       canvass: { success: true, question_response: { question: `${BASE}/questions/q1` } },
     });
-    expect(canvass.record).toBeInstanceOf(CanvassResource);
-    expect(canvass.person).toBeInstanceOf(PersonResource);
+    expect(isResourceOf(canvass.record, canvassKind)).toBe(true);
+    expect(isResourceOf(canvass.person, personKind)).toBe(true);
 
     expect(seen.map((s) => new URL(s.url).pathname)).toEqual([
       '/api/v1/advocacy_campaigns/c1/record_outreach_helper',
@@ -409,7 +412,7 @@ describe('client.signup', () => {
     const client = await connectTo();
     const first = await client.signup({ person: { given_name: 'Ana' }, add_tags: ['t'] });
     expect(first.status).toBe(201);
-    expect(first.record).toBeInstanceOf(PersonResource);
+    expect(isResourceOf(first.record, personKind)).toBe(true);
     expect(first.person?.url).toBe(`${BASE}/people/a1`);
     status = 200;
     const again = await client.signup({ person: { given_name: 'Ana' } });

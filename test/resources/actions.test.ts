@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { currency, money, ticketSchema } from '../../src/resources/action-fields.js';
-import { AnswerSchema, AnswerWriteSchema } from '../../src/resources/answer.js';
-import {
-  ATTENDANCE_READ_ONLY_FIELDS,
-  AttendanceSchema,
-  AttendanceWriteSchema,
-} from '../../src/resources/attendance.js';
-import { CanvassSchema, CanvassWriteSchema } from '../../src/resources/canvass.js';
-import {
-  DonationSchema,
-  DonationWriteSchema,
-  recipientsProblem,
-} from '../../src/resources/donation.js';
-import { SignatureSchema, SignatureWriteSchema } from '../../src/resources/signature.js';
-import { SubmissionSchema, SubmissionWriteSchema } from '../../src/resources/submission.js';
+import { currency, money, ticketSchema } from '../../src/schema/action-fields.js';
+import { answerKind } from '../../src/schema/kinds/answer.js';
+import { attendanceKind } from '../../src/schema/kinds/attendance.js';
+import { canvassKind } from '../../src/schema/kinds/canvass.js';
+import { donationKind, recipientsProblem } from '../../src/schema/kinds/donation.js';
+import { signatureKind } from '../../src/schema/kinds/signature.js';
+import { submissionKind } from '../../src/schema/kinds/submission.js';
 import { issuePaths, issuesOf } from './schema-issues.js';
 
 const PERSON = 'https://api.example.org/api/v1/people/1';
@@ -47,7 +39,7 @@ describe('action fields', () => {
 
 describe('signature', () => {
   it('reads leniently: unknown members kept, any action_date, loose referrer data', () => {
-    const signature = SignatureSchema.parse({
+    const signature = signatureKind.schema.parse({
       comments: 'Yes',
       action_date: '2026-03-01 10:00',
       referrer_data: { source: 'email', campaign: 'spring' },
@@ -70,12 +62,12 @@ describe('signature', () => {
       _links: { 'std:person': { href: PERSON } },
       ...READ_ONLY,
     };
-    expect(issuePaths(SignatureWriteSchema, body)).toEqual([]);
+    expect(issuePaths(signatureKind.writeSchema, body)).toEqual([]);
   });
 
   it('refuses what the spec forbids on write', () => {
     expect(
-      issuePaths(SignatureWriteSchema, {
+      issuePaths(signatureKind.writeSchema, {
         action_date: '2026-03-01 10:00',
         comments: 7,
         referrer_data: { campaign: 'spring' },
@@ -87,14 +79,14 @@ describe('signature', () => {
 
 describe('submission', () => {
   it('keeps custom field values of any type on read, strings only on write', () => {
-    expect(SubmissionSchema.parse({ custom_fields: { guests: 2 } }).custom_fields).toEqual({
+    expect(submissionKind.schema.parse({ custom_fields: { guests: 2 } }).custom_fields).toEqual({
       guests: 2,
     });
-    expect(issuePaths(SubmissionWriteSchema, { custom_fields: { guests: 2 } })).toEqual([
+    expect(issuePaths(submissionKind.writeSchema, { custom_fields: { guests: 2 } })).toEqual([
       'custom_fields.guests',
     ]);
     expect(
-      issuePaths(SubmissionWriteSchema, {
+      issuePaths(submissionKind.writeSchema, {
         custom_fields: { shirt_size: 'M' },
         referrer_data: { url: 'https://example.org/join' },
         ...READ_ONLY,
@@ -124,7 +116,7 @@ describe('donation', () => {
   };
 
   it('reads numeric strings, open payment methods and string booleans', () => {
-    const read = DonationSchema.parse({
+    const read = donationKind.schema.parse({
       amount: '25.50',
       recipients: [{ amount: '25.50', display_name: 'Park Fund' }],
       payment: { method: 'Crypto', processor: 'x' },
@@ -141,13 +133,15 @@ describe('donation', () => {
   });
 
   it('accepts a complete donation, another payment method and the read-only members', () => {
-    expect(issuePaths(DonationWriteSchema, { ...donation, ...READ_ONLY })).toEqual([]);
-    expect(issuePaths(DonationWriteSchema, { payment: { method: 'Money order' } })).toEqual([]);
+    expect(issuePaths(donationKind.writeSchema, { ...donation, ...READ_ONLY })).toEqual([]);
+    expect(issuePaths(donationKind.writeSchema, { payment: { method: 'Money order' } })).toEqual(
+      [],
+    );
   });
 
   it('refuses bad currencies, negative amounts, dates and unknown members', () => {
     expect(
-      issuePaths(DonationWriteSchema, {
+      issuePaths(donationKind.writeSchema, {
         currency: 'usd',
         amount: -5,
         voided_date: 'yesterday',
@@ -159,7 +153,7 @@ describe('donation', () => {
   });
 
   it('refuses recipients that get more than was given, as a custom issue without rule code', () => {
-    const issues = issuesOf(DonationWriteSchema, {
+    const issues = issuesOf(donationKind.writeSchema, {
       amount: 20,
       recipients: [{ amount: 15 }, { amount: 10 }],
     });
@@ -167,7 +161,7 @@ describe('donation', () => {
   });
 
   it('reports the recipients rule together with other problems', () => {
-    const issues = issuesOf(DonationWriteSchema, {
+    const issues = issuesOf(donationKind.writeSchema, {
       amount: 20,
       currency: 'dollars',
       recipients: [{ amount: 15 }, { amount: 10 }],
@@ -188,7 +182,7 @@ describe('donation', () => {
 
 describe('attendance', () => {
   it('reads open statuses, string amounts and ticket holders', () => {
-    const attendance = AttendanceSchema.parse({
+    const attendance = attendanceKind.schema.parse({
       status: 'maybe',
       attended: 'false',
       tickets: [{ amount: '15', currency: 'usd', person: { href: PERSON }, seat: 'A4' }],
@@ -202,7 +196,7 @@ describe('attendance', () => {
 
   it('accepts an RSVP and a ticketed attendance with the read-only members', () => {
     expect(
-      issuePaths(AttendanceWriteSchema, {
+      issuePaths(attendanceKind.writeSchema, {
         status: 'needs action',
         attended: true,
         comment: 'Bringing a friend',
@@ -212,7 +206,7 @@ describe('attendance', () => {
       }),
     ).toEqual([]);
     expect(
-      issuePaths(AttendanceWriteSchema, {
+      issuePaths(attendanceKind.writeSchema, {
         status: 'accepted',
         tickets: [
           {
@@ -226,7 +220,7 @@ describe('attendance', () => {
         ],
       }),
     ).toEqual([]);
-    expect(ATTENDANCE_READ_ONLY_FIELDS).toEqual([
+    expect(attendanceKind.readOnly).toEqual([
       'created_date',
       'modified_date',
       'triggers',
@@ -237,7 +231,7 @@ describe('attendance', () => {
 
   it('refuses statuses outside the list and malformed tickets', () => {
     expect(
-      issuePaths(AttendanceWriteSchema, {
+      issuePaths(attendanceKind.writeSchema, {
         status: 'maybe',
         attended: 'yes',
         tickets: [
@@ -258,10 +252,10 @@ describe('attendance', () => {
 
 describe('answer', () => {
   it('reads responses as sent and refuses duplicates on write', () => {
-    expect(AnswerSchema.parse({ responses: ['a', 'a'] }).responses).toEqual(['a', 'a']);
-    expect(issuePaths(AnswerWriteSchema, { responses: ['a', 'a'] })).toEqual(['responses']);
+    expect(answerKind.schema.parse({ responses: ['a', 'a'] }).responses).toEqual(['a', 'a']);
+    expect(issuePaths(answerKind.writeSchema, { responses: ['a', 'a'] })).toEqual(['responses']);
     expect(
-      issuePaths(AnswerWriteSchema, {
+      issuePaths(answerKind.writeSchema, {
         origin_system: 'Canvass app',
         action_date: '2026-03-01T10:00:00Z',
         responses: ['yes', 'other'],
@@ -273,17 +267,15 @@ describe('answer', () => {
   });
 
   it('refuses a value that is not text and unknown members', () => {
-    expect(issuePaths(AnswerWriteSchema, { value: 3, responses: 'yes', question: 'q' })).toEqual([
-      'value',
-      'responses',
-      '',
-    ]);
+    expect(
+      issuePaths(answerKind.writeSchema, { value: 3, responses: 'yes', question: 'q' }),
+    ).toEqual(['value', 'responses', '']);
   });
 });
 
 describe('canvass', () => {
   it('reads string booleans and any codes', () => {
-    expect(CanvassSchema.parse({ success: 'false', status_code: 'not_home', x: 1 })).toEqual({
+    expect(canvassKind.schema.parse({ success: 'false', status_code: 'not_home', x: 1 })).toEqual({
       success: false,
       status_code: 'not_home',
       x: 1,
@@ -300,22 +292,22 @@ describe('canvass', () => {
       { ...base, success: false },
       { ...base, status_code: 'refused' },
     ]) {
-      expect(issuePaths(CanvassWriteSchema, body)).toEqual([]);
+      expect(issuePaths(canvassKind.writeSchema, body)).toEqual([]);
     }
   });
 
   it('refuses a success that contradicts the status code, as a custom issue', () => {
-    expect(issuesOf(CanvassWriteSchema, { success: true, status_code: 'not_home' })).toEqual([
+    expect(issuesOf(canvassKind.writeSchema, { success: true, status_code: 'not_home' })).toEqual([
       { path: 'status_code', code: 'custom', rule: undefined },
     ]);
-    expect(issuePaths(CanvassWriteSchema, { success: false, status_code: '' })).toEqual([
+    expect(issuePaths(canvassKind.writeSchema, { success: false, status_code: '' })).toEqual([
       'status_code',
     ]);
   });
 
   it('refuses wrong types and unknown members, with the rule reported too', () => {
     expect(
-      issuePaths(CanvassWriteSchema, {
+      issuePaths(canvassKind.writeSchema, {
         success: true,
         status_code: 'refused',
         contact_type: 3,

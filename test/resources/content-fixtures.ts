@@ -1,6 +1,9 @@
 import { Curies, HalDocument } from '../../src/hal/index.js';
 import type { HttpRequest, Transport } from '../../src/http/transport.js';
 import { NavigatorContext } from '../../src/navigator/context.js';
+import type { ResourceOf } from '../../src/navigator/typed.js';
+import type { AnyKind } from '../../src/schema/kind.js';
+import { KINDS } from '../../src/schema/kinds/index.js';
 
 export const BASE = 'https://api.example.org/api/v1';
 const CURIES = [{ name: 'std', href: 'https://api.example.org/docs/v1/{rel}', templated: true }];
@@ -11,12 +14,12 @@ export function href(path: string) {
 }
 
 /**
- * Wraps `body` (read from `BASE/<path>`) with `kind`, in a context whose transport
- * answers GETs from `pages` (path → body) and records the paths asked for; any other
- * request fails the test.
+ * Wraps `body` (read from `BASE/<path>`) as a record of `kind`, in a context that knows
+ * every kind of the specification and whose transport answers GETs from `pages`
+ * (path → body) and records the paths asked for; any other request fails the test.
  */
-export function fixture<W>(
-  kind: { wrap(context: NavigatorContext, document: HalDocument): W },
+export function fixture<K extends AnyKind>(
+  kind: K,
   path: string,
   body: Record<string, unknown>,
   pages: Record<string, unknown> = {},
@@ -35,7 +38,8 @@ export function fixture<W>(
     isTrusted: () => true,
   };
   const curies = Curies.from(CURIES, BASE);
-  const context = new NavigatorContext(transport, curies, true);
-  const resource = kind.wrap(context, HalDocument.parse(body, `${BASE}/${path}`, curies));
+  const context = new NavigatorContext(transport, curies, true, 'std', KINDS);
+  const document = HalDocument.parse(body, `${BASE}/${path}`, curies);
+  const resource = context.wrap(kind, document) as ResourceOf<K>;
   return { resource, requested };
 }

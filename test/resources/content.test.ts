@@ -1,38 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AdvocacyCampaignSchema,
-  AdvocacyCampaignWriteSchema,
-  advocacyCampaignKind,
-} from '../../src/resources/advocacy-campaign.js';
-import {
   computedMember,
   shareOptionSchema,
   targetSchema,
-} from '../../src/resources/content-fields.js';
-import { integer } from '../../src/resources/fields.js';
-import {
-  FORM_READ_ONLY_FIELDS,
-  FormSchema,
-  FormWriteSchema,
-  formKind,
-} from '../../src/resources/form.js';
-import {
-  FundraisingPageSchema,
-  FundraisingPageWriteSchema,
-  fundraisingPageKind,
-} from '../../src/resources/fundraising-page.js';
-import {
-  PETITION_READ_ONLY_FIELDS,
-  PetitionSchema,
-  PetitionWriteSchema,
-  petitionKind,
-} from '../../src/resources/petition.js';
-import {
-  SHARE_PAGE_READ_ONLY_FIELDS,
-  SharePageSchema,
-  SharePageWriteSchema,
-  sharePageKind,
-} from '../../src/resources/share-page.js';
+} from '../../src/schema/content-fields.js';
+import { integer } from '../../src/schema/fields.js';
+import { advocacyCampaignKind } from '../../src/schema/kinds/advocacy-campaign.js';
+import { formKind } from '../../src/schema/kinds/form.js';
+import { fundraisingPageKind } from '../../src/schema/kinds/fundraising-page.js';
+import { petitionKind } from '../../src/schema/kinds/petition.js';
+import { sharePageKind } from '../../src/schema/kinds/share-page.js';
 import { fixture, href } from './content-fixtures.js';
 import { issuePaths, issuesOf } from './schema-issues.js';
 
@@ -160,7 +137,7 @@ describe('target', () => {
 
 describe('petition', () => {
   it('reads leniently: unknown members, numeric-string totals, loose targets', () => {
-    const petition = PetitionSchema.parse({
+    const petition = petitionKind.schema.parse({
       ...CONTENT,
       total_signatures: '1042',
       total_shares: 7,
@@ -174,7 +151,7 @@ describe('petition', () => {
 
   it('accepts a complete petition, and read-only totals it ignores', () => {
     expect(
-      issuePaths(PetitionWriteSchema, {
+      issuePaths(petitionKind.writeSchema, {
         ...CONTENT,
         identifiers: ['crm:p-12'],
         petition_text: 'We ask the council to keep Elm Park public.',
@@ -187,14 +164,14 @@ describe('petition', () => {
         _links: { self: href('petitions/1') },
       }),
     ).toEqual([]);
-    expect(PETITION_READ_ONLY_FIELDS).toEqual(
+    expect(petitionKind.readOnly).toEqual(
       expect.arrayContaining(['total_signatures', 'total_shares', 'created_date']),
     );
   });
 
   it('refuses unknown members, wrong types and targets with other members', () => {
     expect(
-      issuesOf(PetitionWriteSchema, {
+      issuesOf(petitionKind.writeSchema, {
         titel: 'typo',
         petition_text: 12,
         target: [{ name: 'Council', title: 'x' }],
@@ -247,7 +224,7 @@ describe('petition', () => {
 
 describe('form', () => {
   it('reads call_to_action and a numeric-string total_submissions', () => {
-    const form = FormSchema.parse({
+    const form = formKind.schema.parse({
       ...CONTENT,
       call_to_action: 'Sign up',
       total_submissions: '5',
@@ -257,12 +234,12 @@ describe('form', () => {
 
   it('accepts read-only totals on write and refuses unknown members', () => {
     expect(
-      issuePaths(FormWriteSchema, { ...CONTENT, total_submissions: 5, total_shares: 1 }),
+      issuePaths(formKind.writeSchema, { ...CONTENT, total_submissions: 5, total_shares: 1 }),
     ).toEqual([]);
-    expect(issuesOf(FormWriteSchema, { call_to_acton: 'x' })).toEqual([
+    expect(issuesOf(formKind.writeSchema, { call_to_acton: 'x' })).toEqual([
       { path: '', code: 'unrecognized_keys', rule: undefined },
     ]);
-    expect(FORM_READ_ONLY_FIELDS).toContain('total_submissions');
+    expect(formKind.readOnly).toContain('total_submissions');
   });
 
   it('links its submissions and taggings', async () => {
@@ -287,7 +264,7 @@ describe('form', () => {
 
 describe('fundraising page', () => {
   it('reads totals from numeric strings and any currency', () => {
-    const page = FundraisingPageSchema.parse({
+    const page = fundraisingPageKind.schema.parse({
       currency: 'usd',
       total_donations: '3',
       total_amount: '1250.50',
@@ -296,11 +273,11 @@ describe('fundraising page', () => {
   });
 
   it('requires an ISO 4217 currency on write and ignores totals', () => {
-    expect(issuePaths(FundraisingPageWriteSchema, { currency: 'USD', total_amount: 5 })).toEqual(
-      [],
-    );
+    expect(
+      issuePaths(fundraisingPageKind.writeSchema, { currency: 'USD', total_amount: 5 }),
+    ).toEqual([]);
     for (const currency of ['usd', 'US$', 'DOLLAR']) {
-      expect(issuePaths(FundraisingPageWriteSchema, { currency })).toEqual(['currency']);
+      expect(issuePaths(fundraisingPageKind.writeSchema, { currency })).toEqual(['currency']);
     }
   });
 
@@ -315,17 +292,17 @@ describe('fundraising page', () => {
 describe('share page', () => {
   it('has the content fields without featured_image_url', () => {
     const { featured_image_url: _image, ...fields } = CONTENT;
-    expect(issuePaths(SharePageWriteSchema, { ...fields, total_shares: 3 })).toEqual([]);
-    expect(issuesOf(SharePageWriteSchema, { featured_image_url: 'x' })).toEqual([
+    expect(issuePaths(sharePageKind.writeSchema, { ...fields, total_shares: 3 })).toEqual([]);
+    expect(issuesOf(sharePageKind.writeSchema, { featured_image_url: 'x' })).toEqual([
       { path: '', code: 'unrecognized_keys', rule: undefined },
     ]);
-    expect(SharePageSchema.parse({ featured_image_url: 'x' }).featured_image_url).toBe('x');
-    expect(SHARE_PAGE_READ_ONLY_FIELDS).toContain('total_shares');
+    expect(sharePageKind.schema.parse({ featured_image_url: 'x' }).featured_image_url).toBe('x');
+    expect(sharePageKind.readOnly).toContain('total_shares');
   });
 
   it('checks its share options', () => {
     expect(
-      issuePaths(SharePageWriteSchema, {
+      issuePaths(sharePageKind.writeSchema, {
         share_options: [{ email_share: { subject: 'Hi' } }, { network_b_share: { text: 'x' } }],
       }),
     ).toEqual(['share_options.1.network_b_share']);
@@ -343,7 +320,7 @@ describe('share page', () => {
 
 describe('advocacy campaign', () => {
   it('reads templates, the targets description, the target list and any type', () => {
-    const campaign = AdvocacyCampaignSchema.parse({
+    const campaign = advocacyCampaignKind.schema.parse({
       templates: ['Hello'],
       targets: 'Illinois state senators',
       target_list: [{ family_name: 'Lopez', party: 'D' }],
@@ -360,7 +337,7 @@ describe('advocacy campaign', () => {
 
   it('accepts any type on write (flexenum) and checks targets and templates', () => {
     expect(
-      issuePaths(AdvocacyCampaignWriteSchema, {
+      issuePaths(advocacyCampaignKind.writeSchema, {
         ...CONTENT,
         type: 'text message',
         templates: ['Call script'],
@@ -370,7 +347,7 @@ describe('advocacy campaign', () => {
       }),
     ).toEqual([]);
     expect(
-      issuePaths(AdvocacyCampaignWriteSchema, {
+      issuePaths(advocacyCampaignKind.writeSchema, {
         templates: 'one script',
         targets: [{ family_name: 'Lopez' }],
         target_list: [{ name: 'Lopez' }],

@@ -3,25 +3,18 @@ import {
   DUPLICATE_TICKET_LEVEL_TITLE,
   eventContactSchema,
   ticketLevelsSchema,
-} from '../../src/resources/content-fields.js';
-import {
-  EVENT_READ_ONLY_FIELDS,
-  EventSchema,
-  EventWriteSchema,
-  eventKind,
-  eventRuleIssues,
-  isIanaTimeZone,
-} from '../../src/resources/event.js';
-import { RuleCode } from '../../src/resources/rules.js';
+} from '../../src/schema/content-fields.js';
+import { eventKind, eventRuleIssues, isIanaTimeZone } from '../../src/schema/kinds/event.js';
+import { RuleCode } from '../../src/schema/rules.js';
 import { fixture, href } from './content-fixtures.js';
 import { issuePaths, issuesOf } from './schema-issues.js';
 
 const START = '2026-05-02T09:00:00-05:00';
 const END = '2026-05-02T12:00:00-05:00';
 
-describe('EventSchema (read)', () => {
+describe('eventKind.schema (read)', () => {
   it('reads open enums, loose dates, numeric-string totals and unknown members', () => {
-    const event = EventSchema.parse({
+    const event = eventKind.schema.parse({
       type: 'hybrid',
       status: 'postponed',
       visibility: 'unlisted',
@@ -53,7 +46,7 @@ describe('EventSchema (read)', () => {
 
   it('reads duplicate ticket titles and start after end as they are', () => {
     expect(
-      EventSchema.safeParse({
+      eventKind.schema.safeParse({
         start_date: END,
         end_date: START,
         ticket_levels: [{ title: 'A' }, { title: 'A' }],
@@ -62,10 +55,10 @@ describe('EventSchema (read)', () => {
   });
 });
 
-describe('EventWriteSchema (write)', () => {
+describe('eventKind.writeSchema (write)', () => {
   it('accepts a complete event with read-only totals it ignores', () => {
     expect(
-      issuePaths(EventWriteSchema, {
+      issuePaths(eventKind.writeSchema, {
         identifiers: ['crm:e-1'],
         title: 'Park cleanup',
         type: 'ticketed',
@@ -112,14 +105,14 @@ describe('EventWriteSchema (write)', () => {
         total_shares: 3,
       }),
     ).toEqual([]);
-    expect(EVENT_READ_ONLY_FIELDS).toEqual(
+    expect(eventKind.readOnly).toEqual(
       expect.arrayContaining(['total_accepted', 'total_tickets', 'total_amount', 'total_shares']),
     );
   });
 
   it('refuses values outside the closed enums', () => {
     expect(
-      issuePaths(EventWriteSchema, {
+      issuePaths(eventKind.writeSchema, {
         type: 'hybrid',
         status: 'postponed',
         transparence: 'busy',
@@ -131,7 +124,7 @@ describe('EventWriteSchema (write)', () => {
 
   it('refuses negative or fractional counts, bad dates, currencies and contacts', () => {
     expect(
-      issuePaths(EventWriteSchema, {
+      issuePaths(eventKind.writeSchema, {
         capacity: -1,
         start_date: '2026-05-02T09:00:00',
         all_day_date: '05/02/2026',
@@ -158,24 +151,24 @@ describe('EventWriteSchema (write)', () => {
   it('reports start_date after end_date, compared as instants', () => {
     // 18:00 in New York is 22:00Z: after 21:00Z even though the string sorts before.
     expect(
-      issuesOf(EventWriteSchema, {
+      issuesOf(eventKind.writeSchema, {
         start_date: '2026-05-01T18:00:00-04:00',
         end_date: '2026-05-01T21:00:00Z',
       }),
     ).toEqual([{ path: 'start_date', code: 'custom', rule: RuleCode.START_DATE_AFTER_END_DATE }]);
     // 23:00+02:00 is 21:00Z: before 22:00Z although the string sorts after.
     expect(
-      issuePaths(EventWriteSchema, {
+      issuePaths(eventKind.writeSchema, {
         start_date: '2026-05-01T23:00:00+02:00',
         end_date: '2026-05-01T22:00:00Z',
       }),
     ).toEqual([]);
-    expect(issuePaths(EventWriteSchema, { start_date: START, end_date: START })).toEqual([]);
-    expect(issuePaths(EventWriteSchema, { start_date: END })).toEqual([]);
+    expect(issuePaths(eventKind.writeSchema, { start_date: START, end_date: START })).toEqual([]);
+    expect(issuePaths(eventKind.writeSchema, { start_date: END })).toEqual([]);
   });
 
   it('reports the date rule beside other problems, with its hint', () => {
-    const result = EventWriteSchema.safeParse({ title: 7, start_date: END, end_date: START });
+    const result = eventKind.writeSchema.safeParse({ title: 7, start_date: END, end_date: START });
     expect(result.error?.issues.map((i) => i.path.join('.'))).toEqual(['title', 'start_date']);
     expect(result.error?.issues[1]).toMatchObject({
       params: { code: RuleCode.START_DATE_AFTER_END_DATE, hint: expect.any(String) },
@@ -190,7 +183,7 @@ describe('EventWriteSchema (write)', () => {
 
   it('reports a repeated ticket level title at the second level', () => {
     expect(
-      issuesOf(EventWriteSchema, {
+      issuesOf(eventKind.writeSchema, {
         ticket_levels: [{ title: 'Adult' }, { title: 'Child' }, { title: ' adult' }, {}, {}],
       }),
     ).toEqual([
@@ -203,10 +196,10 @@ describe('EventWriteSchema (write)', () => {
 
   it('checks time zones against the IANA database', () => {
     for (const zone of ['America/Chicago', 'UTC', 'Etc/GMT+5', 'Asia/Kolkata', 'Europe/Kyiv']) {
-      expect(issuePaths(EventWriteSchema, { timezone_identifier: zone }), zone).toEqual([]);
+      expect(issuePaths(eventKind.writeSchema, { timezone_identifier: zone }), zone).toEqual([]);
     }
     for (const zone of ['Central Time', 'Mars/Olympus_Mons', '+05:00', '-0500', '', 'America/']) {
-      expect(issuePaths(EventWriteSchema, { timezone_identifier: zone }), zone).toEqual([
+      expect(issuePaths(eventKind.writeSchema, { timezone_identifier: zone }), zone).toEqual([
         'timezone_identifier',
       ]);
     }

@@ -5,7 +5,7 @@ import {
   localId,
   localIdentifier,
   parseIdentifier,
-} from '../../src/resources/identifiers.js';
+} from '../../src/schema/identifiers.js';
 
 describe('identifiers', () => {
   it('splits at the first colon, so ids may contain colons', () => {

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ORGANIZATION_READ_ONLY_FIELDS,
-  OrganizationSchema,
-  OrganizationWriteSchema,
-  organizationKind,
-} from '../../src/resources/organization.js';
+import { organizationKind } from '../../src/schema/kinds/organization.js';
 import { fixture, href } from './content-fixtures.js';
 import { issuePaths, issuesOf } from './schema-issues.js';
 
-describe('OrganizationSchema (read)', () => {
+describe('organizationKind.schema (read)', () => {
   it('keeps unknown members and any legal status or party', () => {
-    const organization = OrganizationSchema.parse({
+    const organization = organizationKind.schema.parse({
       organization: 'SPA',
       legal_status: '501(c)(3)',
       party_identification: 'Green',
@@ -27,10 +22,10 @@ describe('OrganizationSchema (read)', () => {
   });
 });
 
-describe('OrganizationWriteSchema (write)', () => {
+describe('organizationKind.writeSchema (write)', () => {
   it('accepts a complete organization', () => {
     expect(
-      issuePaths(OrganizationWriteSchema, {
+      issuePaths(organizationKind.writeSchema, {
         identifiers: ['crm:org-1'],
         organization: 'SPA',
         legal_status: 'c4',
@@ -51,20 +46,23 @@ describe('OrganizationWriteSchema (write)', () => {
         created_date: '2026-01-01T00:00:00Z',
       }),
     ).toEqual([]);
-    expect(ORGANIZATION_READ_ONLY_FIELDS).toEqual(
+    expect(organizationKind.readOnly).toEqual(
       expect.arrayContaining(['created_date', 'modified_date']),
     );
   });
 
   it('accepts legal statuses and parties beyond the listed ones (flexenums)', () => {
     expect(
-      issuePaths(OrganizationWriteSchema, { legal_status: 'coop', party_identification: 'Green' }),
+      issuePaths(organizationKind.writeSchema, {
+        legal_status: 'coop',
+        party_identification: 'Green',
+      }),
     ).toEqual([]);
   });
 
   it('refuses duplicate or malformed languages, bad contacts and unknown members', () => {
     expect(
-      issuePaths(OrganizationWriteSchema, {
+      issuePaths(organizationKind.writeSchema, {
         languages_spoken: ['en', 'en'],
         email_addresses: [{ address: 'not-an-email' }],
         phone_numbers: [{ number: '555' }],
@@ -76,17 +74,17 @@ describe('OrganizationWriteSchema (write)', () => {
       'phone_numbers.0.number',
       'profiles.0.handle',
     ]);
-    expect(issuePaths(OrganizationWriteSchema, { languages_spoken: ['english'] })).toEqual([
+    expect(issuePaths(organizationKind.writeSchema, { languages_spoken: ['english'] })).toEqual([
       'languages_spoken.0',
     ]);
-    expect(issuesOf(OrganizationWriteSchema, { name: 'SPA' })).toEqual([
+    expect(issuesOf(organizationKind.writeSchema, { name: 'SPA' })).toEqual([
       { path: '', code: 'unrecognized_keys', rule: undefined },
     ]);
   });
 
   it('allows one primary phone only, with the MULTIPLE_PRIMARY code', () => {
     expect(
-      issuesOf(OrganizationWriteSchema, {
+      issuesOf(organizationKind.writeSchema, {
         phone_numbers: [
           { primary: true, number: '12175550100' },
           { primary: true, number: '12175550101' },

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  OUTREACH_READ_ONLY_FIELDS,
-  OutreachSchema,
-  OutreachWriteSchema,
-  outreachKind,
-} from '../../src/resources/outreach.js';
+import { outreachKind } from '../../src/schema/kinds/outreach.js';
 import { fixture, href } from './content-fixtures.js';
 import { issuePaths, issuesOf } from './schema-issues.js';
 
-describe('OutreachSchema (read)', () => {
+describe('outreachKind.schema (read)', () => {
   it('reads any action_date and type, a numeric-string duration, loose targets', () => {
-    const outreach = OutreachSchema.parse({
+    const outreach = outreachKind.schema.parse({
       action_date: '2026-03-02 15:04',
       type: 'fax',
       duration: '95',
@@ -22,10 +17,10 @@ describe('OutreachSchema (read)', () => {
   });
 });
 
-describe('OutreachWriteSchema (write)', () => {
+describe('outreachKind.writeSchema (write)', () => {
   it('accepts a complete outreach', () => {
     expect(
-      issuePaths(OutreachWriteSchema, {
+      issuePaths(outreachKind.writeSchema, {
         identifiers: ['dialer:88'],
         origin_system: 'Dialer',
         action_date: '2026-03-02T15:04:00-06:00',
@@ -41,26 +36,26 @@ describe('OutreachWriteSchema (write)', () => {
         modified_date: '2026-03-02T15:05:00Z',
       }),
     ).toEqual([]);
-    expect(OUTREACH_READ_ONLY_FIELDS).toContain('created_date');
+    expect(outreachKind.readOnly).toContain('created_date');
   });
 
   it('requires an ISO 8601 action_date with an offset and whole non-negative seconds', () => {
     expect(
-      issuePaths(OutreachWriteSchema, {
+      issuePaths(outreachKind.writeSchema, {
         action_date: '2026-03-02 15:04',
         duration: -1,
       }),
     ).toEqual(['action_date', 'duration']);
-    expect(issuePaths(OutreachWriteSchema, { duration: 9.5 })).toEqual(['duration']);
-    expect(issuePaths(OutreachWriteSchema, { duration: '95' })).toEqual(['duration']);
+    expect(issuePaths(outreachKind.writeSchema, { duration: 9.5 })).toEqual(['duration']);
+    expect(issuePaths(outreachKind.writeSchema, { duration: '95' })).toEqual(['duration']);
   });
 
   it('accepts other outreach types (flexenum) but refuses unknown members', () => {
-    expect(issuePaths(OutreachWriteSchema, { type: 'video call' })).toEqual([]);
-    expect(issuesOf(OutreachWriteSchema, { target: [] })).toEqual([
+    expect(issuePaths(outreachKind.writeSchema, { type: 'video call' })).toEqual([]);
+    expect(issuesOf(outreachKind.writeSchema, { target: [] })).toEqual([
       { path: '', code: 'unrecognized_keys', rule: undefined },
     ]);
-    expect(issuePaths(OutreachWriteSchema, { referrer_data: { campaign: 'x' } })).toEqual([
+    expect(issuePaths(outreachKind.writeSchema, { referrer_data: { campaign: 'x' } })).toEqual([
       'referrer_data',
     ]);
   });

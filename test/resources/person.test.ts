@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { PersonSchema, PersonWriteSchema } from '../../src/resources/person.js';
+import { personKind } from '../../src/schema/kinds/person.js';
 
 function issuePaths(input: unknown): string[] {
-  const result = PersonWriteSchema.safeParse(input);
+  const result = personKind.writeSchema.safeParse(input);
   return result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'));
 }
 
-describe('PersonSchema (read)', () => {
+describe('personKind.schema (read)', () => {
   it('keeps unknown members, including vendor fields', () => {
-    const person = PersonSchema.parse({ given_name: 'Ana', 'vendor:score': 7, nickname: 'A' });
+    const person = personKind.schema.parse({ given_name: 'Ana', 'vendor:score': 7, nickname: 'A' });
     expect(person).toMatchObject({ given_name: 'Ana', 'vendor:score': 7, nickname: 'A' });
   });
 
   it('accepts any string for flexenums and enums', () => {
-    const person = PersonSchema.parse({
+    const person = personKind.schema.parse({
       gender: 'female',
       party_identification: 'Green',
       email_addresses: [{ address: 'a@example.org', address_type: 'school', status: 'pending' }],
@@ -24,7 +24,7 @@ describe('PersonSchema (read)', () => {
   });
 
   it('reads the variant spellings of READING-NOTES.md', () => {
-    const person = PersonSchema.parse({
+    const person = personKind.schema.parse({
       gender_pronouns: { subject: 'She', possessive: 'Hers' },
       phone_numbers: [
         { primary: 'true', number: 12025550123 },
@@ -37,21 +37,24 @@ describe('PersonSchema (read)', () => {
   });
 
   it('accepts null for unset members and numeric strings for birthdate parts', () => {
-    const person = PersonSchema.parse({ family_name: null, birthdate: { year: '1990', month: 4 } });
+    const person = personKind.schema.parse({
+      family_name: null,
+      birthdate: { year: '1990', month: 4 },
+    });
     expect(person.family_name).toBeNull();
     expect(person.birthdate?.year).toBe(1990);
   });
 
   it('still rejects a member of the wrong kind, naming its path', () => {
-    const result = PersonSchema.safeParse({ email_addresses: 'a@example.org' });
+    const result = personKind.schema.safeParse({ email_addresses: 'a@example.org' });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual(['email_addresses']);
   });
 });
 
-describe('PersonWriteSchema (write)', () => {
+describe('personKind.writeSchema (write)', () => {
   it('accepts a complete valid person', () => {
-    const result = PersonWriteSchema.safeParse({
+    const result = personKind.writeSchema.safeParse({
       identifiers: ['crm:881'],
       given_name: 'Ana',
       family_name: 'Lopez',
@@ -97,7 +100,7 @@ describe('PersonWriteSchema (write)', () => {
   });
 
   it('rejects unknown members, which are usually typos', () => {
-    const result = PersonWriteSchema.safeParse({ given_nme: 'Ana' });
+    const result = personKind.writeSchema.safeParse({ given_nme: 'Ana' });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]).toMatchObject({
       code: 'unrecognized_keys',
@@ -136,9 +139,9 @@ describe('PersonWriteSchema (write)', () => {
   });
 });
 
-describe('PersonWriteSchema normalisation', () => {
+describe('personKind.writeSchema normalisation', () => {
   it('reports a second primary together with other problems, with a stable code', () => {
-    const result = PersonWriteSchema.safeParse({
+    const result = personKind.writeSchema.safeParse({
       gender: 'female',
       phone_numbers: [
         { primary: true, number: '12025550123' },
@@ -157,7 +160,7 @@ describe('PersonWriteSchema normalisation', () => {
   });
 
   it('accepts "true"/"false" for a phone primary and `possessive`, and outputs the wire forms', () => {
-    const parsed = PersonWriteSchema.parse({
+    const parsed = personKind.writeSchema.parse({
       phone_numbers: [{ primary: 'true', number: '12025550123' }],
       gender_pronouns: { possessive: 'Theirs' },
     });

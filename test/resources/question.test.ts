@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  QUESTION_READ_ONLY_FIELDS,
-  QuestionSchema,
-  QuestionWriteSchema,
   questionKind,
   questionRuleIssues,
   RESPONSE_KEY_PATTERN,
   RESPONSE_NAME_PATTERN,
-} from '../../src/resources/question.js';
-import { RuleCode } from '../../src/resources/rules.js';
+} from '../../src/schema/kinds/question.js';
+import { RuleCode } from '../../src/schema/rules.js';
 import { fixture, href } from './content-fixtures.js';
 import { issuePaths, issuesOf } from './schema-issues.js';
 
@@ -17,9 +14,9 @@ const YES_NO = [
   { key: 'no', name: 'Opposes SB 12', title: 'No' },
 ];
 
-describe('QuestionSchema (read)', () => {
+describe('questionKind.schema (read)', () => {
   it('keeps any question_type, responses without keys and unknown members', () => {
-    const question = QuestionSchema.parse({
+    const question = questionKind.schema.parse({
       question_type: 'Scale',
       responses: [{ name: '<b>odd</b>', weight: 2 }],
       'vendor:order': 3,
@@ -33,15 +30,15 @@ describe('QuestionSchema (read)', () => {
 
   it('reads a Paragraph question with responses as it is', () => {
     expect(
-      QuestionSchema.safeParse({ question_type: 'Paragraph', responses: YES_NO }).success,
+      questionKind.schema.safeParse({ question_type: 'Paragraph', responses: YES_NO }).success,
     ).toBe(true);
   });
 });
 
-describe('QuestionWriteSchema (write)', () => {
+describe('questionKind.writeSchema (write)', () => {
   it('accepts choice questions and a Paragraph without responses', () => {
     expect(
-      issuePaths(QuestionWriteSchema, {
+      issuePaths(questionKind.writeSchema, {
         identifiers: ['crm:q-1'],
         origin_system: 'Canvass app',
         name: 'sb12',
@@ -53,32 +50,32 @@ describe('QuestionWriteSchema (write)', () => {
         created_date: '2026-01-01T00:00:00Z',
       }),
     ).toEqual([]);
-    expect(issuePaths(QuestionWriteSchema, { question_type: 'Paragraph' })).toEqual([]);
-    expect(issuePaths(QuestionWriteSchema, { question_type: 'Paragraph', responses: [] })).toEqual(
-      [],
-    );
-    expect(QUESTION_READ_ONLY_FIELDS).toContain('modified_date');
+    expect(issuePaths(questionKind.writeSchema, { question_type: 'Paragraph' })).toEqual([]);
+    expect(
+      issuePaths(questionKind.writeSchema, { question_type: 'Paragraph', responses: [] }),
+    ).toEqual([]);
+    expect(questionKind.readOnly).toContain('modified_date');
   });
 
   it('refuses question types outside the list and content fields it does not have', () => {
-    expect(issuesOf(QuestionWriteSchema, { question_type: 'paragraph', browser_url: 'x' })).toEqual(
-      [
-        { path: 'question_type', code: 'invalid_value', rule: undefined },
-        { path: '', code: 'unrecognized_keys', rule: undefined },
-      ],
-    );
+    expect(
+      issuesOf(questionKind.writeSchema, { question_type: 'paragraph', browser_url: 'x' }),
+    ).toEqual([
+      { path: 'question_type', code: 'invalid_value', rule: undefined },
+      { path: '', code: 'unrecognized_keys', rule: undefined },
+    ]);
   });
 
   it('requires a key on each response and refuses unknown response members', () => {
     expect(
-      issuePaths(QuestionWriteSchema, {
+      issuePaths(questionKind.writeSchema, {
         responses: [{ name: 'Yes' }, { key: 'no', label: 'No' }],
       }),
     ).toEqual(['responses.0.key', 'responses.1']);
   });
 
   it('reports a Paragraph with responses and a bad name together (the spec example)', () => {
-    const result = QuestionWriteSchema.safeParse({
+    const result = questionKind.writeSchema.safeParse({
       question_type: 'Paragraph',
       responses: [YES_NO[0], YES_NO[1], { key: 'maybe', name: 'Maybe <script>' }],
     });
@@ -92,7 +89,7 @@ describe('QuestionWriteSchema (write)', () => {
 
   it('reports invalid and duplicate keys at their own paths', () => {
     expect(
-      issuesOf(QuestionWriteSchema, {
+      issuesOf(questionKind.writeSchema, {
         question_type: 'MultiChoice',
         responses: [
           { key: 'yes' },
@@ -113,7 +110,7 @@ describe('QuestionWriteSchema (write)', () => {
 
   it('reports the rules beside type errors elsewhere in the question', () => {
     expect(
-      issuesOf(QuestionWriteSchema, {
+      issuesOf(questionKind.writeSchema, {
         title: 42,
         question_type: 'Paragraph',
         responses: [{ key: 'a' }, { key: 7 }],
@@ -132,9 +129,11 @@ describe('QuestionWriteSchema (write)', () => {
       question_type: 'SingleChoice',
       responses: YES_NO,
     };
-    expect(issuePaths(QuestionWriteSchema, { question_type: 'Paragraph' })).toEqual([]);
+    expect(issuePaths(questionKind.writeSchema, { question_type: 'Paragraph' })).toEqual([]);
     expect(
-      issuesOf(QuestionWriteSchema, { ...stored, question_type: 'Paragraph' }).map((i) => i.rule),
+      issuesOf(questionKind.writeSchema, { ...stored, question_type: 'Paragraph' }).map(
+        (i) => i.rule,
+      ),
     ).toEqual([RuleCode.PARAGRAPH_CANNOT_HAVE_RESPONSES]);
   });
 });

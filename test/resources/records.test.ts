@@ -1,40 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { ItemSchema, ItemWriteSchema } from '../../src/resources/item.js';
-import { LIST_READ_ONLY_FIELDS, ListSchema, ListWriteSchema } from '../../src/resources/list.js';
+import { itemKind } from '../../src/schema/kinds/item.js';
+import { listKind } from '../../src/schema/kinds/list.js';
 import {
-  MESSAGE_READ_ONLY_FIELDS,
   MessageNoticeSchema,
   MessageScheduleSchema,
-  MessageSchema,
-  MessageWriteSchema,
-} from '../../src/resources/message.js';
-import { QuerySchema, QueryWriteSchema } from '../../src/resources/query.js';
-import { RuleCode } from '../../src/resources/rules.js';
-import { TagSchema, TagWriteSchema } from '../../src/resources/tag.js';
-import {
-  TAGGING_READ_ONLY_FIELDS,
-  TAGGING_TARGET_RELATIONS,
-  TaggingSchema,
-  TaggingWriteSchema,
-} from '../../src/resources/tagging.js';
+  messageKind,
+} from '../../src/schema/kinds/message.js';
+import { queryKind } from '../../src/schema/kinds/query.js';
+import { tagKind } from '../../src/schema/kinds/tag.js';
+import { TAGGING_TARGET_RELATIONS, taggingKind } from '../../src/schema/kinds/tagging.js';
+import { RuleCode } from '../../src/schema/rules.js';
 import { issuePaths, issuesOf } from './schema-issues.js';
 
 const link = (path: string) => ({ href: `https://api.example.org/api/v1/${path}` });
 
 describe('tag', () => {
   it('reads any name and keeps unknown members', () => {
-    expect(TagSchema.parse({ name: ' x ', color: 'red' })).toEqual({ name: ' x ', color: 'red' });
+    expect(tagKind.schema.parse({ name: ' x ', color: 'red' })).toEqual({
+      name: ' x ',
+      color: 'red',
+    });
   });
 
   it('sends names trimmed and refuses blank ones', () => {
-    expect(TagWriteSchema.parse({ name: '  volunteer ' }).name).toBe('volunteer');
-    expect(issuePaths(TagWriteSchema, { name: '   ' })).toEqual(['name']);
-    expect(issuePaths(TagWriteSchema, { name: 3, colour: 'red' })).toEqual(['name', '']);
+    expect(tagKind.writeSchema.parse({ name: '  volunteer ' }).name).toBe('volunteer');
+    expect(issuePaths(tagKind.writeSchema, { name: '   ' })).toEqual(['name']);
+    expect(issuePaths(tagKind.writeSchema, { name: 3, colour: 'red' })).toEqual(['name', '']);
   });
 
   it('leaves name optional, for partial updates, and accepts read-only members', () => {
     expect(
-      issuePaths(TagWriteSchema, {
+      issuePaths(tagKind.writeSchema, {
         description: 'Signed up to volunteer',
         origin_system: 'CRM',
         created_date: '2026-01-01T00:00:00Z',
@@ -46,22 +42,24 @@ describe('tag', () => {
 
 describe('tagging', () => {
   it('reads item_type as any string', () => {
-    expect(TaggingSchema.parse({ item_type: 'event' }).item_type).toBe('event');
+    expect(taggingKind.schema.parse({ item_type: 'event' }).item_type).toBe('event');
   });
 
   it('treats item_type as computed: accepted on write, listed read-only', () => {
-    expect(issuePaths(TaggingWriteSchema, { item_type: 'person', origin_system: 'x' })).toEqual([]);
-    expect(TAGGING_READ_ONLY_FIELDS).toContain('item_type');
+    expect(
+      issuePaths(taggingKind.writeSchema, { item_type: 'person', origin_system: 'x' }),
+    ).toEqual([]);
+    expect(taggingKind.readOnly).toContain('item_type');
   });
 
   it('accepts a tag and one target, refuses two targets', () => {
     expect(
-      issuePaths(TaggingWriteSchema, {
+      issuePaths(taggingKind.writeSchema, {
         _links: { 'std:tag': link('tags/1'), 'std:person': link('people/1') },
       }),
     ).toEqual([]);
     expect(
-      issuesOf(TaggingWriteSchema, {
+      issuesOf(taggingKind.writeSchema, {
         _links: { 'std:person': link('people/1'), 'std:petition': link('petitions/1') },
       }),
     ).toEqual([{ path: '_links', code: 'custom', rule: undefined }]);
@@ -69,7 +67,7 @@ describe('tagging', () => {
 
   it('reports the one-target rule together with other problems', () => {
     expect(
-      issuePaths(TaggingWriteSchema, {
+      issuePaths(taggingKind.writeSchema, {
         origin_system: 5,
         _links: { 'std:form': link('forms/1'), 'std:wrapper': link('wrappers/1') },
       }),
@@ -91,9 +89,9 @@ describe('tagging', () => {
 
 describe('list and item', () => {
   it('reads total_items from a numeric string and ignores it on write', () => {
-    expect(ListSchema.parse({ name: 'volunteers', total_items: '42' }).total_items).toBe(42);
+    expect(listKind.schema.parse({ name: 'volunteers', total_items: '42' }).total_items).toBe(42);
     expect(
-      issuePaths(ListWriteSchema, {
+      issuePaths(listKind.writeSchema, {
         name: 'volunteers',
         title: 'Volunteers',
         description: 'Everyone who offered help',
@@ -104,21 +102,24 @@ describe('list and item', () => {
         total_items: 42,
       }),
     ).toEqual([]);
-    expect(LIST_READ_ONLY_FIELDS).toContain('total_items');
+    expect(listKind.readOnly).toContain('total_items');
   });
 
   it('refuses unknown members and wrong types', () => {
-    expect(issuePaths(ListWriteSchema, { name: 1, members: [] })).toEqual(['name', '']);
-    expect(issuePaths(ItemWriteSchema, { origin_system: 2, person: 'x' })).toEqual([
+    expect(issuePaths(listKind.writeSchema, { name: 1, members: [] })).toEqual(['name', '']);
+    expect(issuePaths(itemKind.writeSchema, { origin_system: 2, person: 'x' })).toEqual([
       'origin_system',
       '',
     ]);
   });
 
   it('reads item_type and accepts it back on write', () => {
-    expect(ItemSchema.parse({ item_type: 'person' }).item_type).toBe('person');
+    expect(itemKind.schema.parse({ item_type: 'person' }).item_type).toBe('person');
     expect(
-      issuePaths(ItemWriteSchema, { item_type: 'person', _links: { 'std:person': link('p/1') } }),
+      issuePaths(itemKind.writeSchema, {
+        item_type: 'person',
+        _links: { 'std:person': link('p/1') },
+      }),
     ).toEqual([]);
   });
 });
@@ -126,15 +127,17 @@ describe('list and item', () => {
 describe('query', () => {
   it('keeps a filter expression and refuses one that is not a string', () => {
     const filter = "modified_date gt '2026-01-01T00:00:00Z'";
-    expect(QuerySchema.parse({ name: 'recent', filter }).filter).toBe(filter);
-    expect(issuePaths(QueryWriteSchema, { name: 'recent', filter })).toEqual([]);
-    expect(issuePaths(QueryWriteSchema, { filter: { modified_date: 'x' } })).toEqual(['filter']);
+    expect(queryKind.schema.parse({ name: 'recent', filter }).filter).toBe(filter);
+    expect(issuePaths(queryKind.writeSchema, { name: 'recent', filter })).toEqual([]);
+    expect(issuePaths(queryKind.writeSchema, { filter: { modified_date: 'x' } })).toEqual([
+      'filter',
+    ]);
   });
 });
 
 describe('message', () => {
   it('reads open statuses and types, numeric string totals, and scheduled_end_date', () => {
-    const message = MessageSchema.parse({
+    const message = messageKind.schema.parse({
       status: 'queued',
       type: 'push',
       total_targeted: '1200',
@@ -148,7 +151,7 @@ describe('message', () => {
       scheduled_end_date: '2026-05-02T00:00:00Z',
     });
     expect(
-      MessageSchema.parse({
+      messageKind.schema.parse({
         scheduled_stop_date: '2026-05-03T00:00:00Z',
         scheduled_end_date: '2026-05-02T00:00:00Z',
       }).scheduled_stop_date,
@@ -157,7 +160,7 @@ describe('message', () => {
 
   it('accepts a message with its computed members, which are read-only', () => {
     expect(
-      issuePaths(MessageWriteSchema, {
+      issuePaths(messageKind.writeSchema, {
         name: 'May newsletter',
         subject: 'Clean-up on Saturday',
         body: '<p>Bring gloves</p>',
@@ -173,12 +176,12 @@ describe('message', () => {
       }),
     ).toEqual([]);
     for (const member of ['status', 'scheduled_start_date', 'scheduled_stop_date', 'total_sent']) {
-      expect(MESSAGE_READ_ONLY_FIELDS).toContain(member);
+      expect(messageKind.readOnly).toContain(member);
     }
   });
 
   it('refuses a reply_to that is not an email address and unknown members', () => {
-    expect(issuePaths(MessageWriteSchema, { reply_to: 'news', targets: [] })).toEqual([
+    expect(issuePaths(messageKind.writeSchema, { reply_to: 'news', targets: [] })).toEqual([
       'reply_to',
       '',
     ]);

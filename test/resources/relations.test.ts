@@ -2,15 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { Curies, HalDocument } from '../../src/hal/index.js';
 import type { HttpRequest, Transport } from '../../src/http/transport.js';
 import { NavigatorContext } from '../../src/navigator/context.js';
-import { AttendanceResource } from '../../src/resources/attendance.js';
-import { canvassKind } from '../../src/resources/canvass.js';
-import { donationKind } from '../../src/resources/donation.js';
-import { PersonResource, personKind } from '../../src/resources/person-resource.js';
-import { PetitionResource, petitionKind } from '../../src/resources/petition.js';
-import { queryKind } from '../../src/resources/query.js';
-import { SignatureResource, signatureKind } from '../../src/resources/signature.js';
-import { TagResource } from '../../src/resources/tag.js';
-import { taggingKind } from '../../src/resources/tagging.js';
+import { isResourceOf } from '../../src/navigator/resource.js';
+import type {
+  DonationResource,
+  PersonResource,
+  PetitionResource,
+  SignatureResource,
+  TaggingResource,
+} from '../../src/navigator/resources.js';
+import { attendanceKind } from '../../src/schema/kinds/attendance.js';
+import { canvassKind } from '../../src/schema/kinds/canvass.js';
+import { donationKind } from '../../src/schema/kinds/donation.js';
+import { KINDS } from '../../src/schema/kinds/index.js';
+import { personKind } from '../../src/schema/kinds/person.js';
+import { petitionKind } from '../../src/schema/kinds/petition.js';
+import { queryKind } from '../../src/schema/kinds/query.js';
+import { signatureKind } from '../../src/schema/kinds/signature.js';
+import { tagKind } from '../../src/schema/kinds/tag.js';
+import { taggingKind } from '../../src/schema/kinds/tagging.js';
 
 const BASE = 'https://api.example.org/api/v1';
 
@@ -27,7 +36,7 @@ function fakeContext(bodies: Record<string, unknown> = {}) {
     trustOrigin: () => undefined,
     isTrusted: () => true,
   };
-  return { context: new NavigatorContext(transport, Curies.none, true), asked };
+  return { context: new NavigatorContext(transport, Curies.none, true, 'std', KINDS), asked };
 }
 
 const self = (path: string) => ({ self: { href: `${BASE}/${path}` } });
@@ -35,8 +44,8 @@ const self = (path: string) => ({ self: { href: `${BASE}/${path}` } });
 describe('tagging relations', () => {
   it('returns the embedded target typed by its kind, without a request', async () => {
     const { context, asked } = fakeContext();
-    const tagging = taggingKind.wrap(
-      context,
+    const tagging = context.wrap(
+      taggingKind,
       HalDocument.parse(
         {
           item_type: 'person',
@@ -45,9 +54,9 @@ describe('tagging relations', () => {
         },
         `${BASE}/taggings/1`,
       ),
-    );
+    ) as TaggingResource;
     const target = await tagging.target();
-    expect(target).toBeInstanceOf(PersonResource);
+    expect(isResourceOf(target, personKind)).toBe(true);
     expect(target?.url).toBe(`${BASE}/people/1`);
     expect(asked).toEqual([]);
   });
@@ -57,8 +66,8 @@ describe('tagging relations', () => {
       [`${BASE}/petitions/7`]: { title: 'Save the park', _links: self('petitions/7') },
       [`${BASE}/tags/2`]: { name: 'priority', _links: self('tags/2') },
     });
-    const tagging = taggingKind.wrap(
-      context,
+    const tagging = context.wrap(
+      taggingKind,
       HalDocument.parse(
         {
           _links: {
@@ -69,11 +78,11 @@ describe('tagging relations', () => {
         },
         `${BASE}/taggings/1`,
       ),
-    );
+    ) as TaggingResource;
     const target = await tagging.target();
-    expect(target).toBeInstanceOf(PetitionResource);
+    expect(isResourceOf(target, petitionKind)).toBe(true);
     const tag = await tagging.tag();
-    expect(tag).toBeInstanceOf(TagResource);
+    expect(isResourceOf(tag, tagKind)).toBe(true);
     expect(tag.data.name).toBe('priority');
     expect(asked).toEqual([`${BASE}/petitions/7`, `${BASE}/tags/2`]);
     expect(await tagging.canvass()).toBeUndefined();
@@ -81,10 +90,10 @@ describe('tagging relations', () => {
 
   it('has no target when it links none', async () => {
     const { context } = fakeContext();
-    const tagging = taggingKind.wrap(
-      context,
+    const tagging = context.wrap(
+      taggingKind,
       HalDocument.parse({ _links: self('taggings/1') }, `${BASE}/taggings/1`),
-    );
+    ) as TaggingResource;
     expect(await tagging.target()).toBeUndefined();
   });
 });
@@ -98,8 +107,8 @@ describe('person collections', () => {
         },
       },
     });
-    const person = personKind.wrap(
-      context,
+    const person = context.wrap(
+      personKind,
       HalDocument.parse(
         {
           given_name: 'Ana',
@@ -110,16 +119,16 @@ describe('person collections', () => {
         },
         `${BASE}/people/1`,
       ),
-    );
+    ) as PersonResource;
     const [attendance] = await person.attendances().toArray();
-    expect(attendance).toBeInstanceOf(AttendanceResource);
+    expect(isResourceOf(attendance, attendanceKind)).toBe(true);
     expect(attendance?.data.status).toBe('accepted');
   });
 
   it('pages an embedded first page of signatures as typed signatures', async () => {
     const { context, asked } = fakeContext();
-    const person = personKind.wrap(
-      context,
+    const person = context.wrap(
+      personKind,
       HalDocument.parse(
         {
           _links: { ...self('people/1'), 'std:signatures': { href: `${BASE}/people/1/sigs` } },
@@ -134,9 +143,9 @@ describe('person collections', () => {
         },
         `${BASE}/people/1`,
       ),
-    );
+    ) as PersonResource;
     const signatures = await person.signatures().toArray();
-    expect(signatures.map((s) => s instanceof SignatureResource && s.data.comments)).toEqual([
+    expect(signatures.map((s) => isResourceOf(s, signatureKind) && s.data.comments)).toEqual([
       'Yes',
     ]);
     expect(asked).toEqual([]);
@@ -148,13 +157,13 @@ describe('action relations', () => {
     const { context } = fakeContext({
       [`${BASE}/people/1`]: { given_name: 'Ana', _links: self('people/1') },
     });
-    const signature = signatureKind.wrap(
-      context,
+    const signature = context.wrap(
+      signatureKind,
       HalDocument.parse(
         { _links: { ...self('signatures/9'), 'std:person': { href: `${BASE}/people/1` } } },
         `${BASE}/signatures/9`,
       ),
-    );
+    ) as SignatureResource;
     expect(await signature.organization()).toBeUndefined();
     expect((await signature.person()).data.given_name).toBe('Ana');
     await expect(signature.petition()).rejects.toThrow(/std:petition/);
@@ -164,8 +173,8 @@ describe('action relations', () => {
     const { context } = fakeContext({
       [`${BASE}/attendances/3`]: { status: 'accepted', _links: self('attendances/3') },
     });
-    const donation = donationKind.wrap(
-      context,
+    const donation = context.wrap(
+      donationKind,
       HalDocument.parse(
         {
           amount: '15',
@@ -173,9 +182,9 @@ describe('action relations', () => {
         },
         `${BASE}/donations/5`,
       ),
-    );
+    ) as DonationResource;
     expect(donation.data.amount).toBe(15);
-    expect(await donation.attendance()).toBeInstanceOf(AttendanceResource);
+    expect(isResourceOf(await donation.attendance(), attendanceKind)).toBe(true);
     expect(await donation.submission()).toBeUndefined();
   });
 
@@ -197,8 +206,8 @@ describe('embedded collection pages', () => {
         _embedded: { 'std:signatures': [{ comments: 'second', _links: self('signatures/2') }] },
       },
     });
-    const petition = new PetitionResource(
-      context,
+    const petition = context.wrap(
+      petitionKind,
       HalDocument.parse(
         {
           title: 'Save the park',
@@ -216,8 +225,7 @@ describe('embedded collection pages', () => {
         },
         `${BASE}/petitions/7`,
       ),
-      petitionKind,
-    );
+    ) as PetitionResource;
     const signatures = petition.signatures();
     const comments = (await signatures.toArray()).map((s) => s.data.comments);
     expect(comments).toEqual(['first', 'second']);

@@ -1,22 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import {
-  WRAPPER_READ_ONLY_FIELDS,
-  WrapperSchema,
-  WrapperWriteSchema,
-  wrapperKind,
-} from '../../src/resources/wrapper.js';
+import { wrapperKind } from '../../src/schema/kinds/wrapper.js';
 import { fixture, href } from './content-fixtures.js';
 import { issuePaths, issuesOf } from './schema-issues.js';
 
 describe('wrapper', () => {
   it('reads any wrapper_type and a string default', () => {
-    const wrapper = WrapperSchema.parse({ wrapper_type: 'push', default: 'true', theme: 'dark' });
+    const wrapper = wrapperKind.schema.parse({
+      wrapper_type: 'push',
+      default: 'true',
+      theme: 'dark',
+    });
     expect(wrapper).toMatchObject({ wrapper_type: 'push', default: true, theme: 'dark' });
   });
 
   it('accepts a complete wrapper on write', () => {
     expect(
-      issuePaths(WrapperWriteSchema, {
+      issuePaths(wrapperKind.writeSchema, {
         identifiers: ['mailer:w1'],
         origin_system: 'Mailer',
         name: 'Newsletter',
@@ -29,12 +28,12 @@ describe('wrapper', () => {
         _links: { 'std:creator': href('people/1') },
       }),
     ).toEqual([]);
-    expect(WRAPPER_READ_ONLY_FIELDS).toContain('modified_date');
+    expect(wrapperKind.readOnly).toContain('modified_date');
   });
 
   it('refuses other wrapper types, a string default and unknown members', () => {
     expect(
-      issuesOf(WrapperWriteSchema, { wrapper_type: 'Email', default: 'true', title: 'x' }),
+      issuesOf(wrapperKind.writeSchema, { wrapper_type: 'Email', default: 'true', title: 'x' }),
     ).toEqual([
       { path: 'wrapper_type', code: 'invalid_value', rule: undefined },
       { path: 'default', code: 'invalid_type', rule: undefined },
