@@ -44,13 +44,6 @@ export {
   isResponseFormatError,
   isTimeoutError,
 } from '../errors/type-guards.js';
-export type { Attendance } from '../schema/kinds/attendance.js';
-export type { Canvass } from '../schema/kinds/canvass.js';
-export type { Donation } from '../schema/kinds/donation.js';
-export type { Outreach } from '../schema/kinds/outreach.js';
-export type { Person, PersonInput } from '../schema/kinds/person.js';
-export type { Signature } from '../schema/kinds/signature.js';
-export type { Submission } from '../schema/kinds/submission.js';
 export type {
   ActionFunctionsInput,
   PersonSignupInput,
@@ -61,6 +54,13 @@ export type {
   RecordSignatureInput,
   RecordSubmissionInput,
 } from '../schema/helper-bodies.js';
+export type { Attendance } from '../schema/kinds/attendance.js';
+export type { Canvass } from '../schema/kinds/canvass.js';
+export type { Donation } from '../schema/kinds/donation.js';
+export type { Outreach } from '../schema/kinds/outreach.js';
+export type { Person, PersonInput } from '../schema/kinds/person.js';
+export type { Signature } from '../schema/kinds/signature.js';
+export type { Submission } from '../schema/kinds/submission.js';
 export { type CallHelperOptions, callHelper, type HelperCallOptions } from './call.js';
 export {
   personSignup,

@@ -1,10 +1,3 @@
-import type { Attendance } from '../schema/kinds/attendance.js';
-import type { Canvass } from '../schema/kinds/canvass.js';
-import type { Donation } from '../schema/kinds/donation.js';
-import type { Outreach } from '../schema/kinds/outreach.js';
-import type { Person } from '../schema/kinds/person.js';
-import type { Signature } from '../schema/kinds/signature.js';
-import type { Submission } from '../schema/kinds/submission.js';
 import type {
   PersonSignupInput,
   RecordAttendanceInput,
@@ -14,6 +7,13 @@ import type {
   RecordSignatureInput,
   RecordSubmissionInput,
 } from '../schema/helper-bodies.js';
+import type { Attendance } from '../schema/kinds/attendance.js';
+import type { Canvass } from '../schema/kinds/canvass.js';
+import type { Donation } from '../schema/kinds/donation.js';
+import type { Outreach } from '../schema/kinds/outreach.js';
+import type { Person } from '../schema/kinds/person.js';
+import type { Signature } from '../schema/kinds/signature.js';
+import type { Submission } from '../schema/kinds/submission.js';
 import { callHelper, type HelperCallOptions } from './call.js';
 import type { HelperResult } from './result.js';
 

@@ -12,7 +12,6 @@ import { submissionKind } from './kinds/submission.js';
 // One definition for both sides: the SDK checks a helper body with these schemas before
 // sending it, and the reference server validates what it receives with the same ones.
 
-
 const trigger = z.strictObject({
   enabled: z.nullish(z.boolean()),
   identifiers: z.nullish(z.array(z.string())),

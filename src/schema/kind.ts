@@ -108,9 +108,12 @@ export interface KindDefinition<
   readonly helpers: H;
 }
 
+/** A schema of any types: a variance escape hatch for generic code over kinds. */
+// biome-ignore lint/suspicious/noExplicitAny: kinds' schemas differ in both type parameters; the public API types each kind precisely.
+export type AnySchema = z.ZodMiniType<any, any>;
+
 /** A kind of any shape: what code that handles every kind accepts. */
-// biome-ignore lint/suspicious/noExplicitAny: a variance escape hatch for generic code over kinds; the public API types kinds precisely.
-export type AnyKind = KindDefinition<string, string, z.ZodMiniType<any, any>, z.ZodMiniType<any, any>>;
+export type AnyKind = KindDefinition<string, string, AnySchema, AnySchema>;
 
 /** What {@link defineKind} takes. */
 export interface KindSpec<
@@ -288,10 +291,6 @@ export function noticeHelper<const B extends string>(
   method: 'POST' | 'DELETE',
   body: B,
 ): NoticeHelper<B>;
-export function noticeHelper(
-  rel: string,
-  method: 'POST' | 'DELETE',
-  body?: string,
-): NoticeHelper {
+export function noticeHelper(rel: string, method: 'POST' | 'DELETE', body?: string): NoticeHelper {
   return { type: 'notice', rel: `std:${rel}`, method, body };
 }
