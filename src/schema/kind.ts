@@ -1,4 +1,5 @@
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
+import { EVEN_WITH_INVALID_MEMBERS } from './content-fields.js';
 import { type Mode, resourceSchemas } from './fields.js';
 
 // A resource kind is declared once, as data, in `schema/kinds/<kind>.ts`: its names, its
@@ -131,6 +132,15 @@ export interface KindSpec<
   shape: (mode: Mode) => S;
   /** Read-only fields the server computes (totals); `created_date`, `modified_date` are added. */
   computed?: C;
+  /**
+   * A rule across members of a record to send (start before end, amounts that add up),
+   * added to the write schema. It runs even when some members failed their own checks,
+   * so it must read them defensively.
+   */
+  check?: (
+    record: z.output<ReturnType<typeof resourceSchemas<S, C>>['write']>,
+    ctx: z.core.$RefinementCtx,
+  ) => void;
   relations?: L;
   helpers?: H;
 }
@@ -168,7 +178,9 @@ export function defineKind<
     plural: spec.plural,
     description: spec.description,
     schema: schemas.read,
-    writeSchema: schemas.write,
+    writeSchema: spec.check
+      ? schemas.write.check(z.superRefine(spec.check, EVEN_WITH_INVALID_MEMBERS))
+      : schemas.write,
     readOnly: schemas.readOnly,
     relations: named(spec.relations ?? ({} as L)),
     helpers: spec.helpers ?? ({} as H),

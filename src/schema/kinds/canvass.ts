@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { actionFields } from '../action-fields.js';
-import { EVEN_WITH_INVALID_MEMBERS } from '../content-fields.js';
 import { bool, commonFields, HELPER_COMPUTED_FIELDS, type Mode, optional } from '../fields.js';
 import { defineKind, many, one } from '../kind.js';
 
@@ -24,24 +23,6 @@ function canvassShape(mode: Mode) {
 }
 
 /** The canvass kind as declared: its write schema gets the success rule below. */
-const canvassDeclaration = defineKind({
-  singular: 'canvass',
-  plural: 'canvasses',
-  description: 'One attempt to contact a person, and what came of it',
-  shape: canvassShape,
-  computed: HELPER_COMPUTED_FIELDS,
-  relations: {
-    /** The person canvassed (`std:target`). */
-    target: one('person', { required: true }),
-    /** The person who made the contact (`std:canvasser`), when the server knows. */
-    canvasser: one('person'),
-    /** The answers given during the canvass (`std:answers`). */
-    answers: many('answer'),
-    /** The tags applied during the canvass (`std:taggings`). */
-    taggings: many('tagging'),
-  },
-});
-
 /**
  * The canvass kind: one attempt to contact a person. Read with `schema` (unknown members
  * kept, `success` as a boolean or `"true"`/`"false"`); sent with `writeSchema` (no
@@ -57,24 +38,36 @@ const canvassDeclaration = defineKind({
  * canvassKind.writeSchema.safeParse({ success: false, status_code: 'not_home' }).success; // true
  * ```
  */
-export const canvassKind = {
-  ...canvassDeclaration,
-  writeSchema: canvassDeclaration.writeSchema.check(
-    z.superRefine((canvass, ctx) => {
-      // Read defensively: the rule also runs when other members failed their own checks.
-      const { success, status_code: status } = canvass;
-      if (typeof success !== 'boolean' || (status !== null && typeof status !== 'string')) return;
-      if (!status === success) return;
-      ctx.addIssue({
-        code: 'custom',
-        message: success
-          ? 'a successful canvass has no status_code; leave it out or empty'
-          : 'an unsuccessful canvass needs a status_code saying why',
-        path: ['status_code'],
-      });
-    }, EVEN_WITH_INVALID_MEMBERS),
-  ),
-};
+export const canvassKind = defineKind({
+  singular: 'canvass',
+  plural: 'canvasses',
+  description: 'One attempt to contact a person, and what came of it',
+  shape: canvassShape,
+  computed: HELPER_COMPUTED_FIELDS,
+  relations: {
+    /** The person canvassed (`std:target`). */
+    target: one('person', { required: true }),
+    /** The person who made the contact (`std:canvasser`), when the server knows. */
+    canvasser: one('person'),
+    /** The answers given during the canvass (`std:answers`). */
+    answers: many('answer'),
+    /** The tags applied during the canvass (`std:taggings`). */
+    taggings: many('tagging'),
+  },
+  check: (canvass, ctx) => {
+    // Read defensively: the rule also runs when other members failed their own checks.
+    const { success, status_code: status } = canvass;
+    if (typeof success !== 'boolean' || (status !== null && typeof status !== 'string')) return;
+    if (!status === success) return;
+    ctx.addIssue({
+      code: 'custom',
+      message: success
+        ? 'a successful canvass has no status_code; leave it out or empty'
+        : 'an unsuccessful canvass needs a status_code saying why',
+      path: ['status_code'],
+    });
+  },
+});
 
 /** A canvass as read from a server: the output of `canvassKind.schema`. */
 export type Canvass = z.output<typeof canvassKind.schema>;

@@ -6,7 +6,6 @@ import {
   recipientSchema,
   referredActionFields,
 } from '../action-fields.js';
-import { EVEN_WITH_INVALID_MEMBERS } from '../content-fields.js';
 import {
   bool,
   commonFields,
@@ -67,7 +66,28 @@ export function recipientsProblem(amount: unknown, recipients: unknown): string 
   return `the recipients' amounts add up to ${Number(total.toFixed(6))}, more than the amount ${amount}`;
 }
 
-const donationDeclaration = defineKind({
+/**
+ * The donation kind: a donation by a person. Read with `schema` (unknown members kept,
+ * amounts as numbers or numeric strings, payment methods open); sent with `writeSchema`
+ * (on create, with `_links['std:person']`; amounts not negative, ISO 4217 `currency`,
+ * ISO 8601 dates, no unknown members). When a body carries both `amount` and
+ * `recipients`, the recipients' amounts must not add up to more than `amount` (a custom
+ * issue at `recipients`, reported with any other problem of the body); a partial update
+ * that changes only one of them is checked by the server against the stored other
+ * ({@link recipientsProblem}).
+ *
+ * @example
+ * ```ts
+ * import { donationKind } from 'adis-sdk/schema';
+ * donationKind.schema.parse({ amount: '25.00', currency: 'USD' }).amount; // 25
+ * donationKind.writeSchema.safeParse({
+ *   amount: 20,
+ *   currency: 'USD',
+ *   recipients: [{ display_name: 'Park Fund', amount: 25 }],
+ * }).success; // false: the recipients get more than was given
+ * ```
+ */
+export const donationKind = defineKind({
   singular: 'donation',
   plural: 'donations',
   description: 'A donation by a person, on a fundraising page or taken elsewhere',
@@ -97,38 +117,11 @@ const donationDeclaration = defineKind({
      */
     organization: one('organization'),
   },
+  check: (donation, ctx) => {
+    const problem = recipientsProblem(donation.amount, donation.recipients);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['recipients'] });
+  },
 });
-
-/**
- * The donation kind: a donation by a person. Read with `schema` (unknown members kept,
- * amounts as numbers or numeric strings, payment methods open); sent with `writeSchema`
- * (on create, with `_links['std:person']`; amounts not negative, ISO 4217 `currency`,
- * ISO 8601 dates, no unknown members). When a body carries both `amount` and
- * `recipients`, the recipients' amounts must not add up to more than `amount` (a custom
- * issue at `recipients`, reported with any other problem of the body); a partial update
- * that changes only one of them is checked by the server against the stored other
- * ({@link recipientsProblem}).
- *
- * @example
- * ```ts
- * import { donationKind } from 'adis-sdk/schema';
- * donationKind.schema.parse({ amount: '25.00', currency: 'USD' }).amount; // 25
- * donationKind.writeSchema.safeParse({
- *   amount: 20,
- *   currency: 'USD',
- *   recipients: [{ display_name: 'Park Fund', amount: 25 }],
- * }).success; // false: the recipients get more than was given
- * ```
- */
-export const donationKind = {
-  ...donationDeclaration,
-  writeSchema: donationDeclaration.writeSchema.check(
-    z.superRefine((donation, ctx) => {
-      const problem = recipientsProblem(donation.amount, donation.recipients);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['recipients'] });
-    }, EVEN_WITH_INVALID_MEMBERS),
-  ),
-};
 
 /** A donation as read from a server: the output of `donationKind.schema`. */
 export type Donation = z.output<typeof donationKind.schema>;

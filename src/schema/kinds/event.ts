@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import {
   contentFields,
-  EVEN_WITH_INVALID_MEMBERS,
   eventContactSchema,
   eventLocationSchema,
   nonNegativeInteger,
@@ -135,7 +134,32 @@ export function eventRuleIssues(event: EventRuleInput): RuleIssue[] {
   ];
 }
 
-const eventDeclaration = defineKind({
+/**
+ * The event kind: an event people attend by RSVP. Read with `schema` (unknown members
+ * kept, enums open, dates as sent, totals read from numeric strings); sent with
+ * `writeSchema` (closed enums for type, status, transparence, visibility and reminder
+ * method, ISO 8601 dates with an offset, an IANA `timezone_identifier`, ISO 4217 ticket
+ * currencies, counts at least 0, unique ticket level titles, no unknown members, and
+ * `start_date` not after `end_date`, `params.code` START_DATE_AFTER_END_DATE: see
+ * {@link eventRuleIssues}). The totals are computed: accepted and ignored, at the top
+ * level and inside ticket levels and share options.
+ *
+ * @example
+ * ```ts
+ * import { eventKind } from 'adis-sdk/schema';
+ * eventKind.writeSchema.parse({
+ *   title: 'Park cleanup',
+ *   type: 'open',
+ *   status: 'confirmed',
+ *   start_date: '2026-05-02T09:00:00-05:00',
+ *   end_date: '2026-05-02T12:00:00-05:00',
+ *   timezone_identifier: 'America/Chicago',
+ *   location: { venue: 'Elm Park', locality: 'Springfield', region: 'IL', country: 'US', public: true },
+ *   reminders: [{ method: 'email', minutes: 1440 }],
+ * });
+ * ```
+ */
+export const eventKind = defineKind({
   singular: 'event',
   plural: 'events',
   description: 'An event people attend by RSVP',
@@ -169,41 +193,10 @@ const eventDeclaration = defineKind({
       anonymous: true,
     }),
   },
+  check: (event, ctx) => {
+    for (const issue of eventRuleIssues(event)) addRuleIssue(ctx, issue);
+  },
 });
-
-/**
- * The event kind: an event people attend by RSVP. Read with `schema` (unknown members
- * kept, enums open, dates as sent, totals read from numeric strings); sent with
- * `writeSchema` (closed enums for type, status, transparence, visibility and reminder
- * method, ISO 8601 dates with an offset, an IANA `timezone_identifier`, ISO 4217 ticket
- * currencies, counts at least 0, unique ticket level titles, no unknown members, and
- * `start_date` not after `end_date`, `params.code` START_DATE_AFTER_END_DATE: see
- * {@link eventRuleIssues}). The totals are computed: accepted and ignored, at the top
- * level and inside ticket levels and share options.
- *
- * @example
- * ```ts
- * import { eventKind } from 'adis-sdk/schema';
- * eventKind.writeSchema.parse({
- *   title: 'Park cleanup',
- *   type: 'open',
- *   status: 'confirmed',
- *   start_date: '2026-05-02T09:00:00-05:00',
- *   end_date: '2026-05-02T12:00:00-05:00',
- *   timezone_identifier: 'America/Chicago',
- *   location: { venue: 'Elm Park', locality: 'Springfield', region: 'IL', country: 'US', public: true },
- *   reminders: [{ method: 'email', minutes: 1440 }],
- * });
- * ```
- */
-export const eventKind = {
-  ...eventDeclaration,
-  writeSchema: eventDeclaration.writeSchema.check(
-    z.superRefine((event, ctx) => {
-      for (const issue of eventRuleIssues(event)) addRuleIssue(ctx, issue);
-    }, EVEN_WITH_INVALID_MEMBERS),
-  ),
-};
 
 /** An event as read from a server: the output of `eventKind.schema`. */
 export type Event = z.output<typeof eventKind.schema>;

@@ -1,9 +1,5 @@
 import * as z from 'zod/mini';
-import {
-  describedFields,
-  EVEN_WITH_INVALID_MEMBERS,
-  questionResponseSchema,
-} from '../content-fields.js';
+import { describedFields, questionResponseSchema } from '../content-fields.js';
 import { commonFields, enumeration, type Mode, optional } from '../fields.js';
 import { defineKind, many, one } from '../kind.js';
 import { addRuleIssue, RuleCode, type RuleIssue } from '../rules.js';
@@ -137,21 +133,6 @@ export function questionRuleIssues(question: QuestionRuleInput): RuleIssue[] {
 }
 
 /** The question kind as declared: its write schema gets the question's rules below. */
-const questionDeclaration = defineKind({
-  singular: 'question',
-  plural: 'questions',
-  description: 'A question asked to a person; answers to it are Answer records',
-  shape: questionShape,
-  relations: {
-    /** The person who created the question (`std:creator`), if the server links one. */
-    creator: one('person'),
-    /** The person who last modified the question (`std:modified_by`), if the server says. */
-    modifiedBy: one('person'),
-    /** The answers people gave to the question (`std:answers`). */
-    answers: many('answer'),
-  },
-});
-
 /**
  * The question kind: a question asked to a person. Read with `schema` (unknown members
  * kept, any `question_type` kept); sent with `writeSchema` (a `question_type` of the
@@ -173,14 +154,23 @@ const questionDeclaration = defineKind({
  * });
  * ```
  */
-export const questionKind = {
-  ...questionDeclaration,
-  writeSchema: questionDeclaration.writeSchema.check(
-    z.superRefine((question, ctx) => {
-      for (const issue of questionRuleIssues(question)) addRuleIssue(ctx, issue);
-    }, EVEN_WITH_INVALID_MEMBERS),
-  ),
-};
+export const questionKind = defineKind({
+  singular: 'question',
+  plural: 'questions',
+  description: 'A question asked to a person; answers to it are Answer records',
+  shape: questionShape,
+  relations: {
+    /** The person who created the question (`std:creator`), if the server links one. */
+    creator: one('person'),
+    /** The person who last modified the question (`std:modified_by`), if the server says. */
+    modifiedBy: one('person'),
+    /** The answers people gave to the question (`std:answers`). */
+    answers: many('answer'),
+  },
+  check: (question, ctx) => {
+    for (const issue of questionRuleIssues(question)) addRuleIssue(ctx, issue);
+  },
+});
 
 /** A question as read from a server: the output of `questionKind.schema`. */
 export type Question = z.output<typeof questionKind.schema>;

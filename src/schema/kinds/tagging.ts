@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { EVEN_WITH_INVALID_MEMBERS } from '../content-fields.js';
 import { commonFields, flexenum, type Mode, optional } from '../fields.js';
 import { anyOf, defineKind, one } from '../kind.js';
 
@@ -36,7 +35,23 @@ function taggingShape(mode: Mode) {
 }
 
 /** The tagging kind as declared: its write schema gets the one-target rule below. */
-const taggingDeclaration = defineKind({
+/**
+ * The tagging kind: a tag applied to one record. Read with `schema` (unknown members
+ * kept, `item_type` any string); sent with `writeSchema` (no unknown members, and at
+ * most one target among its `_links`, a custom issue at `_links` otherwise). A new
+ * tagging links its target, and its tag unless it is created in the tag's own
+ * `std:taggings` collection; the server checks that both exist. `item_type`, the
+ * dates and the HAL members are the server's: ignored on create and update.
+ *
+ * @example
+ * ```ts
+ * import { taggingKind } from 'adis-sdk/schema';
+ * taggingKind.writeSchema.safeParse({
+ *   _links: { 'std:person': { href: a.url }, 'std:petition': { href: b.url } },
+ * }).success; // false: a tagging tags one record
+ * ```
+ */
+export const taggingKind = defineKind({
   singular: 'tagging',
   plural: 'taggings',
   description: 'A tag applied to one record',
@@ -78,44 +93,22 @@ const taggingDeclaration = defineKind({
      */
     canvass: one('canvass'),
   },
+  check: (tagging, ctx) => {
+    // Read defensively: the rule also runs when other members failed their own checks.
+    const links: unknown = tagging._links;
+    if (!links || typeof links !== 'object') return;
+    const targets = TAGGING_TARGET_RELATIONS.filter(
+      (rel) => (links as Record<string, unknown>)[rel] != null,
+    );
+    if (targets.length > 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `a tagging tags one record, but links ${targets.join(', ')}`,
+        path: ['_links'],
+      });
+    }
+  },
 });
-
-/**
- * The tagging kind: a tag applied to one record. Read with `schema` (unknown members
- * kept, `item_type` any string); sent with `writeSchema` (no unknown members, and at
- * most one target among its `_links`, a custom issue at `_links` otherwise). A new
- * tagging links its target, and its tag unless it is created in the tag's own
- * `std:taggings` collection; the server checks that both exist. `item_type`, the
- * dates and the HAL members are the server's: ignored on create and update.
- *
- * @example
- * ```ts
- * import { taggingKind } from 'adis-sdk/schema';
- * taggingKind.writeSchema.safeParse({
- *   _links: { 'std:person': { href: a.url }, 'std:petition': { href: b.url } },
- * }).success; // false: a tagging tags one record
- * ```
- */
-export const taggingKind = {
-  ...taggingDeclaration,
-  writeSchema: taggingDeclaration.writeSchema.check(
-    z.superRefine((tagging, ctx) => {
-      // Read defensively: the rule also runs when other members failed their own checks.
-      const links: unknown = tagging._links;
-      if (!links || typeof links !== 'object') return;
-      const targets = TAGGING_TARGET_RELATIONS.filter(
-        (rel) => (links as Record<string, unknown>)[rel] != null,
-      );
-      if (targets.length > 1) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `a tagging tags one record, but links ${targets.join(', ')}`,
-          path: ['_links'],
-        });
-      }
-    }, EVEN_WITH_INVALID_MEMBERS),
-  ),
-};
 
 /** A tagging as read from a server: the output of `taggingKind.schema`. */
 export type Tagging = z.output<typeof taggingKind.schema>;
