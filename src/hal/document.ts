@@ -1,4 +1,5 @@
 import { InvalidLinkError } from '../errors/invalid-link-error.js';
+import { LinkNotFoundError } from '../errors/link-not-found-error.js';
 import { Curies, curiesOf } from './curies.js';
 import { type HalLink, isJsonObject, toLinkList } from './link.js';
 import { expandTemplate, type TemplateVariables } from './template.js';
@@ -217,6 +218,21 @@ export class HalDocument {
    */
   link(rel: string): Link | undefined {
     return this.links(rel)[0];
+  }
+
+  /**
+   * The first link of a relation, or a LinkNotFoundError naming `where` (default: the
+   * document's URL) and the relations the document does link.
+   *
+   * @example
+   * ```ts
+   * const people = root.requireLink('std:people').url();
+   * ```
+   */
+  requireLink(rel: string, where: string = this.url): Link {
+    const link = this.link(rel);
+    if (!link) throw new LinkNotFoundError(rel, where, this.relations());
+    return link;
   }
 
   /**

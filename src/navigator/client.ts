@@ -1,4 +1,4 @@
-import { InvalidLinkError, LinkNotFoundError, ResponseFormatError } from '../errors/index.js';
+import { InvalidLinkError, ResponseFormatError } from '../errors/index.js';
 import { type Curies, fetchableUrl, HalDocument } from '../hal/index.js';
 import type { HelperResult } from '../helpers/result.js';
 import { jsonPreview } from '../http/json-body.js';
@@ -13,7 +13,7 @@ import { Collection } from './collection.js';
 import { type CallOptions, NavigatorContext } from './context.js';
 import { type HelperOptions, sendHelper } from './helper-call.js';
 import { Metadata } from './metadata.js';
-import type { FollowOptions, Resource } from './resource.js';
+import type { FollowOptions } from './resource.js';
 import { type CollectionOf, type Collections, collectionName, type ResourceOf } from './typed.js';
 
 /**
@@ -119,7 +119,7 @@ export class BaseClient {
     const rel = `std:${kind.plural}`;
     return new Collection(
       this.#context,
-      async () => this.#requireLink(rel).url(),
+      async () => this.root.requireLink(rel).url(),
       kind,
     ) as unknown as CollectionOf<K>;
   }
@@ -150,7 +150,7 @@ export class BaseClient {
    * ```
    */
   async metadata(options: CallOptions = {}): Promise<Metadata> {
-    return Metadata.load(this.#context, this.#requireLink('std:metadata').url(), options);
+    return Metadata.load(this.#context, this.root.requireLink('std:metadata').url(), options);
   }
 
   /**
@@ -176,7 +176,7 @@ export class BaseClient {
     options: HelperOptions = {},
   ): Promise<HelperResult<ResourceOf<typeof personKind>, ResourceOf<typeof personKind>>> {
     const rel = 'std:person_signup_helper';
-    const url = this.#requireLink(rel).url();
+    const url = this.root.requireLink(rel).url();
     // Loaded with the first call, as the other helpers' bodies are.
     const { PersonSignupBodySchema } = await import('../schema/helper-bodies.js');
     const person = this.#context.kindNamed('person');
@@ -198,7 +198,7 @@ export class BaseClient {
    */
   async follow(rel: string, options: FollowOptions = {}): Promise<HalDocument> {
     const { variables, ...call } = options;
-    return this.#context.get(this.#requireLink(rel).url(variables), call);
+    return this.#context.get(this.root.requireLink(rel).url(variables), call);
   }
 
   /**
@@ -212,12 +212,6 @@ export class BaseClient {
    */
   get(url: string, options: CallOptions = {}): Promise<HalDocument> {
     return this.#context.get(url, options);
-  }
-
-  #requireLink(rel: string) {
-    const link = this.root.link(rel);
-    if (!link) throw new LinkNotFoundError(rel, this.root.url, this.root.relations());
-    return link;
   }
 }
 

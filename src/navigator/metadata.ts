@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { LinkNotFoundError } from '../errors/index.js';
 import {
   type HalDocument,
   type Link,
@@ -232,7 +231,7 @@ export class Metadata {
   async responseCodes(options: ResponseCodesOptions = {}): Promise<CanvassResponseCodes> {
     const { contactType, ...call } = options;
     const rel = 'std:canvass_response_codes';
-    const url = filteredUrl(this.#require(rel), contactType);
+    const url = filteredUrl(this.root.requireLink(rel), contactType);
     const document = await this.#context.get(url, call);
     return this.#context.parse(CanvassResponseCodesSchema, document.properties, url, rel);
   }
@@ -248,7 +247,7 @@ export class Metadata {
    */
   async contactTypes(options: CallOptions = {}): Promise<CanvassContactTypes> {
     const rel = 'std:canvass_contact_types';
-    const url = this.#require(rel).url();
+    const url = this.root.requireLink(rel).url();
     const document = await this.#context.get(url, options);
     return this.#context.parse(CanvassContactTypesSchema, document.properties, url, rel);
   }
@@ -264,15 +263,9 @@ export class Metadata {
    */
   async inputTypes(options: CallOptions = {}): Promise<CanvassInputTypes> {
     const rel = 'std:canvass_input_types';
-    const url = this.#require(rel).url();
+    const url = this.root.requireLink(rel).url();
     const document = await this.#context.get(url, options);
     return this.#context.parse(CanvassInputTypesSchema, document.properties, url, rel);
-  }
-
-  #require(rel: string): Link {
-    const link = this.root.link(rel);
-    if (!link) throw new LinkNotFoundError(rel, this.root.url, this.root.relations());
-    return link;
   }
 }
 

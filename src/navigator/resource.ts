@@ -1,5 +1,4 @@
 import type * as z from 'zod/mini';
-import { LinkNotFoundError } from '../errors/index.js';
 import type { HalDocument, Link, TemplateVariables } from '../hal/index.js';
 import type { HelperResult } from '../helpers/result.js';
 import type {
@@ -335,9 +334,7 @@ export class Resource<T extends object, I = T> {
    * ```
    */
   requireLink(rel: string): Link {
-    const link = this.document.link(rel);
-    if (!link) throw new LinkNotFoundError(rel, this.url, this.document.relations());
-    return link;
+    return this.document.requireLink(rel, this.url);
   }
 }
 
