@@ -56,6 +56,7 @@ export class NavigatorContext {
 
   /** The kinds this connection reads typed, by singular name. */
   readonly kinds: ReadonlyMap<string, AnyKind>;
+  readonly #untyped = new Map<string, AnyKind>();
 
   constructor(
     transport: Transport,
@@ -81,7 +82,12 @@ export class NavigatorContext {
    * ```
    */
   kindNamed(name: string): AnyKind {
-    return this.kinds.get(name) ?? untypedKindOf(name, `${name}s`);
+    const known = this.kinds.get(name) ?? this.#untyped.get(name);
+    if (known) return known;
+    // Kept, so that every record of the kind shares one derived class.
+    const untyped = untypedKindOf(name, `${name}s`);
+    this.#untyped.set(name, untyped);
+    return untyped;
   }
 
   /**

@@ -215,13 +215,14 @@ export class Resource<T extends object, I = T> {
    * const signer = await signature.related(signatureKind.relations.person);
    * ```
    */
-  async related(relation: OneRelation, options: CallOptions = {}): Promise<Resource<object>> {
+  async related(
+    relation: OneRelation,
+    options: CallOptions = {},
+  ): Promise<Resource<object> | undefined> {
     const kind = this.context.kindNamed(relation.kind);
     const [embedded] = this.document.embedded(relation.rel);
     if (embedded) return this.context.wrap(kind, embedded);
-    if (!relation.required && !this.document.link(relation.rel)) {
-      return undefined as unknown as Resource<object>;
-    }
+    if (!relation.required && !this.document.link(relation.rel)) return undefined;
     const url = this.requireLink(relation.rel).url();
     return this.context.wrap(kind, await this.context.getRecord(url, options));
   }
