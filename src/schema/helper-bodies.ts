@@ -130,10 +130,14 @@ const whenObject: z.core.$ZodSuperRefineParams = {
   when: (payload) => isObject(payload.value),
 };
 
-function buildSignatureBody() {
+/**
+ * A record helper's body when the record is the act of one person: the record's own
+ * fields, the person who acted (created, or matched with a person already known and
+ * updated), and the action functions.
+ */
+function actionBody<S extends z.core.$ZodShape>(recordShape: S) {
   return z.strictObject({
-    ...recordFields(signatureKind.writeSchema.shape),
-    /** The signer: created, or matched with a person already known and updated. */
+    ...recordFields(recordShape),
     person: personKind.writeSchema,
     ...ActionFunctionsShape,
   });
@@ -154,7 +158,7 @@ function buildSignatureBody() {
  * });
  * ```
  */
-export const RecordSignatureBodySchema = buildSignatureBody();
+export const RecordSignatureBodySchema = actionBody(signatureKind.writeSchema.shape);
 
 /**
  * What a caller sends to the record signature helper. Derived from
@@ -166,15 +170,6 @@ export const RecordSignatureBodySchema = buildSignatureBody();
  * ```
  */
 export type RecordSignatureInput = z.input<typeof RecordSignatureBodySchema>;
-
-function buildOutreachBody() {
-  return z.strictObject({
-    ...recordFields(outreachKind.writeSchema.shape),
-    /** The person who made the outreach. */
-    person: personKind.writeSchema,
-    ...ActionFunctionsShape,
-  });
-}
 
 /**
  * Body of the record outreach helper (`std:record_outreach_helper` of an advocacy
@@ -192,7 +187,7 @@ function buildOutreachBody() {
  * });
  * ```
  */
-export const RecordOutreachBodySchema = buildOutreachBody();
+export const RecordOutreachBodySchema = actionBody(outreachKind.writeSchema.shape);
 
 /**
  * What a caller sends to the record outreach helper. Derived from
@@ -375,15 +370,6 @@ export const RecordCanvassBodySchema = buildCanvassBody();
  */
 export type RecordCanvassInput = z.input<typeof RecordCanvassBodySchema>;
 
-function buildSubmissionBody() {
-  return z.strictObject({
-    ...recordFields(submissionKind.writeSchema.shape),
-    /** The person who submitted the form. */
-    person: personKind.writeSchema,
-    ...ActionFunctionsShape,
-  });
-}
-
 /**
  * Body of the record submission helper (`std:record_submission_helper` of a form):
  * the submission's fields, the submitter as `person`, and the action functions.
@@ -397,7 +383,7 @@ function buildSubmissionBody() {
  * });
  * ```
  */
-export const RecordSubmissionBodySchema = buildSubmissionBody();
+export const RecordSubmissionBodySchema = actionBody(submissionKind.writeSchema.shape);
 
 /**
  * What a caller sends to the record submission helper. Derived from
