@@ -64,6 +64,10 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBu
  */
 export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // GET and HEAD carry no body (the node adapter gives them none; fetch forbids one).
+    // Reading `c.req.raw.body` anyway would make the adapter build the full web Request
+    // (headers, abort signal, stream) that it otherwise never needs.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const body = c.req.raw.body;
     if (body === null) return next();
     const declared = c.req.header('content-length');
