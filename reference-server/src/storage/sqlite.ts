@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { KeyCache } from './key-cache.js';
 import {
   type Access,
   type ApiKeyInfo,
@@ -258,6 +259,8 @@ export class SqliteStorage implements Storage {
   private readonly defaultNamespace: string;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly filteredStatements = new Map<string, Database.Statement>();
+  /** Recent key look-ups (see key-cache.ts); cleared by every change to the keys. */
+  private readonly keyCache = new KeyCache();
 
   constructor(path: string, options: SqliteStorageOptions = {}) {
     this.path = path;
@@ -350,19 +353,29 @@ export class SqliteStorage implements Storage {
       `INSERT INTO api_keys (token_hash, tenant_id, access, source, created_date) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (token_hash) DO UPDATE SET tenant_id = excluded.tenant_id, access = excluded.access, source = excluded.source`,
     ).run(hashToken(token), tenant.id, access, source, new Date().toISOString());
+    this.keyCache.clear();
   }
 
   removeApiKeys(source: string): number {
-    return this.stmt('DELETE FROM api_keys WHERE source = ?').run(source).changes;
+    const removed = this.stmt('DELETE FROM api_keys WHERE source = ?').run(source).changes;
+    this.keyCache.clear();
+    return removed;
   }
 
   authenticate(token: string): ApiKeyInfo | undefined {
+    const cached = this.keyCache.get(token);
+    if (cached) return cached;
     const row = this.stmt(
       `SELECT k.access, t.id, t.name, t.namespace FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
        WHERE k.token_hash = ?`,
     ).get(hashToken(token)) as (TenantRow & { access: Access }) | undefined;
     if (!row) return undefined;
-    return { access: row.access, tenant: { id: row.id, name: row.name, namespace: row.namespace } };
+    const info: ApiKeyInfo = {
+      access: row.access,
+      tenant: { id: row.id, name: row.name, namespace: row.namespace },
+    };
+    // Not inside a transaction: it may still roll back a key it added or changed.
+    return this.db.inTransaction ? info : this.keyCache.set(token, info);
   }
 
   getSetting(key: string): string | undefined {
