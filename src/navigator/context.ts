@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { SchemaValidationError } from '../errors/index.js';
 import { type Curies, fetchableUrl, HalDocument, isJsonObject, Link } from '../hal/index.js';
 import type { HttpMethod, HttpResponse, Transport } from '../http/transport.js';
+import { fitsAsIs } from '../schema/fits.js';
 import type { AnyKind } from '../schema/kind.js';
 import { untypedKindOf } from './kind.js';
 import { type Resource, resourceClass } from './resource.js';
@@ -197,7 +198,9 @@ export class NavigatorContext {
    * read (`direction` 'read', from `url`) or about to be sent ('write', to `url`). With
    * validation off, a value to send goes unchanged; a value read keeps every member that
    * fits its type, and a member that does not is left out (it stays in the document's
-   * `properties`), so `data` is always what its type says.
+   * `properties`), so `data` is always what its type says. A value read that already
+   * fits (nothing to coerce or drop) is returned itself rather than copied, so its
+   * nested objects are the document's own.
    *
    * @example
    * ```ts
@@ -212,6 +215,9 @@ export class NavigatorContext {
     direction: 'read' | 'write' = 'read',
   ): z.output<S> {
     if (!this.validate && direction === 'write') return value as z.output<S>;
+    // What a server sends is nearly always in shape already: then the value itself is
+    // what zod would build, at a fifth of the cost (see fitsAsIs).
+    if (direction === 'read' && fitsAsIs(schema, value)) return value as z.output<S>;
     const result = schema.safeParse(value);
     if (result.success) return result.data;
     if (this.validate) {
