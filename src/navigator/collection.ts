@@ -1,4 +1,5 @@
-import { type HalDocument, withQueryParameter } from '../hal/index.js';
+import type * as z from 'zod/mini';
+import { type HalDocument, type Link, withQueryParameter } from '../hal/index.js';
 import { CollectionPageSchema } from '../schema/collection-page.js';
 import type { AnyKind } from '../schema/kind.js';
 import type { CallOptions, NavigatorContext } from './context.js';
@@ -53,6 +54,30 @@ export interface Page<W> {
   next: string | undefined;
   /** The page's HAL document, for members and links the SDK does not read. */
   document: HalDocument;
+}
+
+/** Resolves on the next turn of the event loop (setImmediate where there is one). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown })
+      .setImmediate;
+    if (immediate) immediate(resolve);
+    else setTimeout(resolve, 0);
+  });
+}
+
+/** A page as read off the wire, before its records are checked and wrapped. */
+interface RawPage {
+  url: string;
+  document: HalDocument;
+  info: z.output<typeof CollectionPageSchema>;
+  /** The embedded records, when the page embeds them. */
+  embedded: HalDocument[] | undefined;
+  /** The links to the records, when the page does not embed them. */
+  links: Link[];
+  count: number;
+  number: number | undefined;
+  next: string | undefined;
 }
 
 /**
@@ -302,42 +327,48 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     // page number, since `?page=1` and the bare collection URL are the same page.
     const visited = new Set<string>();
     const pageNumbers = new Set<number>();
-    let pending: Promise<Page<W>> | undefined;
     try {
       options.signal?.throwIfAborted();
       const first = await this.#locate({ signal });
       visited.add(first);
-      pending = this.#firstPage
-        ? Promise.resolve(this.#readPage(this.#firstPage.url, this.#firstPage))
-        : this.#fetchPage(first, signal);
+      let url = this.#firstPage?.url ?? first;
+      let pending: Promise<HalDocument> | undefined = this.#firstPage
+        ? Promise.resolve(this.#firstPage)
+        : this.#context.get(first, { signal });
       let records = 0;
       let pages = 0;
       while (pending) {
-        const page: Page<W> = await pending;
+        const document: HalDocument = await pending;
         pending = undefined;
-        if (page.items.length === 0) return;
-        if (page.number !== undefined) {
-          if (pageNumbers.has(page.number)) return;
-          pageNumbers.add(page.number);
+        const raw = this.#rawPage(url, document);
+        if (raw.count === 0) return;
+        if (raw.number !== undefined) {
+          if (pageNumbers.has(raw.number)) return;
+          pageNumbers.add(raw.number);
         }
-        const self = page.document.selfUrl;
+        const self = document.selfUrl;
         if (self !== undefined) visited.add(self);
         pages += 1;
-        records += page.items.length;
-        const next: string | undefined = page.next;
-        const more: boolean =
+        records += raw.count;
+        const next = raw.next;
+        const more =
           next !== undefined && !visited.has(next) && pages < pageLimit && records < recordLimit;
-        if (more && next !== undefined) visited.add(next);
-        let prefetch: Promise<Page<W>> | undefined;
-        if (more && next !== undefined && options.readAhead) {
-          prefetch = this.#fetchPage(next, signal);
+        if (more) visited.add(next);
+        // Read-ahead asks for the next page as soon as its link is known, before this
+        // page's records are checked and wrapped: the server works on the next page
+        // while this process reads this one and the caller's loop runs.
+        if (more && options.readAhead) {
+          pending = this.#context.get(next, { signal });
           // Marked handled now: if the caller stops early, nobody awaits it.
-          prefetch.catch(() => undefined);
+          pending.catch(() => undefined);
+          // The request is only on its way once the transport's own steps have run;
+          // one turn of the event loop lets them, before this page is wrapped.
+          await nextTurn();
         }
-        yield page;
+        yield await this.#readPage(raw, signal);
         signal.throwIfAborted();
-        pending =
-          prefetch ?? (more && next !== undefined ? this.#fetchPage(next, signal) : undefined);
+        if (more && pending === undefined) pending = this.#context.get(next, { signal });
+        if (more) url = next;
       }
     } finally {
       options.signal?.removeEventListener('abort', abort);
@@ -345,35 +376,46 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     }
   }
 
-  async #fetchPage(url: string, signal: AbortSignal): Promise<Page<W>> {
-    const document = await this.#context.get(url, { signal });
-    return this.#readPage(url, document, signal);
-  }
-
-  async #readPage(url: string, document: HalDocument, signal?: AbortSignal): Promise<Page<W>> {
+  /** What a page says before its records are read: enough to decide on the next one. */
+  #rawPage(url: string, document: HalDocument): RawPage {
     const info = this.#context.parse(CollectionPageSchema, document.properties, url, 'collection');
     const relation = this.itemRelation;
+    const embedded = document.hasEmbedded(relation) ? document.embedded(relation) : undefined;
+    const links = embedded === undefined ? document.links(relation) : [];
+    return {
+      url,
+      document,
+      info,
+      embedded,
+      links,
+      count: embedded === undefined ? links.length : embedded.length,
+      number: info.page ?? undefined,
+      next: document.link('next')?.url(),
+    };
+  }
+
+  async #readPage(raw: RawPage, signal: AbortSignal): Promise<Page<W>> {
     let items: W[];
-    if (document.hasEmbedded(relation)) {
-      items = document.embedded(relation).map((item) => this.#wrap(item));
+    if (raw.embedded !== undefined) {
+      items = raw.embedded.map((item) => this.#wrap(item));
     } else {
       // No embedded records: fetch each linked one. The transport's rate limit paces these.
-      const links = document.links(relation);
       items = await Promise.all(
-        links.map(async (link) =>
-          this.#wrap(await this.#context.getRecord(link.url(), signal ? { signal } : {})),
+        raw.links.map(async (link) =>
+          this.#wrap(await this.#context.getRecord(link.url(), { signal })),
         ),
       );
     }
+    const { info } = raw;
     return {
-      url,
+      url: raw.url,
       items,
-      number: info.page ?? undefined,
+      number: raw.number,
       totalPages: info.total_pages ?? undefined,
       totalRecords: info.total_records ?? undefined,
       perPage: info.per_page ?? undefined,
-      next: document.link('next')?.url(),
-      document,
+      next: raw.next,
+      document: raw.document,
     };
   }
 

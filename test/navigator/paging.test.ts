@@ -1,7 +1,10 @@
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connect, isHTTPError, isLinkNotFoundError } from '../../src/index.js';
+import * as z from 'zod/mini';
+import { connect, connectWith, isHTTPError, isLinkNotFoundError } from '../../src/index.js';
+import { preprocess } from '../../src/schema/fields.js';
+import { defineKind, optional } from '../../src/schema/index.js';
 import { peopleServer } from '../fixtures/people-server.js';
 
 const server = setupServer();
@@ -129,6 +132,38 @@ describe('paging through people', () => {
     await iterator.return(undefined);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(pageUrls()).toHaveLength(3); // page 3 was read ahead, page 4 never asked for
+  });
+
+  it('with read-ahead asks for the next page before checking this one', async () => {
+    const fixture = peopleServer({ people: 4, perPage: 2 });
+    server.use(...fixture.handlers);
+    // Requests as they leave the SDK (the fixture records them only when they arrive).
+    const sent: string[] = [];
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      sent.push(input instanceof Request ? input.url : String(input));
+      return globalThis.fetch(input, init);
+    };
+    const pageUrls = () => sent.filter((url) => url.includes('/people'));
+    // A person kind whose given_name check notes how many pages were asked for by then.
+    const seen: string[] = [];
+    const person = defineKind({
+      singular: 'person',
+      plural: 'people',
+      description: 'a person, checked with a probe',
+      shape: () => ({
+        given_name: optional(
+          preprocess((value) => {
+            seen.push(`${String(value)} after ${pageUrls().length} page requests`);
+            return value;
+          }, z.string()),
+        ),
+      }),
+    });
+    const client = await connectWith([person], fixture.entryPoint, { apiKey: fixture.key, fetch });
+    const iterator = client.people.pages({ readAhead: true });
+    await iterator.next();
+    expect(seen).toEqual(['Person 1 after 2 page requests', 'Person 2 after 2 page requests']);
+    await iterator.return(undefined);
   });
 
   it('without read-ahead fetches a page only when asked', async () => {
