@@ -22,7 +22,7 @@ import { csvFormat, ndjsonFormat, type RecordFormat } from '../export/formats.js
 import { EXPORTABLE_COLLECTIONS, type ExportableKind, exportableKind } from '../export/kinds.js';
 import { createFileOutput, type Output, resumeFileOutput, streamOutput } from '../export/output.js';
 import { ProgressBar, type ProgressStream } from '../export/progress.js';
-import { type ExportProgress, runExport } from '../export/run-export.js';
+import { type DurableEvery, type ExportProgress, runExport } from '../export/run-export.js';
 import {
   type Client,
   connect,
@@ -56,6 +56,12 @@ export interface CommandIO {
    * pipe want no progress line beside them; records redirected into a file do.
    */
   stdoutKind?: 'terminal' | 'pipe' | 'file';
+  /**
+   * How often a file export flushes the file and saves its checkpoint (default: after
+   * the page that ends a second since the last save). Tests pass `{ pages: n }` to place
+   * a crash between two checkpoints.
+   */
+  durableEvery?: DurableEvery;
 }
 
 const USAGE = `Usage: adis-export [collection] --url <entry point> [options]
@@ -346,11 +352,17 @@ async function exportWith(request: Request, io: CommandIO): Promise<number> {
       ...(resumed ? { resume: { next: resumed.next ?? undefined, records: resumed.records } } : {}),
       ...(request.limit === undefined ? {} : { limit: request.limit }),
       ...(io.signal ? { signal: io.signal } : {}),
-      afterPage: async (progress) => {
+      onPage: (progress) => {
         last = progress;
-        if (statePath !== undefined) await writeCheckpoint(statePath, checkpoint(progress));
         bar?.update(progress.records, progress.totalRecords);
       },
+      ...(statePath === undefined
+        ? {}
+        : {
+            onDurable: (progress: ExportProgress) =>
+              writeCheckpoint(statePath, checkpoint(progress)),
+          }),
+      ...(io.durableEvery ? { durableEvery: io.durableEvery } : {}),
     });
   } catch (error) {
     bar?.done();

@@ -1,13 +1,15 @@
 /**
  * The checkpoint of an export to a file: what has been written, and which page comes
- * next, saved beside the output after every page so that an interrupted export (Ctrl-C,
- * a network failure, a killed process) resumes without fetching a page twice or
- * writing a record twice.
+ * next, saved beside the output about once a second and when the export stops part
+ * way, so that an interrupted export (Ctrl-C, a network failure, a killed process)
+ * resumes without writing a record twice or leaving one out.
  *
- * Order of writes, per page: the records are appended to the output and flushed to
- * disk, then the checkpoint is replaced atomically (written aside, renamed over). A
- * crash between the two leaves records past `bytes`, which a resume cuts off before it
- * fetches `next`: those records come again from the page they were on.
+ * Order of writes: pages are appended to the output as they come; now and then the
+ * output is flushed to disk, and then the checkpoint is replaced atomically (written
+ * aside, renamed over) with the page boundary the flush covered. A checkpoint never
+ * vouches for bytes not yet on disk. A crash leaves the pages written after the last
+ * checkpoint past `bytes`, which a resume cuts off before it fetches `next`: those
+ * records come again from the pages they were on.
  *
  * The API key is never saved: the file says where to resume, not how to log in.
  */

@@ -9,7 +9,11 @@ export interface Output {
   /** Bytes in the output, from its start (a resumed file counts what it kept). */
   readonly bytes: number;
   write(text: string): Promise<void>;
-  /** Makes what was written durable (a file's data on disk) before a checkpoint says so. */
+  /**
+   * Makes what was written durable (a file's data on disk) before a checkpoint says so.
+   * It covers every write that finished before it was called, and may run while later
+   * writes go on.
+   */
   flush(): Promise<void>;
   close(): Promise<void>;
 }
@@ -66,8 +70,15 @@ function fileOutput(handle: FileHandle, start: number): Output {
     },
     async write(text) {
       const buffer = Buffer.from(text, 'utf8');
-      await handle.write(buffer);
-      bytes += buffer.length;
+      // A write may take fewer bytes than given (a disk filling up): write the rest, so
+      // that `bytes` always counts exactly what is in the file.
+      let offset = 0;
+      while (offset < buffer.length) {
+        const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
+        if (bytesWritten === 0) throw new Error('the disk took no more bytes');
+        offset += bytesWritten;
+        bytes += bytesWritten;
+      }
     },
     flush: () => handle.datasync(),
     close: () => handle.close(),

@@ -82,6 +82,13 @@ describe('NDJSON', () => {
     expect(parsed).not.toHaveProperty('_embedded');
     expect(ndjsonFormat().header()).toBe('');
   });
+
+  it('writes a record that embeds nothing as the same text as the whole body', () => {
+    const { _embedded: _ignored, ...plain } = ana;
+    const line = ndjsonFormat().encode({ url, body: plain });
+    expect(line).toBe(`${JSON.stringify(plain)}\n`);
+    expect(ndjsonFormat().encode({ url, body: ana })).toBe(line);
+  });
 });
 
 describe('CSV', () => {
