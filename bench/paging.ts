@@ -1,189 +1,175 @@
 /**
- * Paging benchmark: the SDK against a hand-written fetch loop, over loopback.
+ * Paging benchmark: the SDK (with and without read-ahead and validation) against a
+ * hand-written fetch loop and ketting 8, over loopback.
  *
- *   npm run bench                      # 20,000 people timed, 100,000 for memory
- *   npm run bench -- --people 50000 --memory-people 200000 --runs 5
+ *   npm run bench:paging                       # 20,000 people timed, 100,000 for memory
+ *   npm run bench:paging -- --people 50000 --rounds 3
  *
- * The reference server runs in a child process (so it does not share the event loop
- * or the heap with the client being measured), on a temporary SQLite file seeded
- * with demo people. Each variant pages through the same people; the median of
- * `--runs` runs is reported. Memory is sampled in a separate run with forced garbage
- * collection every few pages, so the figures are what paging retains, not garbage.
+ * The reference server runs in a child process on a temporary SQLite file seeded with
+ * demo people. Each client runs in a process of its own (bench/paging-client.ts), so
+ * that its time and its peak RSS are its own, and the variants take turns: every round
+ * runs each of them once (a warm-up walk, then `--runs` timed walks), and the figure of
+ * a variant is the median of all its timed walks. `npm run bench` calls
+ * {@link benchPaging} as one part of the whole benchmark.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { connect } from '../src/index.js';
-import { KEY, startServer } from './reference-server.js';
+import { PAGING_VARIANTS, type PagingVariant } from './paging-client.js';
+import { startServer } from './reference-server.js';
 
-const { values } = parseArgs({
-  options: {
-    people: { type: 'string', default: '20000' },
-    'memory-people': { type: 'string', default: '100000' },
-    runs: { type: 'string', default: '3' },
-    'work-ms': { type: 'string', default: '5' },
-  },
-});
-const timedPeople = Number(values.people);
-const memoryPeople = Number(values['memory-people']);
-const runs = Number(values.runs);
-const workMs = Number(values['work-ms']);
+/** Options of {@link benchPaging}. */
+export interface PagingBenchOptions {
+  /** The reference server's entry point. */
+  url: string;
+  /** People paged by each timed walk. Default 20,000. */
+  people?: number;
+  /** Rounds of all variants. Default 2. */
+  rounds?: number;
+  /** Timed walks per variant and round. Default 2. */
+  runs?: number;
+  /** People paged by the memory run (0: none). Default 100,000. */
+  memoryPeople?: number;
+}
 
-/** What a careful person writes without the SDK: follow `next`, count embedded people. */
-async function fetchLoop(entryPoint: string, limit: number): Promise<number> {
-  const headers = { 'STD-API-Token': KEY };
-  const root = (await (await fetch(entryPoint, { headers })).json()) as {
-    _links: Record<string, { href: string }>;
-  };
-  let url: string | undefined = root._links['std:people']?.href;
-  let count = 0;
-  while (url && count < limit) {
-    const page = (await (await fetch(url, { headers })).json()) as {
-      _links?: { next?: { href: string } };
-      _embedded?: { 'std:people'?: unknown[] };
-    };
-    const people = page._embedded?.['std:people'] ?? [];
-    if (people.length === 0) break;
-    count += people.length;
-    url = page._links?.next?.href;
-  }
-  return Math.min(count, limit);
+/** What each variant measured. */
+export interface PagingFigures {
+  /** Median seconds of a walk, by variant. */
+  seconds: Record<PagingVariant, number>;
+  /** Largest peak RSS of the variant's processes, MB. */
+  maxRssMb: Record<PagingVariant, number>;
+  /** Heap retained above the start while paging `memoryPeople` with read-ahead: [people, MB]. */
+  retained: [number, number][];
+}
+
+const CLIENT = new URL('./paging-client.ts', import.meta.url).pathname;
+
+async function runClient(args: string[]): Promise<unknown> {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', CLIENT, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const code = await new Promise<number | null>((done) => child.on('exit', done));
+  if (code !== 0) throw new Error(`paging client ${args[0]} exited with ${code}`);
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '');
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 /**
- * Stands in for what a real script does with each page: await a database write, say.
- * It is I/O, not CPU, so the event loop is free meanwhile and a read-ahead request can go
- * out and come back during it.
+ * Runs every paging variant against the server at `url`, in turns, each in a process
+ * of its own, and the memory run.
+ *
+ * @example
+ * ```ts
+ * const figures = await benchPaging({ url: 'http://127.0.0.1:8000/api/v1/', people: 20_000 });
+ * console.log(figures.seconds.SDK / figures.seconds['fetch loop']);
+ * ```
  */
-const callerWork = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function sdkLoop(
-  entryPoint: string,
-  limit: number,
-  readAhead: boolean,
-  pageWorkMs = 0,
-): Promise<number> {
-  const client = await connect(entryPoint, { apiKey: KEY });
-  let count = 0;
-  for await (const page of client.people.pages({ readAhead })) {
-    for (const person of page.items) {
-      if (count < limit && person.data.given_name !== undefined) count += 1;
+export async function benchPaging(options: PagingBenchOptions): Promise<PagingFigures> {
+  const people = options.people ?? 20_000;
+  const rounds = options.rounds ?? 2;
+  const runs = options.runs ?? 2;
+  const variants = Object.keys(PAGING_VARIANTS) as PagingVariant[];
+  const seconds = new Map<PagingVariant, number[]>(variants.map((name) => [name, []]));
+  const maxRss = new Map<PagingVariant, number>();
+  for (let round = 0; round < rounds; round += 1) {
+    for (const variant of variants) {
+      const result = (await runClient([variant, options.url, String(people), String(runs)])) as {
+        seconds: number[];
+        maxRssMb: number;
+      };
+      seconds.get(variant)?.push(...result.seconds);
+      maxRss.set(variant, Math.max(maxRss.get(variant) ?? 0, result.maxRssMb));
     }
-    if (pageWorkMs > 0) await callerWork(pageWorkMs);
-    if (count >= limit) break;
   }
-  return count;
+  const memoryPeople = options.memoryPeople ?? 100_000;
+  const retained =
+    memoryPeople > 0
+      ? (
+          (await runClient(['memory', options.url, String(memoryPeople)])) as {
+            retained: [number, number][];
+          }
+        ).retained
+      : [];
+  const by = <T>(value: (variant: PagingVariant) => T) =>
+    Object.fromEntries(variants.map((variant) => [variant, value(variant)])) as Record<
+      PagingVariant,
+      T
+    >;
+  return {
+    seconds: by((variant) => median(seconds.get(variant) ?? [])),
+    maxRssMb: by((variant) => maxRss.get(variant) ?? Number.NaN),
+    retained,
+  };
 }
 
-async function median(
-  label: string,
-  run: () => Promise<number>,
-  expected: number,
-): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const started = performance.now();
-    const count = await run();
-    times.push(performance.now() - started);
-    if (count !== expected)
-      throw new Error(`${label}: paged ${count} people, expected ${expected}`);
-  }
-  times.sort((a, b) => a - b);
-  const middle = times[Math.floor(times.length / 2)] ?? Number.NaN;
-  console.log(
-    `${label.padEnd(28)} ${(middle / 1000).toFixed(2).padStart(7)} s  (${Math.round(expected / (middle / 1000))} people/s)`,
-  );
-  return middle;
-}
-
-async function memoryRun(entryPoint: string, limit: number): Promise<void> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) {
+/**
+ * Prints the figures of {@link benchPaging} as a table.
+ *
+ * @example
+ * ```ts
+ * printPaging(await benchPaging({ url }), 20_000);
+ * ```
+ */
+export function printPaging(figures: PagingFigures, people: number): void {
+  const loop = figures.seconds['fetch loop'];
+  console.log(`\nPaging ${people.toLocaleString('en-US')} people (median walk, own process each):`);
+  console.log('variant                           time   people/s  ÷ fetch loop  peak RSS');
+  for (const [variant, time] of Object.entries(figures.seconds)) {
+    const rss = figures.maxRssMb[variant as PagingVariant];
     console.log(
-      'memory: run with `node --expose-gc` (npm run bench does) to measure retained heap',
+      `${variant.padEnd(32)} ${time.toFixed(2).padStart(5)} s ${String(Math.round(people / time)).padStart(9)} ${(time / loop).toFixed(2).padStart(12)}× ${rss.toFixed(0).padStart(6)} MB`,
     );
-    return;
   }
-  const client = await connect(entryPoint, { apiKey: KEY });
-  gc();
-  const baseline = process.memoryUsage().heapUsed;
-  const samples: [number, number][] = [];
-  let peakRss = process.memoryUsage().rss;
-  let count = 0;
-  let pages = 0;
-  for await (const page of client.people.pages({ readAhead: true })) {
-    count += page.items.length;
-    pages += 1;
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    if (pages % 100 === 0 || count >= limit) {
-      gc();
-      samples.push([count, process.memoryUsage().heapUsed - baseline]);
-    }
-    if (count >= limit) break;
+  if (figures.retained.length > 0) {
+    const last = figures.retained.at(-1)?.[0] ?? 0;
+    console.log(
+      `\nHeap retained while paging ${last.toLocaleString('en-US')} people with read-ahead (after GC):`,
+    );
+    console.log(
+      figures.retained
+        .map(([count, mb]) => `  after ${String(count).padStart(7)}: ${mb.toFixed(1)} MB`)
+        .join('\n'),
+    );
+    const largest = Math.max(...figures.retained.map(([, mb]) => mb));
+    console.log(`  largest: ${largest.toFixed(1)} MB`);
   }
-  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  console.log(
-    `\nMemory while paging ${count} people with read-ahead (heap retained above the baseline after GC):`,
-  );
-  for (const [records, bytes] of samples)
-    console.log(`  after ${String(records).padStart(7)} people: ${mb(bytes)}`);
-  console.log(`  peak RSS of the client process: ${mb(peakRss)}`);
 }
 
-async function main(): Promise<void> {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { values } = parseArgs({
+    options: {
+      people: { type: 'string', default: '20000' },
+      'memory-people': { type: 'string', default: '100000' },
+      rounds: { type: 'string', default: '2' },
+      runs: { type: 'string', default: '2' },
+    },
+  });
+  const people = Number(values.people);
+  const memoryPeople = Number(values['memory-people']);
   const dir = mkdtempSync(join(os.tmpdir(), 'adis-bench-'));
-  const seed = Math.max(timedPeople, memoryPeople);
-  const seedStart = performance.now();
-  const { child, url } = await startServer(dir, seed);
-  console.log(
-    `Server seeded with ${seed} people in ${((performance.now() - seedStart) / 1000).toFixed(1)} s: ${url}`,
-  );
-  console.log(
-    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
-  );
-  console.log(`\nPaging ${timedPeople} people (median of ${runs} runs):`);
+  const { child, url } = await startServer(dir, Math.max(people, memoryPeople));
   try {
-    // One warm-up pass each, so that JIT and SQLite's page cache are warm for all.
-    await fetchLoop(url, timedPeople);
-    await sdkLoop(url, timedPeople, false);
-    const handWritten = await median(
-      'hand-written fetch loop',
-      () => fetchLoop(url, timedPeople),
-      timedPeople,
-    );
-    const plain = await median(
-      'SDK, read-ahead off',
-      () => sdkLoop(url, timedPeople, false),
-      timedPeople,
-    );
-    const ahead = await median(
-      'SDK, read-ahead on',
-      () => sdkLoop(url, timedPeople, true),
-      timedPeople,
-    );
-    console.log(
-      `\nSDK / fetch loop: read-ahead off ${(plain / handWritten).toFixed(2)}×, on ${(ahead / handWritten).toFixed(2)}×`,
-    );
-    if (workMs > 0) {
-      console.log(`\nWith ${workMs} ms of the caller's own I/O per page:`);
-      const busyOff = await median(
-        'SDK, read-ahead off',
-        () => sdkLoop(url, timedPeople, false, workMs),
-        timedPeople,
-      );
-      const busyOn = await median(
-        'SDK, read-ahead on',
-        () => sdkLoop(url, timedPeople, true, workMs),
-        timedPeople,
-      );
-      console.log(`read-ahead on / off: ${(busyOn / busyOff).toFixed(2)}×`);
-    }
-    await memoryRun(url, memoryPeople);
+    const figures = await benchPaging({
+      url,
+      people,
+      memoryPeople,
+      rounds: Number(values.rounds),
+      runs: Number(values.runs),
+    });
+    printPaging(figures, people);
   } finally {
     child.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-await main();

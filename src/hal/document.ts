@@ -131,8 +131,6 @@ export class Link {
  * ```
  */
 export class HalDocument {
-  /** The document's own URL: the URL it was fetched from, or an embedded resource's `self`. */
-  readonly url: string;
   /** The base for relative hrefs. */
   readonly base: string;
   /** The document as received. */
@@ -141,14 +139,33 @@ export class HalDocument {
   readonly curies: Curies;
   readonly #links: Readonly<Record<string, unknown>>;
   readonly #embedded: Readonly<Record<string, unknown>>;
+  // An embedded resource's URL is worked out when first asked for: a page of 100
+  // people would otherwise parse 100 URLs that a walk reading only `data` never uses.
+  #url: string | undefined;
+  readonly #selfHref: string | undefined;
 
-  private constructor(body: Record<string, unknown>, url: string, base: string, curies: Curies) {
+  private constructor(
+    body: Record<string, unknown>,
+    url: string | undefined,
+    base: string,
+    curies: Curies,
+    selfHref?: string,
+  ) {
     this.body = body;
-    this.url = url;
+    this.#url = url;
+    this.#selfHref = selfHref;
     this.base = base;
     this.curies = curies;
     this.#links = isJsonObject(body._links) ? body._links : {};
     this.#embedded = isJsonObject(body._embedded) ? body._embedded : {};
+  }
+
+  /** The document's own URL: the URL it was fetched from, or an embedded resource's `self`. */
+  get url(): string {
+    if (this.#url === undefined) {
+      this.#url = this.#selfHref === undefined ? this.base : embeddedUrl(this.base, this.#selfHref);
+    }
+    return this.#url;
   }
 
   /**
@@ -253,8 +270,7 @@ export class HalDocument {
         const curies = curiesOf(item, this.base, this.curies);
         const selfHref = toLinkList(isJsonObject(item._links) ? item._links.self : undefined)[0]
           ?.href;
-        const url = selfHref === undefined ? this.base : embeddedUrl(this.base, selfHref);
-        documents.push(new HalDocument(item, url, this.base, curies));
+        documents.push(new HalDocument(item, undefined, this.base, curies, selfHref));
       }
     }
     return documents;
