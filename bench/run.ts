@@ -1,0 +1,190 @@
+/**
+ * The whole benchmark, side by side in one run (`npm run bench`): the SDK's paging
+ * against a hand-written fetch loop and ketting 8, the reference server against a
+ * bare Hono app on the same `@hono/node-server`, the record signature helper under
+ * concurrent clients, and `adis-export` against plain paging. It ends with the ratios
+ * the project aims at, each against its target.
+ *
+ *   npm run bench                    # about five minutes on 2 cores
+ *   npm run bench -- --quick         # small sizes: checks that every part runs
+ *   npm run bench -- --only paging,server
+ *
+ * Only ratios taken in one run mean anything on a shared machine: both sides of each
+ * are measured here, minutes apart at most. docs/performance.md records the figures.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { benchHelpers, type HelperBenchResult } from '../reference-server/bench/helpers.js';
+import {
+  benchServerReads,
+  formatServerReads,
+  type ServerReads,
+} from '../reference-server/bench/http-read.js';
+import { benchExport, EXPORT_TABLE_HEADER, type ExportBenchRow, formatRow } from './export.js';
+import { benchPaging, type PagingFigures, printPaging } from './paging.js';
+import { startServer } from './reference-server.js';
+
+const SECTIONS = ['paging', 'server', 'helpers', 'export'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string', default: SECTIONS.join(',') },
+  },
+});
+const quick = values.quick;
+const only = new Set(values.only.split(',').map((name) => name.trim()));
+for (const name of only) {
+  if (!(SECTIONS as readonly string[]).includes(name)) {
+    throw new Error(`--only: unknown part "${name}"; the parts are ${SECTIONS.join(', ')}`);
+  }
+}
+const runs = (section: Section) => only.has(section);
+
+/** Sizes: the figures of docs/performance.md, or a quick pass that only checks the parts run. */
+const SIZES = quick
+  ? { people: 2_000, memoryPeople: 5_000, rounds: 1, runs: 1, seconds: 1, exportSizes: [2_000] }
+  : {
+      people: 20_000,
+      memoryPeople: 100_000,
+      rounds: 2,
+      runs: 2,
+      seconds: 5,
+      exportSizes: [20_000],
+    };
+
+interface Ratio {
+  work: string;
+  value: number;
+  target: string;
+  met: boolean;
+}
+
+async function pagingPart(): Promise<PagingFigures> {
+  const dir = mkdtempSync(join(os.tmpdir(), 'adis-bench-'));
+  const { child, url } = await startServer(dir, Math.max(SIZES.people, SIZES.memoryPeople));
+  try {
+    const figures = await benchPaging({
+      url,
+      people: SIZES.people,
+      memoryPeople: SIZES.memoryPeople,
+      rounds: SIZES.rounds,
+      runs: SIZES.runs,
+    });
+    printPaging(figures, SIZES.people);
+    return figures;
+  } finally {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function serverPart(): Promise<ServerReads> {
+  const reads = await benchServerReads({
+    people: SIZES.people,
+    durationSeconds: SIZES.seconds,
+  });
+  console.log('\nReference server against a bare Hono app (autocannon, 10 connections):');
+  console.log(formatServerReads(reads));
+  return reads;
+}
+
+async function helpersPart(): Promise<HelperBenchResult[]> {
+  console.log('\nPOST record_signature_helper over HTTP, sequential calls per client:');
+  const results: HelperBenchResult[] = [];
+  for (const [db, clients] of [
+    ['file', 1],
+    ['file', 10],
+    [':memory:', 10],
+  ] as const) {
+    const result = await benchHelpers({
+      db,
+      clients,
+      durationSeconds: SIZES.seconds,
+      people: quick ? 1_000 : 10_000,
+    });
+    console.log(
+      `  ${db.padEnd(8)} ${String(clients).padStart(2)} clients: ${Math.round(result.callsPerSecond)} calls/s, p50 ${result.p50Ms.toFixed(1)} ms, p90 ${result.p90Ms.toFixed(1)} ms; ${result.acknowledged} acknowledged, total_signatures ${result.totalSignatures}${result.failed ? `, ${result.failed} FAILED` : ''}`,
+    );
+    if (result.totalSignatures !== result.acknowledged || result.failed > 0) {
+      throw new Error('helper calls: the total does not match the acknowledged calls');
+    }
+    results.push(result);
+  }
+  return results;
+}
+
+async function exportPart(): Promise<ExportBenchRow[]> {
+  console.log('\nadis-export against SDK paging with read-ahead (each in its own process):');
+  console.log(EXPORT_TABLE_HEADER);
+  return benchExport({ sizes: SIZES.exportSizes, onRow: (row) => console.log(formatRow(row)) });
+}
+
+function ratio(work: string, value: number, target: number, direction: '≤' | '≥'): Ratio {
+  return {
+    work,
+    value,
+    target: `${direction} ${target}`,
+    met: direction === '≤' ? value <= target : value >= target,
+  };
+}
+
+async function main(): Promise<void> {
+  const cpu = os.cpus();
+  console.log(
+    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}${quick ? ' (quick sizes)' : ''}`,
+  );
+  const ratios: Ratio[] = [];
+  if (runs('paging')) {
+    const { seconds, maxRssMb } = await pagingPart();
+    const loop = seconds['fetch loop'];
+    ratios.push(
+      ratio('paging: SDK ÷ fetch loop', seconds.SDK / loop, 1.05, '≤'),
+      ratio('paging with read-ahead ÷ fetch loop', seconds['SDK, read-ahead'] / loop, 0.9, '≤'),
+      ratio('ketting 8 ÷ SDK, same walk', seconds['ketting 8'] / seconds.SDK, 1.5, '≥'),
+      ratio('SDK peak RSS ÷ fetch loop peak RSS', maxRssMb.SDK / maxRssMb['fetch loop'], 1.1, '≤'),
+    );
+  }
+  if (runs('server')) {
+    const reads = await serverPart();
+    ratios.push(
+      ratio(
+        'GET one person ÷ bare Hono hello world',
+        reads.onePerson / reads.helloWorld,
+        0.25,
+        '≥',
+      ),
+      ratio(
+        'GET a page of 100 ÷ bare Hono, same bytes',
+        reads.page / reads.pageFromMemory,
+        0.4,
+        '≥',
+      ),
+    );
+  }
+  if (runs('helpers')) {
+    const results = await helpersPart();
+    const file10 = results.find((result) => result.db === 'file' && result.clients === 10);
+    if (file10) {
+      ratios.push(ratio('helper calls/s, 10 clients, file', file10.callsPerSecond, 2000, '≥'));
+    }
+  }
+  if (runs('export')) {
+    const rows = await exportPart();
+    for (const row of rows) {
+      ratios.push(ratio(`export ÷ paging, ${row.format}`, row.ratio, 0.8, '≥'));
+    }
+  }
+  console.log('\nSummary (each ratio from this run):');
+  console.log('| work | measured | target | met |');
+  console.log('|---|---:|---:|---|');
+  for (const { work, value, target, met } of ratios) {
+    const shown = value >= 100 ? Math.round(value).toString() : value.toFixed(2);
+    console.log(`| ${work} | ${shown} | ${target} | ${met ? 'yes' : 'no'} |`);
+  }
+}
+
+await main();
