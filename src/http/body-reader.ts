@@ -14,7 +14,15 @@ export interface BodySource {
   idleTimeout: number | false;
   /** The attempt's signal; when it aborts, the abort's own error is rethrown. */
   signal: AbortSignal | undefined;
+  /** Shown the text received so far after each chunk; see {@link HEAD_TEXT_LIMIT}. */
+  onHead?: ((text: string) => boolean) | undefined;
 }
+
+/**
+ * How much of a body `onHead` is shown at most: a document's links come first or not
+ * at all, and rescanning a growing head on every chunk must stay cheap.
+ */
+export const HEAD_TEXT_LIMIT = 64 * 1024;
 
 /**
  * Reads a response body to the end and returns a copy of the response whose text
@@ -69,11 +77,15 @@ async function readText(response: Response, source: BodySource): Promise<string>
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   let text = '';
+  let onHead = source.onHead;
   try {
     for (;;) {
       const { done, value } = await nextChunk(reader, source);
       if (done) return text + decoder.decode();
       text += decoder.decode(value, { stream: true });
+      if (onHead !== undefined && (onHead(text) || text.length >= HEAD_TEXT_LIMIT)) {
+        onHead = undefined;
+      }
     }
   } catch (error) {
     void reader.cancel().catch(() => undefined);

@@ -44,6 +44,12 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   /** Default true. `false` never sends the key (unauthenticated helper calls from browsers). */
   authenticate?: boolean;
+  /**
+   * Shown the start of the response body as it arrives (the text so far, after each
+   * chunk, up to 64 KiB) until it answers true: lets a caller act on the head of a
+   * large body before the rest is read and parsed. Called again on a retry.
+   */
+  onHead?: (text: string) => boolean;
 }
 
 /** A successful (2xx) response, body already parsed. */
@@ -294,6 +300,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
             url: hop.url,
             idleTimeout,
             signal: attemptSignal ?? undefined,
+            onHead: call.onHead,
           });
         },
         hooks: {

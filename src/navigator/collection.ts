@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
-import { type HalDocument, type Link, withQueryParameter } from '../hal/index.js';
+import { earlyLinks } from '../hal/early-links.js';
+import { type HalDocument, Link, toLinkList, withQueryParameter } from '../hal/index.js';
 import { CollectionPageSchema } from '../schema/collection-page.js';
 import type { AnyKind } from '../schema/kind.js';
 import type { CallOptions, NavigatorContext } from './context.js';
@@ -54,6 +55,18 @@ export interface Page<W> {
   next: string | undefined;
   /** The page's HAL document, for members and links the SDK does not read. */
   document: HalDocument;
+}
+
+/** The absolute URL of the `next` link among early links, or undefined when there is none usable. */
+function earlyNext(links: Record<string, unknown>, pageUrl: string): string | undefined {
+  const attributes = toLinkList(links.next)[0];
+  if (attributes === undefined) return undefined;
+  try {
+    return new Link('next', attributes, pageUrl).url();
+  } catch {
+    // The parsed page reports an unusable link itself.
+    return undefined;
+  }
 }
 
 /** Resolves on the next turn of the event loop (setImmediate where there is one). */
@@ -327,6 +340,32 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     // page number, since `?page=1` and the bare collection URL are the same page.
     const visited = new Set<string>();
     const pageNumbers = new Set<number>();
+    // With read-ahead, the request for the next page may leave while this one is still
+    // arriving: as soon as the head of its body holds the page's `_links` (earlyLinks).
+    // Only while the loop waits for that page (so never more than one page ahead of
+    // the caller), and only without limits (which depend on the page's records). The
+    // early URL is a hint: it is used when the parsed page links the same `next`.
+    const speculate =
+      options.readAhead === true && recordLimit === Infinity && pageLimit === Infinity;
+    let waitingFor: string | undefined;
+    let early: { url: string; page: Promise<HalDocument> } | undefined;
+    const fetchPage = (url: string): Promise<HalDocument> => {
+      const onHead = speculate
+        ? (text: string): boolean => {
+            if (waitingFor !== url) return false;
+            const links = earlyLinks(text);
+            if (links === undefined) return false;
+            const next = earlyNext(links, url);
+            if (next !== undefined && !visited.has(next) && early === undefined) {
+              const page = fetchPage(next);
+              page.catch(() => undefined);
+              early = { url: next, page };
+            }
+            return true;
+          }
+        : undefined;
+      return this.#context.get(url, onHead ? { signal, onHead } : { signal });
+    };
     try {
       options.signal?.throwIfAborted();
       const first = await this.#locate({ signal });
@@ -334,11 +373,13 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       let url = this.#firstPage?.url ?? first;
       let pending: Promise<HalDocument> | undefined = this.#firstPage
         ? Promise.resolve(this.#firstPage)
-        : this.#context.get(first, { signal });
+        : fetchPage(first);
       let records = 0;
       let pages = 0;
       while (pending) {
+        waitingFor = url;
         const document: HalDocument = await pending;
+        waitingFor = undefined;
         pending = undefined;
         const raw = this.#rawPage(url, document);
         if (raw.count === 0) return;
@@ -354,11 +395,15 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
         const more =
           next !== undefined && !visited.has(next) && pages < pageLimit && records < recordLimit;
         if (more) visited.add(next);
+        const ahead = early;
+        early = undefined;
         // Read-ahead asks for the next page as soon as its link is known, before this
         // page's records are checked and wrapped: the server works on the next page
         // while this process reads this one and the caller's loop runs.
-        if (more && options.readAhead) {
-          pending = this.#context.get(next, { signal });
+        if (more && ahead?.url === next) {
+          pending = ahead.page;
+        } else if (more && options.readAhead) {
+          pending = fetchPage(next);
           // Marked handled now: if the caller stops early, nobody awaits it.
           pending.catch(() => undefined);
           // The request is only on its way once the transport's own steps have run;
@@ -367,7 +412,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
         }
         yield await this.#readPage(raw, signal);
         signal.throwIfAborted();
-        if (more && pending === undefined) pending = this.#context.get(next, { signal });
+        if (more && pending === undefined) pending = fetchPage(next);
         if (more) url = next;
       }
     } finally {

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import { SchemaValidationError } from '../errors/index.js';
 import { type Curies, fetchableUrl, HalDocument, isJsonObject, Link } from '../hal/index.js';
-import type { HttpMethod, HttpResponse, Transport } from '../http/transport.js';
+import type { HttpMethod, HttpRequest, HttpResponse, Transport } from '../http/transport.js';
 import { fitsAsIs } from '../schema/fits.js';
 import type { AnyKind } from '../schema/kind.js';
 import { untypedKindOf } from './kind.js';
@@ -107,14 +107,18 @@ export class NavigatorContext {
   /**
    * GETs a URL and reads the answer as a HAL document: a JSON object, or an empty body
    * or `[]` (an empty collection, as servers stretch the spec's empty object). Any other
-   * body is a ResponseFormatError.
+   * body is a ResponseFormatError. `onHead` is shown the start of the body as it
+   * arrives (see {@link HttpRequest.onHead}).
    *
    * @example
    * ```ts
    * const doc = await context.get('https://api.example.org/api/v1/people');
    * ```
    */
-  async get(url: string, options: CallOptions = {}): Promise<HalDocument> {
+  async get(
+    url: string,
+    options: CallOptions & Pick<HttpRequest, 'onHead'> = {},
+  ): Promise<HalDocument> {
     const response = await this.transport.request({ method: 'GET', url, ...options });
     const body = response.body;
     if (!(body === undefined || isJsonObject(body) || (Array.isArray(body) && body.length === 0))) {

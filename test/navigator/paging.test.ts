@@ -166,6 +166,55 @@ describe('paging through people', () => {
     await iterator.return(undefined);
   });
 
+  it('with read-ahead asks for the next page once its link has arrived, before the page ends', async () => {
+    const fixture = peopleServer({ people: 3 });
+    const base = 'https://api.example.org/api/v1';
+    const events: string[] = [];
+    let pageTwoAsked: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      pageTwoAsked = resolve;
+    });
+    const person = (n: number) => ({
+      given_name: `Person ${n}`,
+      _links: { self: { href: `${base}/people/${n}` } },
+    });
+    server.use(...fixture.handlers);
+    server.use(
+      http.get(`${base}/people`, ({ request }) => {
+        if (new URL(request.url).searchParams.get('page') === '2') {
+          events.push('page 2 asked');
+          pageTwoAsked();
+          return HttpResponse.json({ _embedded: { 'std:people': [person(3)] } });
+        }
+        // Page 1 sends its links first, and the rest only once page 2 is asked for (or
+        // after a second, so that a client that waits for the whole body still ends).
+        const head = JSON.stringify({ _links: { next: { href: `${base}/people?page=2` } } });
+        const rest = JSON.stringify({ 'std:people': [person(1), person(2)] });
+        const body = new ReadableStream<Uint8Array>({
+          async start(stream) {
+            const encoder = new TextEncoder();
+            stream.enqueue(encoder.encode(`${head.slice(0, -1)},"_embedded":`));
+            await Promise.race([gate, new Promise((resolve) => setTimeout(resolve, 1000))]);
+            events.push('page 1 ended');
+            stream.enqueue(encoder.encode(`${rest}}`));
+            stream.close();
+          },
+        });
+        return new HttpResponse(body, { headers: { 'content-type': 'application/hal+json' } });
+      }),
+    );
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    expect(await names(client.people.items({ readAhead: true }))).toEqual([
+      'Person 1',
+      'Person 2',
+      'Person 3',
+    ]);
+    expect(events).toEqual(['page 2 asked', 'page 1 ended']);
+    events.length = 0;
+    expect(await names(client.people)).toHaveLength(3);
+    expect(events).toEqual(['page 1 ended', 'page 2 asked']);
+  });
+
   it('without read-ahead fetches a page only when asked', async () => {
     const fixture = peopleServer({ people: 10, perPage: 2 });
     server.use(...fixture.handlers);
