@@ -190,7 +190,8 @@ async function main(argv: string[]): Promise<void> {
   );
   if (messageSendRate === 0) throw new UsageError('--message-send-rate must be at least 1');
 
-  const storage = openStorage(dbPath);
+  // Group commit: concurrent requests share one fsync; each answer waits for its commit.
+  const storage = openStorage(dbPath, { groupCommit: true });
   const seedCount = integerOption('seed', values.seed, storage.created ? 300 : 0, 10_000_000);
 
   if (keysFile && namespaces) {

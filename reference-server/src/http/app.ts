@@ -7,6 +7,7 @@ import { KindRegistry } from '../domain/kinds.js';
 import { RecordService } from '../domain/records.js';
 import type { Storage } from '../storage/storage.js';
 import { anonymousRateLimit } from './anonymous.js';
+import { answerAfterCommit } from './answer-after-commit.js';
 import { limitBody } from './body-limit.js';
 import { apiCors, checkCorsOrigins } from './cors.js';
 import type { AppConfig, AppEnv } from './env.js';
@@ -152,6 +153,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.notFound(notFound);
   app.use('*', apiHeaders(config));
   registerDocs(app, config);
+  app.use(`${API_PREFIX}/*`, answerAfterCommit(config));
   // Before authentication: preflights carry no key, and 401s need the CORS headers too.
   app.use(`${API_PREFIX}/*`, apiCors({ origins: corsOrigins, apiKeyHeader: config.apiKeyHeader }));
   app.use(`${API_PREFIX}/*`, authenticate(config));

@@ -1,10 +1,22 @@
 /**
  * {@link Storage} on SQLite through better-sqlite3.
  *
- * Durability: WAL journal with `synchronous = FULL`, so a write the server has
- * acknowledged survives a power cut or a crash (NORMAL would only protect against
- * application crashes in WAL mode). Migrations live in code: `PRAGMA user_version` is
- * the schema version and {@link MIGRATIONS} the ordered list of steps.
+ * Durability: WAL journal with `synchronous = FULL`, so a committed write survives a
+ * power cut or a crash (NORMAL would only protect against application crashes in WAL
+ * mode). Migrations live in code: `PRAGMA user_version` is the schema version and
+ * {@link MIGRATIONS} the ordered list of steps.
+ *
+ * Group commit (option `groupCommit`, the command line server's mode): a commit costs an
+ * fsync (about half of a helper call), so the transactions of concurrent requests share
+ * one. The first transaction opens a batch (`BEGIN IMMEDIATE`); every top-level
+ * {@link SqliteStorage.transaction} runs in its own SAVEPOINT inside it, so a unit that
+ * throws rolls back alone and the others stay; the COMMIT runs on the next turn of the
+ * event loop (`setImmediate`), after every request that arrived meanwhile has run its
+ * units. {@link SqliteStorage.durable} resolves after that COMMIT has returned (or
+ * rejects with {@link CommitError} if it failed), and the HTTP layer answers only then.
+ * There is one connection: a request's own reads see the open batch, which is fine
+ * because its answer waits for the same commit; see `http/answer-after-commit.ts` for
+ * why no answer ever shows a write that is not yet committed.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -16,6 +28,7 @@ import {
   type ApiKeyInfo,
   type ChildRef,
   type CollectionScope,
+  CommitError,
   type DateFilter,
   DuplicateIdentifierError,
   type JsonObject,
@@ -239,7 +252,40 @@ export interface SqliteStorageOptions {
   busyTimeoutMs?: number;
   /** Namespace of tenants created without one. Default `adis`. */
   defaultNamespace?: string;
+  /**
+   * Batch the transactions of concurrent requests into one commit (see the top of this
+   * module): {@link SqliteStorage.transaction} then returns before the commit, and
+   * {@link SqliteStorage.durable} says when it is done. For servers; code that writes
+   * and exits at once (scripts, seeding) is simpler without. Default false.
+   */
+  groupCommit?: boolean;
+  /**
+   * SQLite page cache in KiB (`PRAGMA cache_size = -n`). Default 65536 (64 MiB): the
+   * indexes a write touches stay in memory instead of being read back from the file.
+   */
+  cacheKiB?: number;
 }
+
+/** The transaction statements, prepared once. */
+interface TransactionStatements {
+  begin: Database.Statement;
+  beginImmediate: Database.Statement;
+  commit: Database.Statement;
+  rollback: Database.Statement;
+  savepoint: Database.Statement;
+  release: Database.Statement;
+  rollbackTo: Database.Statement;
+}
+
+/** The open group-commit batch and the promise its requests await. */
+interface Batch {
+  id: number;
+  done: Promise<void>;
+  resolve(): void;
+  reject(error: CommitError): void;
+}
+
+const RESOLVED: Promise<void> = Promise.resolve();
 
 /**
  * SQLite storage. `path` is a file (its folder is created) or `':memory:'`.
@@ -257,14 +303,24 @@ export class SqliteStorage implements Storage {
   readonly path: string;
   private readonly db: Db;
   private readonly defaultNamespace: string;
+  /** Whether transactions are batched into shared commits (option `groupCommit`). */
+  readonly groupCommit: boolean;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly filteredStatements = new Map<string, Database.Statement>();
   /** Recent key look-ups (see key-cache.ts); cleared by every change to the keys. */
   private readonly keyCache = new KeyCache();
+  private readonly tx: TransactionStatements;
+  /** The open batch (group commit), if any. */
+  private batch: Batch | undefined;
+  private nextBatchId = 1;
+  /** The last batch whose commit failed: writes since a mark before it are lost. */
+  private failure: { batchId: number; error: CommitError } | undefined;
+  private commitCount = 0;
 
   constructor(path: string, options: SqliteStorageOptions = {}) {
     this.path = path;
     this.defaultNamespace = options.defaultNamespace ?? 'adis';
+    this.groupCommit = options.groupCommit ?? false;
     if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     try {
@@ -272,11 +328,38 @@ export class SqliteStorage implements Storage {
       this.db.pragma('synchronous = FULL');
       this.db.pragma('foreign_keys = ON');
       this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+      this.db.pragma(`cache_size = ${-Math.max(0, Math.floor(options.cacheKiB ?? 65536))}`);
       this.created = this.migrate();
+      // The savepoint name is ours alone: better-sqlite3's own nested transactions (in
+      // the migrations, or code given `database`) use theirs.
+      this.tx = {
+        begin: this.db.prepare('BEGIN'),
+        beginImmediate: this.db.prepare('BEGIN IMMEDIATE'),
+        commit: this.db.prepare('COMMIT'),
+        rollback: this.db.prepare('ROLLBACK'),
+        savepoint: this.db.prepare('SAVEPOINT adis_unit'),
+        release: this.db.prepare('RELEASE adis_unit'),
+        rollbackTo: this.db.prepare('ROLLBACK TO adis_unit'),
+      };
     } catch (error) {
       this.db.close();
       throw error;
     }
+  }
+
+  /**
+   * How many transactions this connection has committed: each batch of group commit
+   * counts once, however many units it held. For tests and benchmarks.
+   *
+   * @example
+   * ```ts
+   * const before = storage.commits;
+   * // … concurrent requests …
+   * storage.commits - before; // 1 when they shared one commit
+   * ```
+   */
+  get commits(): number {
+    return this.commitCount;
   }
 
   /** Runs pending migrations; returns true when the database was new. */
@@ -466,14 +549,14 @@ export class SqliteStorage implements Storage {
 
   insertRecords(writes: Iterable<RecordWrite>): number {
     // One transaction, no savepoint per record: a million rows load in seconds.
-    return this.db.transaction(() => {
+    return this.transaction(() => {
       let count = 0;
       for (const write of writes) {
         this.insertOne(write);
         count++;
       }
       return count;
-    })();
+    });
   }
 
   private insertOne(write: RecordWrite): StoredRecord {
@@ -806,20 +889,154 @@ export class SqliteStorage implements Storage {
     ).all(parentSeq) as ChildRef[];
   }
 
+  /**
+   * Runs `fn` as one unit of work (see {@link Storage.transaction}). Outside any
+   * transaction: its own transaction, committed before returning; with group commit, a
+   * savepoint in the open batch (opened if needed), committed on the next turn of the
+   * event loop. Inside one: a savepoint, so helpers that call insertRecord inside their
+   * own transaction stay atomic, and a part that fails rolls back alone.
+   *
+   * @example
+   * ```ts
+   * storage.transaction(() => {
+   *   storage.insertRecord(person);
+   *   storage.insertRecord(signature);
+   * });
+   * ```
+   */
   transaction<T>(fn: () => T): T {
-    // better-sqlite3 turns a nested transaction into a savepoint, so helpers that
-    // call insertRecord inside their own transaction stay atomic.
-    return this.db.transaction(fn)();
+    if (this.groupCommit) {
+      // SQLite ends the transaction itself on some errors (disk full, I/O): the batch's
+      // earlier units are gone with it, so its requests must hear so.
+      if (this.batch && !this.db.inTransaction) this.failBatch(new Error('SQLite rolled back'));
+      if (!this.batch) this.openBatch();
+      return this.unit(fn);
+    }
+    if (this.db.inTransaction) return this.unit(fn);
+    this.tx.begin.run();
+    try {
+      const result = notAPromise(fn());
+      this.tx.commit.run();
+      this.commitCount++;
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.tx.rollback.run();
+      throw error;
+    }
+  }
+
+  /** `fn` in a savepoint: released when it returns, rolled back alone when it throws. */
+  private unit<T>(fn: () => T): T {
+    this.tx.savepoint.run();
+    try {
+      const result = notAPromise(fn());
+      this.tx.release.run();
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) {
+        this.tx.rollbackTo.run();
+        this.tx.release.run();
+      } else if (this.batch) {
+        this.failBatch(error);
+      }
+      throw error;
+    }
+  }
+
+  /** Opens a batch: BEGIN IMMEDIATE now, COMMIT on the next turn of the event loop. */
+  private openBatch(): void {
+    let resolve!: () => void;
+    let reject!: (error: CommitError) => void;
+    const done = new Promise<void>((yes, no) => {
+      resolve = yes;
+      reject = no;
+    });
+    // Handled here so that a failed batch nobody awaits is no unhandled rejection;
+    // every awaiter still gets the rejection.
+    done.catch(() => undefined);
+    this.tx.beginImmediate.run();
+    this.batch = { id: this.nextBatchId++, done, resolve, reject };
+    setImmediate(() => this.commitBatch());
+  }
+
+  /** Commits the open batch, if any; false when the commit failed. */
+  private commitBatch(): boolean {
+    const batch = this.batch;
+    if (!batch || !this.db.open) return true;
+    if (!this.db.inTransaction) {
+      this.failBatch(new Error('SQLite rolled back'));
+      return false;
+    }
+    try {
+      this.tx.commit.run();
+    } catch (error) {
+      this.failBatch(error);
+      return false;
+    }
+    this.batch = undefined;
+    this.commitCount++;
+    batch.resolve();
+    return true;
+  }
+
+  /** Rolls the open batch back and rejects its requests: none of its writes is kept. */
+  private failBatch(cause: unknown): void {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = undefined;
+    if (this.db.open && this.db.inTransaction) {
+      try {
+        this.tx.rollback.run();
+      } catch {
+        // The transaction is gone either way; the error that matters is `cause`.
+      }
+    }
+    const error = new CommitError(
+      `a commit failed, its writes are lost: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+    this.failure = { batchId: batch.id, error };
+    batch.reject(error);
+  }
+
+  commitMark(): number {
+    return this.batch ? this.batch.id : this.nextBatchId;
+  }
+
+  durable(mark: number = this.commitMark()): Promise<void> {
+    if (this.failure && this.failure.batchId >= mark) return Promise.reject(this.failure.error);
+    const batch = this.batch;
+    return batch && batch.id >= mark ? batch.done : RESOLVED;
+  }
+
+  flush(): void {
+    if (!this.commitBatch()) throw this.failure?.error ?? new CommitError('a commit failed');
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    try {
+      this.flush();
+    } finally {
+      this.db.close();
+    }
   }
 
   /** The raw better-sqlite3 handle, for the benchmark's query plans and for backups. */
   get database(): Db {
     return this.db;
   }
+}
+
+/**
+ * A transaction function's result, refused when it is a promise: the transaction would
+ * end before the work it was meant to hold (better-sqlite3 refuses them the same way).
+ */
+function notAPromise<T>(result: T): T {
+  if (typeof (result as { then?: unknown } | null)?.then === 'function') {
+    throw new TypeError('a transaction function must not return a promise');
+  }
+  return result;
 }
 
 function isDateFilter(filter: RecordFilter): filter is DateFilter {

@@ -158,7 +158,34 @@ export class DuplicateIdentifierError extends Error {
   }
 }
 
-/** The storage engine contract. All methods are synchronous (better-sqlite3 style). */
+/**
+ * Raised when a commit failed, so the writes it held are lost: as the rejection of
+ * {@link Storage.durable} (the HTTP layer then answers 500 instead of acknowledging
+ * them) and by {@link Storage.flush}. `cause` is the engine's error.
+ *
+ * @example
+ * ```ts
+ * try { await storage.durable(mark); }
+ * catch (error) { if (error instanceof CommitError) console.error(error.cause); }
+ * ```
+ */
+export class CommitError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CommitError';
+  }
+}
+
+/**
+ * The storage engine contract. Reads and writes are synchronous (better-sqlite3 style);
+ * only {@link Storage.durable} is asynchronous.
+ *
+ * **Commits.** An engine may commit each top-level {@link Storage.transaction} before
+ * it returns, or batch the transactions of concurrent requests into one commit (group
+ * commit, {@link Storage.durable} tells when). Either way, nothing may be acknowledged
+ * to a client before `durable` resolves for it: the HTTP layer awaits it for every
+ * request (`http/answer-after-commit.ts`).
+ */
 export interface Storage {
   /** True when this open created the database (no schema existed). */
   readonly created: boolean;
@@ -220,8 +247,60 @@ export interface Storage {
   /** Records (of any kind) whose `parents` include this record, oldest first. */
   childrenOf(tenantId: number, parent: ParentRef): ChildRef[];
 
-  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  /**
+   * Runs `fn` as one unit of work: all of its writes or none (a throw rolls back its
+   * own writes only, and is rethrown). A nested call is a unit of its own inside the
+   * outer one (a savepoint): its throw, if caught, leaves the outer unit's other writes.
+   * With group commit the unit may be committed after this returns, together with the
+   * units of other requests: await {@link durable} before telling anyone it happened.
+   *
+   * @example
+   * ```ts
+   * const mark = storage.commitMark();
+   * const record = storage.transaction(() => storage.insertRecord(write));
+   * await storage.durable(mark); // now it survives a crash
+   * ```
+   */
   transaction<T>(fn: () => T): T;
-  /** Closes the database. */
+  /**
+   * A position in the sequence of commits, to give to {@link durable} later. Take it
+   * before the work it should cover starts (the HTTP layer takes one per request).
+   *
+   * @example
+   * ```ts
+   * const mark = storage.commitMark();
+   * ```
+   */
+  commitMark(): number;
+  /**
+   * Resolves once every write made since `mark` (default: every write made so far) is
+   * committed, as durable as the engine makes commits, so that it may be acknowledged.
+   * Rejects with {@link CommitError} when a commit that may have held one of them
+   * failed: those writes are lost. Resolves at once when nothing is pending.
+   *
+   * Conservative by design: it cannot tell which writes were whose, so it waits for
+   * (and fails with) any commit pending or failed since `mark`.
+   *
+   * @example
+   * ```ts
+   * const mark = storage.commitMark();
+   * storage.insertRecord(write);
+   * await storage.durable(mark);
+   * ```
+   */
+  durable(mark?: number): Promise<void>;
+  /**
+   * Commits pending writes now, synchronously (before a backup, at shutdown). A no-op
+   * when nothing is pending.
+   *
+   * @throws {CommitError} when the commit fails (the pending writes are lost).
+   *
+   * @example
+   * ```ts
+   * storage.flush();
+   * ```
+   */
+  flush(): void;
+  /** Commits pending writes ({@link flush}), then closes the database. */
   close(): void;
 }
