@@ -1,167 +1,282 @@
 /**
- * Helper benchmark: seeds people (with email addresses) into a temporary SQLite file, a
- * petition and a tag, then times record signature helper calls in-process through
- * `app.fetch`: a keyed call for a new person, a keyed call matching a seeded person by
- * email (merge and update), the same with `add_tags` (one more part, its own
- * transaction), and a call without a key (matching without overwriting). Then it fires
- * `--concurrent` calls at once and checks that `total_signatures` equals the number of
- * signatures (exit code 1 otherwise). Not a test: run `npm run bench:helpers`.
+ * Helper benchmark over HTTP: `POST record_signature_helper` as fast as `clients`
+ * concurrent clients can make it, against the server as users run it.
  *
- * Options: `--people <n>` (default 100000), `--runs <n>` (default 200),
- * `--concurrent <n>` (default 500).
+ * The server runs in a child process (`node --import tsx src/cli.ts`), so that it shares
+ * neither the event loop nor the heap with the clients, on a temporary SQLite FILE
+ * (WAL, `synchronous = FULL`: every answered call is durable) and then on `:memory:`,
+ * each seeded with `people` demo people. Every client makes sequential calls with plain
+ * `fetch` (keep-alive), each for a new person (keyed call, with `add_tags`: a person, a
+ * signature and a tagging per call), for `durationSeconds` after a one-second warm-up.
+ * Printed: calls/s and the p50/p90 latency of each database and number of clients.
+ * Afterwards the petition's `total_signatures` must equal the number of calls that got
+ * a 2xx answer (warm-up included); the exit code is 1 otherwise.
+ *
+ *   npm run bench:helpers --workspace adis-server
+ *   npm run bench:helpers --workspace adis-server -- --clients 1,10 --duration 5 --people 20000
+ *
+ * The root benchmark calls {@link benchHelpers}.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createApp, openStorage, seedPeople } from '../src/index.js';
 
-const { values } = parseArgs({
-  options: {
-    people: { type: 'string', default: '100000' },
-    runs: { type: 'string', default: '200' },
-    concurrent: { type: 'string', default: '500' },
-  },
-});
-const peopleCount = Number(values.people);
-const runs = Number(values.runs);
-const concurrent = Number(values.concurrent);
-if (!(peopleCount >= 1 && runs >= 1 && concurrent >= 1)) {
-  throw new Error('need --people, --runs and --concurrent >= 1');
+/** The write key of the benchmark server's `bench` tenant. */
+const KEY = 'bench-helpers-key';
+const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+/** Options of {@link benchHelpers}. */
+export interface HelperBenchOptions {
+  /** `'file'` (a temporary SQLite file) or `':memory:'`. Default `'file'`. */
+  db?: 'file' | ':memory:';
+  /** Concurrent clients, each making sequential calls. Default 10. */
+  clients?: number;
+  /** Measured seconds (after a one-second warm-up). Default 5. */
+  durationSeconds?: number;
+  /** Demo people seeded before measuring. Default 10 000. */
+  people?: number;
+  /** Extra arguments of `node` for the server process (`--cpu-prof`, …). */
+  nodeArgs?: readonly string[];
+  /** Working directory of the server process (where `--cpu-prof` writes). */
+  cwd?: string;
 }
-const token = 'bench-key-000001';
-const api = 'http://bench.local/api/v1';
-const fmt = (n: number) => n.toLocaleString('en-US');
 
-const dir = mkdtempSync(join(tmpdir(), 'adis-bench-'));
-let failed = false;
-try {
-  const storage = openStorage(join(dir, 'bench.db'));
-  storage.putApiKey(token, 'bench', 'write');
-  const tenant = storage.ensureTenant('bench');
-  seedPeople(storage, { tenant: 'bench', count: peopleCount });
-  const emails = storage.database
-    .prepare(
-      `SELECT json_extract(doc, '$.email_addresses[0].address') FROM records
-       WHERE tenant_id = ? AND kind = 'person' LIMIT ?`,
-    )
-    .pluck()
-    .all(tenant.id, runs * 3) as string[];
-  if (emails.length === 0 || emails.some((email) => typeof email !== 'string')) {
-    throw new Error('the seeded people have no email addresses to match');
-  }
-  // Anonymous calls share one rate-limit bucket in process; the limit is not measured here.
-  const app = createApp({ storage, anonymousRateLimit: false });
+/** What {@link benchHelpers} measured. */
+export interface HelperBenchResult {
+  db: 'file' | ':memory:';
+  clients: number;
+  /** Calls answered 2xx during the measured seconds. */
+  calls: number;
+  seconds: number;
+  callsPerSecond: number;
+  /** Median latency of the measured calls, ms. */
+  p50Ms: number;
+  /** 90th percentile latency of the measured calls, ms. */
+  p90Ms: number;
+  /** Calls answered 2xx in all, warm-up included. */
+  acknowledged: number;
+  /** Calls answered otherwise (or failed): should be 0. */
+  failed: number;
+  /** The petition's `total_signatures` afterwards: must equal `acknowledged`. */
+  totalSignatures: number;
+}
 
-  const call = async (method: string, url: string, body?: unknown, keyed = true) => {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-    if (keyed) headers['STD-API-Token'] = token;
-    const res = await app.fetch(
-      new Request(url, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
-    const text = await res.text();
-    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-  };
-  const created = async (url: string, body: unknown) => {
-    const res = await call('POST', url, body);
-    if (res.status !== 201)
-      throw new Error(`POST ${url}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-  const petition = await created(`${api}/petitions`, { title: 'Benchmark petition' });
-  await created(`${api}/tags`, { name: 'Benchmark' });
-  const helper = `${(petition._links as { self: { href: string } }).self.href}/record_signature_helper`;
+interface Server {
+  child: ChildProcess;
+  entryPoint: string;
+}
 
-  let n = 0;
-  const seeded = () => emails[n++ % emails.length] as string;
-  const cases: { name: string; body: () => unknown; keyed: boolean; status: number }[] = [
-    {
-      name: 'keyed, new person',
-      body: () => ({
-        person: { given_name: 'New', email_addresses: [{ address: `new${n++}@bench.example` }] },
-      }),
-      keyed: true,
-      status: 201,
-    },
-    {
-      name: 'keyed, matched by email (merged)',
-      body: () => ({
-        person: { family_name: 'Matched', email_addresses: [{ address: seeded() }] },
-      }),
-      keyed: true,
-      status: 201,
-    },
-    {
-      name: 'keyed, matched, with add_tags',
-      body: () => ({
-        person: { email_addresses: [{ address: seeded() }] },
-        add_tags: ['Benchmark'],
-      }),
-      keyed: true,
-      status: 201,
-    },
-    {
-      name: 'without a key, matched (fill only)',
-      body: () => ({ person: { given_name: 'Anon', email_addresses: [{ address: seeded() }] } }),
-      keyed: false,
-      status: 200,
-    },
-  ];
-  const times = cases.map(() => [] as number[]);
-  let signatures = 0;
-  for (let run = 0; run < runs + 10; run++) {
-    for (const [index, c] of cases.entries()) {
-      const begin = performance.now();
-      const res = await call('POST', helper, c.body(), c.keyed);
-      const elapsed = performance.now() - begin;
-      if (res.status !== c.status)
-        throw new Error(`${c.name}: ${res.status} ${JSON.stringify(res.body)}`);
-      signatures++;
-      if (run >= 10) times[index]?.push(elapsed); // the first 10 rounds warm up
+/** Starts the command line server and resolves once it prints its entry point. */
+async function startServer(
+  db: string,
+  keys: string,
+  people: number,
+  nodeArgs: readonly string[],
+  cwd: string,
+): Promise<Server> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...nodeArgs,
+      '--import',
+      'tsx',
+      join(SERVER_DIR, 'src/cli.ts'),
+      '--port',
+      '0',
+      '--db',
+      db,
+      '--keys',
+      keys,
+      '--seed',
+      String(people),
+    ],
+    { cwd, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  for await (const line of lines) {
+    const match = /^Entry point: (\S+)/.exec(line);
+    if (match?.[1]) {
+      // Keep draining stdout so that the server never blocks on a full pipe.
+      child.stdout?.resume();
+      return { child, entryPoint: match[1] };
     }
   }
-  console.log(`\n${fmt(peopleCount)} people; ${runs} calls each, in-process (app.fetch):\n`);
-  console.log(
-    `${'record_signature_helper call'.padEnd(40)} ${'median ms'.padStart(10)} ${'p90 ms'.padStart(10)}`,
-  );
-  for (const [index, c] of cases.entries()) {
-    const sorted = [...(times[index] ?? [])].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-    const p90 = sorted[Math.floor(sorted.length * 0.9)] ?? 0;
-    console.log(
-      `${c.name.padEnd(40)} ${median.toFixed(2).padStart(10)} ${p90.toFixed(2).padStart(10)}`,
-    );
-  }
-
-  const begin = performance.now();
-  const all = await Promise.all(
-    Array.from({ length: concurrent }, (_, i) =>
-      call('POST', helper, {
-        person: { email_addresses: [{ address: `burst${i}@bench.example` }] },
-      }),
-    ),
-  );
-  const elapsed = performance.now() - begin;
-  signatures += all.filter((res) => res.status === 201).length;
-  const total = (
-    await call('GET', String((petition._links as { self: { href: string } }).self.href))
-  ).body.total_signatures;
-  console.log(
-    `\n${concurrent} calls at once: ${(elapsed / 1000).toFixed(2)} s ` +
-      `(${fmt(Math.round(concurrent / (elapsed / 1000)))} calls/s)`,
-  );
-  if (total !== signatures) {
-    failed = true;
-    console.error(`FAILED: total_signatures ${total}, signatures recorded ${signatures}`);
-  } else {
-    console.log(`check: total_signatures ${fmt(Number(total))} equals the signatures recorded`);
-  }
-  storage.close();
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  throw new Error('the reference server exited before printing its entry point');
 }
-if (failed) process.exitCode = 1;
+
+/** Stops the server with SIGTERM (a clean shutdown) and waits for it to exit. */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+}
+
+async function json(
+  url: string,
+  method = 'GET',
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method,
+    headers: { 'STD-API-Token': KEY, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+function selfHref(record: Record<string, unknown>): string {
+  return (record._links as { self: { href: string } }).self.href;
+}
+
+/**
+ * Runs the benchmark on one database with one number of clients.
+ *
+ * @example
+ * ```ts
+ * const result = await benchHelpers({ db: 'file', clients: 10, durationSeconds: 5 });
+ * console.log(result.callsPerSecond, result.totalSignatures === result.acknowledged);
+ * ```
+ */
+export async function benchHelpers(options: HelperBenchOptions = {}): Promise<HelperBenchResult> {
+  const db = options.db ?? 'file';
+  const clients = options.clients ?? 10;
+  const durationSeconds = options.durationSeconds ?? 5;
+  const people = options.people ?? 10_000;
+  if (!(clients >= 1 && durationSeconds > 0 && people >= 0)) {
+    throw new RangeError('need clients >= 1, durationSeconds > 0 and people >= 0');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'adis-bench-helpers-'));
+  const keys = join(dir, 'keys.json');
+  writeFileSync(keys, JSON.stringify({ keys: [{ token: KEY, tenant: 'bench', access: 'write' }] }));
+  const server = await startServer(
+    db === 'file' ? join(dir, 'bench.db') : ':memory:',
+    keys,
+    people,
+    options.nodeArgs ?? [],
+    options.cwd ?? SERVER_DIR,
+  );
+  try {
+    const api = server.entryPoint.replace(/\/$/, '');
+    const petition = await json(`${api}/petitions`, 'POST', { title: 'Benchmark petition' });
+    const tag = await json(`${api}/tags`, 'POST', { name: 'Benchmark' });
+    if (petition.status !== 201 || tag.status !== 201) {
+      throw new Error(`setup failed: ${petition.status} ${tag.status}`);
+    }
+    const petitionHref = selfHref(petition.body);
+    const helper = `${petitionHref}/record_signature_helper`;
+    const headers = { 'STD-API-Token': KEY, 'Content-Type': 'application/json' };
+
+    let acknowledged = 0;
+    let failed = 0;
+    let measuring = false;
+    let stop = false;
+    const latencies: number[] = [];
+    let measuredCalls = 0;
+    const client = async (index: number) => {
+      for (let n = 0; !stop; n++) {
+        const body = JSON.stringify({
+          person: {
+            given_name: 'Bench',
+            family_name: `Client ${index}`,
+            email_addresses: [{ address: `c${index}-${n}@bench.example` }],
+          },
+          add_tags: ['Benchmark'],
+        });
+        const begin = performance.now();
+        const counted = measuring;
+        try {
+          const res = await fetch(helper, { method: 'POST', headers, body });
+          await res.arrayBuffer();
+          if (res.status >= 200 && res.status < 300) {
+            acknowledged++;
+            if (counted && measuring) {
+              measuredCalls++;
+              latencies.push(performance.now() - begin);
+            }
+          } else {
+            failed++;
+          }
+        } catch {
+          failed++;
+        }
+      }
+    };
+    const running = Array.from({ length: clients }, (_, index) => client(index));
+    await new Promise((done) => setTimeout(done, 1000));
+    measuring = true;
+    const begin = performance.now();
+    await new Promise((done) => setTimeout(done, durationSeconds * 1000));
+    measuring = false;
+    const seconds = (performance.now() - begin) / 1000;
+    stop = true;
+    await Promise.all(running);
+
+    const after = await json(petitionHref);
+    latencies.sort((a, b) => a - b);
+    return {
+      db,
+      clients,
+      calls: measuredCalls,
+      seconds,
+      callsPerSecond: measuredCalls / seconds,
+      p50Ms: percentile(latencies, 0.5),
+      p90Ms: percentile(latencies, 0.9),
+      acknowledged,
+      failed,
+      totalSignatures: Number(after.body.total_signatures),
+    };
+  } finally {
+    await stopServer(server.child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      clients: { type: 'string', default: '10' },
+      duration: { type: 'string', default: '5' },
+      people: { type: 'string', default: '10000' },
+      db: { type: 'string', default: 'file,:memory:' },
+    },
+  });
+  const clientCounts = values.clients.split(',').map(Number);
+  const dbs = values.db.split(',') as ('file' | ':memory:')[];
+  const durationSeconds = Number(values.duration);
+  const people = Number(values.people);
+  console.log(
+    `record_signature_helper over HTTP, new person + add_tags per call, ${people} people seeded, ${durationSeconds} s each\n`,
+  );
+  console.log(
+    `${'database'.padEnd(10)} ${'clients'.padStart(7)} ${'calls/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)}  check`,
+  );
+  let ok = true;
+  for (const db of dbs) {
+    for (const clients of clientCounts) {
+      const r = await benchHelpers({ db, clients, durationSeconds, people });
+      const exact = r.totalSignatures === r.acknowledged && r.failed === 0;
+      ok &&= exact;
+      console.log(
+        `${db.padEnd(10)} ${String(clients).padStart(7)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${r.p50Ms.toFixed(2).padStart(8)} ${r.p90Ms.toFixed(2).padStart(8)}  ` +
+          (exact
+            ? `total_signatures ${r.totalSignatures} = acknowledged calls`
+            : `FAILED: total_signatures ${r.totalSignatures}, acknowledged ${r.acknowledged}, failed ${r.failed}`),
+      );
+    }
+  }
+  if (!ok) process.exitCode = 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
+}

@@ -66,3 +66,4 @@ export type {
   StoredRecord,
   Tenant,
 } from './storage/storage.js';
+export { CommitError } from './storage/storage.js';
