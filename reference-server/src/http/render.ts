@@ -1,9 +1,20 @@
 /**
  * HAL representations of records and collection documents.
+ *
+ * Reads render straight to UTF-8 JSON ({@link renderRecordJson}, {@link renderCollectionJson}):
+ * a record's stored document is spliced in as the bytes it was stored as, and its links
+ * come from text built once per kind, instead of decoding and parsing every document,
+ * copying it into a new object with its links, serialising it all again and encoding
+ * the result (for a page of 100 people, the encoding alone cost as much as the rest).
+ * The bytes are exactly those of `JSON.stringify` of {@link renderRecord}'s object;
+ * records the splice cannot reproduce exactly (a kind with a `view` or its own totals
+ * rendering, a document read or changed since it was loaded) go through
+ * {@link renderRecord}.
  */
-import type { KindRegistry, ResourceKind } from '../domain/kinds.js';
+import type { KindRegistry, References, ResourceKind } from '../domain/kinds.js';
 import type { PageRequest } from '../domain/paging.js';
 import { type CollectionPage, REFS, referencesOf } from '../domain/records.js';
+import { storedDocJson } from '../storage/doc-json.js';
 import type { JsonObject, StoredRecord } from '../storage/storage.js';
 import { type Link, type Urls, withQuery } from './links.js';
 
@@ -72,26 +83,14 @@ export function minimalRecord(urls: Urls, kind: ResourceKind, record: StoredReco
   };
 }
 
-/**
- * The spec's collection document. `next` and `previous` carry the page number and a
- * keyset cursor (`after`/`before` = a record's seq) so following them stays cheap and
- * never skips or repeats records when others are added or removed meanwhile.
- *
- * @example
- * ```ts
- * renderCollection(urls.collection('people'), 'people', page, request, urls.curies(), (r) => renderRecord(urls, registry, personKind, r, undefined, false));
- * ```
- */
-export function renderCollection(
+/** The `_links` of a collection document before its list of records. */
+function collectionLinks(
   href: string,
-  plural: string,
   page: CollectionPage,
   request: PageRequest,
   curies: Link[],
-  renderItem: (record: StoredRecord, index: number) => JsonObject,
-  query: Record<string, string | undefined> = {},
-): JsonObject {
-  const rel = `std:${plural}`;
+  query: Record<string, string | undefined>,
+): Record<string, Link | Link[]> {
   const perPage = page.perPage;
   const links: Record<string, Link | Link[]> = {
     self: {
@@ -122,17 +121,310 @@ export function renderCollection(
     };
   }
   links.curies = curies;
-  const items = page.records.map(renderItem);
-  links[rel] = items.map((item) => {
-    const self = (item._links as Record<string, Link>).self;
-    return { href: self?.href ?? '' };
-  });
-  return {
+  return links;
+}
+
+/**
+ * The spec's collection document, as UTF-8 JSON, from records already rendered by
+ * {@link renderRecordJson} (in the page's order). `next` and `previous` carry the page
+ * number and a keyset cursor (`after`/`before` = a record's seq) so following them
+ * stays cheap and never skips or repeats records when others are added or removed
+ * meanwhile.
+ *
+ * @example
+ * ```ts
+ * const items = page.records.map((r) => renderRecordJson(urls, registry, personKind, r, undefined, false));
+ * renderCollectionJson(urls.collection('people'), 'people', page, request, urls.curies(), items);
+ * ```
+ */
+export function renderCollectionJson(
+  href: string,
+  plural: string,
+  page: CollectionPage,
+  request: PageRequest,
+  curies: Link[],
+  items: readonly RenderedRecord[],
+  query: Record<string, string | undefined> = {},
+): Buffer<ArrayBuffer> {
+  const rel = JSON.stringify(`std:${plural}`);
+  const links = JSON.stringify(collectionLinks(href, page, request, curies, query));
+  const counts = JSON.stringify({
     total_pages: page.totalPages,
-    per_page: perPage,
+    per_page: page.perPage,
     page: page.page,
     total_records: page.totalRecords,
-    _links: links,
-    _embedded: { [rel]: items },
+  });
+  const hrefs = items.map((item) => JSON.stringify({ href: item.href })).join(',');
+  // The counts, then `_links` ending with the list of record links, then `_embedded`.
+  const parts: Buffer[] = [
+    Buffer.from(
+      `${counts.slice(0, -1)},"_links":${links.slice(0, -1)},${rel}:[${hrefs}]},"_embedded":{${rel}:[`,
+    ),
+  ];
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(COMMA);
+    parts.push(...item.parts);
+  });
+  parts.push(END_OF_COLLECTION);
+  return Buffer.concat(parts);
+}
+
+const COMMA = Buffer.from(',');
+const END_OF_COLLECTION = Buffer.from(']}}');
+
+/**
+ * A record rendered by {@link renderRecordJson}: its JSON as UTF-8 bytes, in parts to
+ * be sent one after the other (`Buffer.concat(parts)` alone), and its self href.
+ */
+export interface RenderedRecord {
+  parts: Buffer[];
+  href: string;
+}
+
+/**
+ * {@link renderRecord}'s representation as UTF-8 JSON, and the record's self href.
+ * Spliced from the stored JSON when that gives exactly the same text (see the top of
+ * this module); otherwise serialised from {@link renderRecord}.
+ *
+ * @example
+ * ```ts
+ * const { parts } = renderRecordJson(urls, registry, personKind, record, undefined, true);
+ * const body = Buffer.concat(parts);
+ * ```
+ */
+export function renderRecordJson(
+  urls: Urls,
+  registry: KindRegistry,
+  kind: ResourceKind,
+  record: StoredRecord,
+  totals: Record<string, number> | undefined,
+  withCuries: boolean,
+): RenderedRecord {
+  const spliced = splicedRecord(urls, registry, kind, record, totals, withCuries);
+  if (spliced) return spliced;
+  const rendered = renderRecord(urls, registry, kind, record, totals, withCuries);
+  const self = (rendered._links as Record<string, Link>).self;
+  return { parts: [Buffer.from(JSON.stringify(rendered))], href: self?.href ?? '' };
+}
+
+/** {@link renderRecordJson} from the stored JSON; undefined when it cannot be exact. */
+function splicedRecord(
+  urls: Urls,
+  registry: KindRegistry,
+  kind: ResourceKind,
+  record: StoredRecord,
+  totals: Record<string, number> | undefined,
+  withCuries: boolean,
+): RenderedRecord | undefined {
+  if (kind.view || kind.renderTotals) return undefined;
+  const json = storedDocJson(record);
+  if (json === undefined) return undefined;
+  const template = linkTemplate(urls, kind);
+  const stored = template && splitStoredDoc(json);
+  // An empty document (`{`) would need other commas; documents always hold identifiers.
+  if (!template || !stored || stored.body.length === 1) return undefined;
+  const members = totalsJson(json, totals);
+  if (members === undefined) return undefined;
+  let refs = '';
+  for (const [rel, ref] of Object.entries(stored.refs)) {
+    const target = registry.bySingular(ref.kind);
+    if (!target) continue;
+    // renderRecord's object would hold such a relation once, where it first came.
+    if (template.names.has(rel)) return undefined;
+    refs += `,${JSON.stringify(`std:${rel}`)}:${JSON.stringify({ href: urls.record(target.plural, ref.id) })}`;
+  }
+  const id = encodeURIComponent(record.id);
+  // The stored members, the totals, then `_links`: self, the references, the rest.
+  const parts = [stored.body];
+  if (members) parts.push(Buffer.from(members));
+  parts.push(template.head.fill(id));
+  if (refs) parts.push(Buffer.from(refs));
+  parts.push((withCuries ? template.tailWithCuries : template.tail).fill(id));
+  return { parts, href: template.selfHref + id };
+}
+
+/**
+ * A stored document's JSON cut for splicing: `body` is the JSON without its closing
+ * brace and without the `_refs` member, `refs` the references that member held.
+ * Undefined when the JSON cannot be cut exactly like {@link renderRecord} drops `_refs`
+ * and adds `_links`: `_refs` not the last member (documents are stored with it last,
+ * see `composeDocument`), or a `_links` member anywhere. The bytes are UTF-8, where no
+ * byte of a multi-byte character can be taken for an ASCII one.
+ *
+ * @example
+ * ```ts
+ * splitStoredDoc(Buffer.from('{"name":"x","_refs":{"person":{"kind":"person","id":"p1"}}}'));
+ * // { body: <the bytes of '{"name":"x"'>, refs: { person: { kind: 'person', id: 'p1' } } }
+ * ```
+ */
+export function splitStoredDoc(json: Buffer): { body: Buffer; refs: References } | undefined {
+  if (json[0] !== OPEN_BRACE || json[json.length - 1] !== CLOSE_BRACE) return undefined;
+  if (lastQuoted(json, LINKS_NAME) !== -1) return undefined;
+  const at = lastQuoted(json, REFS_NAME);
+  if (at === -1) return { body: json.subarray(0, -1), refs: {} };
+  // A quote inside a string is escaped, so `,"_refs":` is a member name after another
+  // member. `{` plus the rest parses as an object of that one member only if it is the
+  // last member at the top level: a nested one leaves more closing braces than opening.
+  if (json[at - 1] !== COMMA_BYTE || json[at + REFS.length + 2] !== COLON) return undefined;
+  let tail: unknown;
+  try {
+    tail = JSON.parse(`{${json.toString('utf8', at)}`);
+  } catch {
+    return undefined;
+  }
+  if (typeof tail !== 'object' || tail === null || Object.keys(tail).length !== 1) {
+    return undefined;
+  }
+  return { body: json.subarray(0, at - 1), refs: referencesOf(tail as JsonObject) };
+}
+
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const COMMA_BYTE = 0x2c;
+const COLON = 0x3a;
+const QUOTE = 0x22;
+
+/** The names searched for, without their opening quote (see {@link lastQuoted}). */
+const LINKS_NAME = Buffer.from('_links"');
+const REFS_NAME = Buffer.from(`${REFS}"`);
+
+/**
+ * Where the last `"<name>"` starts in `json`, or -1, given `<name>"`: the search checks
+ * the quote before. Names here start with `_`, rare in JSON, so the search skips ahead
+ * fast, where one starting with a quote would stop at every string.
+ */
+function lastQuoted(json: Buffer, nameAndQuote: Buffer): number {
+  let found = -1;
+  for (let at = json.indexOf(nameAndQuote); at !== -1; at = json.indexOf(nameAndQuote, at + 1)) {
+    if (json[at - 1] === QUOTE) found = at - 1;
+  }
+  return found;
+}
+
+/**
+ * The totals as members to append after the stored ones, in renderRecord's order
+ * (`{ ...fields, ...totals }`); undefined when a total's name already appears in the
+ * stored JSON, where the spread would have replaced a member in place.
+ */
+function totalsJson(json: Buffer, totals: Record<string, number> | undefined): string | undefined {
+  if (!totals) return '';
+  let out = '';
+  for (const [name, value] of Object.entries(totals)) {
+    const key = JSON.stringify(name);
+    if (json.includes(key)) return undefined;
+    out += `,${key}:${JSON.stringify(value)}`;
+  }
+  return out;
+}
+
+/**
+ * Text around a record's encoded id (`pieces.join(id)`) as UTF-8 bytes, made once per
+ * id length with room for the id at each slot: a record's copy is one copy of those
+ * bytes and its id written into the slots. A page's links (four fifths of its bytes)
+ * then cost little more than copying them. `encodeURIComponent` yields ASCII only (one
+ * byte per character), and no character JSON would escape.
+ */
+class SlottedText {
+  private readonly byLength = new Map<number, { bytes: Buffer; slots: number[] }>();
+
+  constructor(private readonly pieces: readonly string[]) {}
+
+  /** The UTF-8 bytes of `pieces.join(id)`, for an id `encodeURIComponent` gave. */
+  fill(id: string): Buffer {
+    let made = this.byLength.get(id.length);
+    if (made === undefined) {
+      // Record ids are UUIDs, all of one length; imported ids of many lengths must not
+      // grow this without bound.
+      if (this.byLength.size >= 8) this.byLength.clear();
+      made = this.make(id.length);
+      this.byLength.set(id.length, made);
+    }
+    const out = Buffer.allocUnsafe(made.bytes.length);
+    made.bytes.copy(out);
+    for (const at of made.slots) {
+      for (let i = 0; i < id.length; i++) out[at + i] = id.charCodeAt(i);
+    }
+    return out;
+  }
+
+  private make(idLength: number): { bytes: Buffer; slots: number[] } {
+    const chunks: Buffer[] = [];
+    const slots: number[] = [];
+    let offset = 0;
+    this.pieces.forEach((piece, index) => {
+      const bytes = Buffer.from(piece);
+      chunks.push(bytes);
+      offset += bytes.length;
+      if (index < this.pieces.length - 1) {
+        slots.push(offset);
+        chunks.push(Buffer.alloc(idLength));
+        offset += idLength;
+      }
+    });
+    return { bytes: Buffer.concat(chunks), slots };
+  }
+}
+
+/** A kind's links for one URL root, around a record's encoded id. */
+interface LinkTemplate {
+  /** The URL root it was built for. */
+  root: string;
+  /** `,"_links":{"self":{"href":"…/people/<id>"}`. */
+  head: SlottedText;
+  /** The sub-collection and helper links (`,"std:…":{…}` each), closing `_links` and the record. */
+  tail: SlottedText;
+  /** The same with the curies before the closing braces, for records rendered alone. */
+  tailWithCuries: SlottedText;
+  /** The self href without the id. */
+  selfHref: string;
+  /** The relations (without `std:`) of `tail`. */
+  names: ReadonlySet<string>;
+}
+
+/** Templates by kind, each for the last root it was asked for (usually the only one). */
+const templates = new WeakMap<ResourceKind, LinkTemplate | null>();
+
+/**
+ * The link template of a kind for `urls`' root; undefined when two links of the kind
+ * share a relation (renderRecord's object keeps one of them).
+ */
+function linkTemplate(urls: Urls, kind: ResourceKind): LinkTemplate | undefined {
+  const known = templates.get(kind);
+  if (known === null) return undefined;
+  if (known?.root === urls.root) return known;
+  const built = buildLinkTemplate(urls, kind);
+  templates.set(kind, built ?? null);
+  return built;
+}
+
+/** The pieces of renderRecord's links around the id, in its order. */
+function buildLinkTemplate(urls: Urls, kind: ResourceKind): LinkTemplate | undefined {
+  // `"…` without its closing quote, and `…"` without its opening one.
+  const open = (value: string) => JSON.stringify(value).slice(0, -1);
+  const close = (value: string) => JSON.stringify(value).slice(1);
+  const selfHref = urls.record(kind.plural, '');
+  const base = open(selfHref);
+  const rest: string[] = [''];
+  const names = new Set<string>();
+  const linked = [
+    ...kind.subCollections.map((sub) => ({ rel: sub.plural, path: sub.plural, title: sub.title })),
+    ...(kind.helpers ?? []).map((helper) => ({ ...helper })),
+  ];
+  for (const { rel, path, title } of linked) {
+    if (names.has(rel)) return undefined;
+    names.add(rel);
+    // Each link ends where the next id goes: `…,"std:x":{"href":"<base>` | id | `/x", …}`.
+    rest[rest.length - 1] += `,${JSON.stringify(`std:${rel}`)}:{"href":${base}`;
+    const after = `${close(`/${path}`)}${title === undefined ? '' : `,"title":${JSON.stringify(title)}`}}`;
+    rest.push(after);
+  }
+  const ending = (text: string) => [...rest.slice(0, -1), `${rest[rest.length - 1]}${text}`];
+  return {
+    root: urls.root,
+    head: new SlottedText([`,"_links":{"self":{"href":${base}`, '"}']),
+    tail: new SlottedText(ending('}}')),
+    tailWithCuries: new SlottedText(ending(`,"curies":${JSON.stringify(urls.curies())}}}`)),
+    selfHref,
+    names,
   };
 }

@@ -36,9 +36,26 @@ export function hal(
   status = 200,
   extraHeaders: Record<string, string> = {},
 ): Response {
+  return halJson(body === undefined ? null : JSON.stringify(body), status, extraHeaders);
+}
+
+/**
+ * A HAL+JSON response from JSON already serialised, as text or UTF-8 bytes (see
+ * `renderRecordJson`); `null` gives an empty body.
+ *
+ * @example
+ * ```ts
+ * return halJson('{"motd":"hi"}');
+ * ```
+ */
+export function halJson(
+  json: string | Uint8Array<ArrayBuffer> | null,
+  status = 200,
+  extraHeaders: Record<string, string> = {},
+): Response {
   const headers = new Headers(extraHeaders);
   setApiHeaders(headers);
-  return new Response(body === undefined ? null : JSON.stringify(body), { status, headers });
+  return new Response(json, { status, headers });
 }
 
 /**

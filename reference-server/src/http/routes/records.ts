@@ -15,8 +15,14 @@ import type { AppConfig, AppEnv } from '../env.js';
 import { API_PREFIX, recordOfHref } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
 import { singleQuery } from '../query.js';
-import { minimalRecord, renderCollection, renderRecord } from '../render.js';
-import { hal } from '../respond.js';
+import {
+  minimalRecord,
+  type RenderedRecord,
+  renderCollectionJson,
+  renderRecord,
+  renderRecordJson,
+} from '../render.js';
+import { hal, halJson } from '../respond.js';
 
 function kindOf(c: Context<AppEnv>, config: AppConfig): ResourceKind {
   const plural = c.req.param('collection') ?? '';
@@ -93,24 +99,35 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   const recordPath = `${API_PREFIX}/:collection/:id`;
   const subPath = `${API_PREFIX}/:collection/:id/:sub`;
 
-  /** Renders records of one kind with their totals (read in one query per page). */
-  const present = (
-    c: Context<AppEnv>,
-    kind: ResourceKind,
-    list: readonly StoredRecord[],
-    withCuries: boolean,
-  ): JsonObject[] => {
-    const totals = records.totals(
+  /** The totals of records of one kind (read in one query per page). */
+  const totalsOf = (c: Context<AppEnv>, kind: ResourceKind, list: readonly StoredRecord[]) =>
+    records.totals(
       c.get('auth').tenant,
       kind,
       list.map((r) => r.id),
     );
+  /** Renders records of one kind with their totals, as JSON text (a page's items). */
+  const present = (
+    c: Context<AppEnv>,
+    kind: ResourceKind,
+    list: readonly StoredRecord[],
+  ): RenderedRecord[] => {
+    const totals = totalsOf(c, kind, list);
+    const urls = c.get('urls');
     return list.map((record) =>
-      renderRecord(c.get('urls'), registry, kind, record, totals.get(record.id), withCuries),
+      renderRecordJson(urls, registry, kind, record, totals.get(record.id), false),
     );
   };
+  /** One record alone (with the curies), as the answer to a write. */
   const presentOne = (c: Context<AppEnv>, kind: ResourceKind, record: StoredRecord) =>
-    present(c, kind, [record], true)[0] as JsonObject;
+    renderRecord(
+      c.get('urls'),
+      registry,
+      kind,
+      record,
+      totalsOf(c, kind, [record]).get(record.id),
+      true,
+    );
 
   const create = async (
     c: Context<AppEnv>,
@@ -135,15 +152,14 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     const filters = filtersOf(c, kind, `std:${kind.plural}`);
     const request = pageRequest(c, config);
     const page = records.page(c.get('auth').tenant, { kind: kind.singular, filters }, request);
-    const items = present(c, kind, page.records, false);
-    return hal(
-      renderCollection(
+    return halJson(
+      renderCollectionJson(
         urls.collection(kind.plural),
         kind.plural,
         page,
         request,
         urls.curies(),
-        (_record, index) => items[index] as JsonObject,
+        present(c, kind, page.records),
         { filter: singleQuery(c, 'filter') },
       ),
     );
@@ -155,7 +171,9 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   app.get(recordPath, (c) => {
     const kind = kindOf(c, config);
     const record = records.get(c.get('auth').tenant, kind, c.req.param('id'));
-    return hal(presentOne(c, kind, record));
+    const totals = totalsOf(c, kind, [record]).get(record.id);
+    const { parts } = renderRecordJson(c.get('urls'), registry, kind, record, totals, true);
+    return halJson(Buffer.concat(parts));
   });
 
   const update = async (c: Context<AppEnv>) => {
@@ -209,15 +227,14 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
       request,
     );
     const urls = c.get('urls');
-    const items = present(c, subKind, page.records, false);
-    return hal(
-      renderCollection(
+    return halJson(
+      renderCollectionJson(
         urls.subCollection(kind.plural, id, sub.plural),
         sub.plural,
         page,
         request,
         urls.curies(),
-        (_record, index) => items[index] as JsonObject,
+        present(c, subKind, page.records),
         { filter: singleQuery(c, 'filter') },
       ),
     );
