@@ -4,7 +4,7 @@
  * Seeds a temporary SQLite file with `people` demo people through the CLI and serves it
  * in a child process (the server as users run it), starts a bare Hono app in another
  * child process, then measures with autocannon (`connections` connections, a short
- * warm-up, then `durationSeconds`) four targets:
+ * warm-up, then `durationSeconds` per target in three turns) four targets:
  *
  * - `onePerson`: `GET /api/v1/people/<id>` with a valid API key;
  * - `helloWorld`: the bare app's `GET /` answering `Hello World!`;
@@ -13,8 +13,9 @@
  *   page, fetched from the reference server beforehand and held in memory.
  *
  * The ratios (server over bare app) are what to compare: the machine is shared, so the
- * absolute figures move from run to run, and both sides of a ratio are measured in the
- * same run. Run `npm run bench:reads --workspace adis-server` (options `--people`,
+ * absolute figures move from run to run. Both sides of a ratio are measured in the same
+ * run, and in turns (each target a third of its time in each of three rounds), so that
+ * a burst of load from elsewhere weighs on both sides instead of on one. Run `npm run bench:reads --workspace adis-server` (options `--people`,
  * `--duration`, `--connections`); the root benchmark calls {@link benchServerReads}.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -31,7 +32,7 @@ import { KEY, startServer } from '../../bench/reference-server.js';
 export interface ServerReadsOptions {
   /** Demo people seeded. Default 20 000. */
   people?: number;
-  /** Measured seconds per target (after a one-second warm-up). Default 5. */
+  /** Measured seconds per target, in three turns (after a one-second warm-up). Default 6. */
   durationSeconds?: number;
   /** Concurrent connections. Default 10. */
   connections?: number;
@@ -103,25 +104,52 @@ async function startBareApp(
   throw new Error('the bare Hono app exited before listening');
 }
 
-/**
- * Requests per second of one target: a one-second warm-up (JIT, connection set-up),
- * then the measured run. Any error or non-2xx answer fails the benchmark: a fast 401
- * or 404 would measure the wrong thing.
- */
-async function measure(
+/** One autocannon run; any error or non-2xx answer fails the benchmark (a fast 401 or
+ * 404 would measure the wrong thing). */
+async function run(
   url: string,
   connections: number,
-  durationSeconds: number,
-  headers: Record<string, string> = {},
-): Promise<number> {
-  await autocannon({ url, connections, duration: 1, headers });
-  const result = await autocannon({ url, connections, duration: durationSeconds, headers });
+  seconds: number,
+  headers: Record<string, string>,
+): Promise<AutocannonResult> {
+  const result = await autocannon({ url, connections, duration: seconds, headers });
   if (result.errors || result.timeouts || result.non2xx) {
     throw new Error(
       `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`,
     );
   }
-  return result.requests.total / result.duration;
+  return result;
+}
+
+/** A target: its URL and the headers of its requests. */
+interface Target {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Requests per second of each target: a one-second warm-up each (JIT, connection
+ * set-up), then `rounds` rounds running every target in turn for its share of
+ * `durationSeconds`.
+ */
+async function measure(
+  targets: readonly Target[],
+  connections: number,
+  durationSeconds: number,
+  rounds = 3,
+): Promise<number[]> {
+  for (const target of targets) await run(target.url, connections, 1, target.headers ?? {});
+  const seconds = Math.max(1, Math.round(durationSeconds / rounds));
+  const totals = targets.map(() => ({ requests: 0, seconds: 0 }));
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, target] of targets.entries()) {
+      const result = await run(target.url, connections, seconds, target.headers ?? {});
+      const total = totals[index] as { requests: number; seconds: number };
+      total.requests += result.requests.total;
+      total.seconds += result.duration;
+    }
+  }
+  return totals.map((total) => total.requests / total.seconds);
 }
 
 /** Stops a child process and waits for it to exit. */
@@ -145,7 +173,7 @@ function stop(child: ChildProcess): Promise<void> {
  */
 export async function benchServerReads(options: ServerReadsOptions = {}): Promise<ServerReads> {
   const people = options.people ?? 20_000;
-  const durationSeconds = options.durationSeconds ?? 5;
+  const durationSeconds = options.durationSeconds ?? 6;
   const connections = options.connections ?? 10;
   const dir = mkdtempSync(join(tmpdir(), 'adis-http-read-'));
   const children: ChildProcess[] = [];
@@ -170,10 +198,16 @@ export async function benchServerReads(options: ServerReadsOptions = {}): Promis
     const bare = await startBareApp(bodyFile, contentType);
     children.push(bare.child);
 
-    const helloWorld = await measure(`${bare.url}/`, connections, durationSeconds);
-    const onePerson = await measure(personUrl, connections, durationSeconds, headers);
-    const pageFromMemory = await measure(`${bare.url}/page`, connections, durationSeconds);
-    const pageRate = await measure(pageUrl, connections, durationSeconds, headers);
+    const [helloWorld = 0, onePerson = 0, pageFromMemory = 0, pageRate = 0] = await measure(
+      [
+        { url: `${bare.url}/` },
+        { url: personUrl, headers },
+        { url: `${bare.url}/page` },
+        { url: pageUrl, headers },
+      ],
+      connections,
+      durationSeconds,
+    );
     return { onePerson, helloWorld, page: pageRate, pageFromMemory };
   } finally {
     await Promise.all(children.map(stop));
@@ -205,7 +239,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const { values } = parseArgs({
       options: {
         people: { type: 'string', default: '20000' },
-        duration: { type: 'string', default: '5' },
+        duration: { type: 'string', default: '6' },
         connections: { type: 'string', default: '10' },
       },
     });
