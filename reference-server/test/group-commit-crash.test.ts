@@ -56,9 +56,10 @@ it('every acknowledged helper call survives kill -9 of the server', async () => 
             add_tags: ['not-a-tag'], // a part that fails: the call still answers (400)
           }),
         });
-        const body = (await res.json()) as Record<string, { _links?: { self: { href: string } } }>;
+        type Rendered = { _links?: { self: { href: string } } };
+        const body = (await res.json()) as Rendered & Record<string, Rendered>;
         // 400 non-atomic: the signature and person were written, a part was not.
-        const signature = res.status === 400 ? body['std:signature'] : body;
+        const signature: Rendered | undefined = res.status === 400 ? body['std:signature'] : body;
         if (res.status < 500 && signature?._links) {
           acknowledged.push(signature._links.self.href.split('/').pop() as string);
         }

@@ -123,11 +123,13 @@ export function runRecordHelper(
 ): HelperOutcome {
   const { records, tenant, now } = context;
   // A missing record is reported before a bad body: the caller should learn that first.
-  records.get(tenant, parentKind, parentId);
+  // Read once: nothing can change it between here and the transaction, as all of this
+  // runs synchronously (no await), and under group commit the read and the writes are
+  // in the same batch anyway.
+  const parent = records.get(tenant, parentKind, parentId);
   const parsed = parseOrThrow(definition.schema, body, `std:${definition.rel}`) as HelperBody;
   const mainKind = kindOf(context, definition.main);
   const { prepared, main } = records.storage.transaction(() => {
-    const parent = records.get(tenant, parentKind, parentId);
     const prepared = definition.prepare(context, parsed, parent);
     // Triggers are read-only to clients: the helper records them beside the fields.
     const { triggers, ...fields } = prepared.fields;
