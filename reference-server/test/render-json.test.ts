@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RecordService } from '../src/domain/records.js';
 import { defaultRegistry } from '../src/http/app.js';
 import { Urls } from '../src/http/links.js';
-import { renderRecord, renderRecordJson, splitStoredDoc } from '../src/http/render.js';
+import { recordBytes, renderRecord, renderRecordJson, splitStoredDoc } from '../src/http/render.js';
 import { seedPeople } from '../src/seed.js';
 import { seedActivity } from '../src/seed-activity.js';
 import { recordFromJson, storedDocJson } from '../src/storage/doc-json.js';
@@ -52,7 +52,7 @@ describe('renderRecordJson', () => {
           for (const withCuries of [false, true]) {
             const json = renderRecordJson(urls, registry, kind, record, sum, withCuries);
             const expected = renderRecord(urls, registry, kind, other, sum, withCuries);
-            expect(Buffer.concat(json.parts).toString()).toBe(JSON.stringify(expected));
+            expect(recordBytes(json).toString()).toBe(JSON.stringify(expected));
             expect(json.href).toBe(urls.record(kind.plural, record.id));
           }
         });
@@ -71,10 +71,10 @@ describe('renderRecordJson', () => {
     if (!record) throw new Error('no person');
     record.doc.given_name = 'Changed';
     const json = renderRecordJson(new Urls('http://h'), registry, person, record, undefined, true);
-    expect(JSON.parse(Buffer.concat(json.parts).toString()).given_name).toBe('Changed');
+    expect(JSON.parse(recordBytes(json).toString()).given_name).toBe('Changed');
     const copy = { ...record, doc: { ...record.doc, family_name: 'Copied' } };
     const copied = renderRecordJson(new Urls('http://h'), registry, person, copy, undefined, true);
-    expect(JSON.parse(Buffer.concat(copied.parts).toString()).family_name).toBe('Copied');
+    expect(JSON.parse(recordBytes(copied).toString()).family_name).toBe('Copied');
   });
 });
 

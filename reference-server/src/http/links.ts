@@ -78,8 +78,17 @@ export class Urls {
  * ```
  */
 export function requestRoot(requestUrl: string, publicUrl: string | undefined): string {
-  return publicUrl ?? new URL(requestUrl).origin;
+  if (publicUrl !== undefined) return publicUrl;
+  // The origin depends only on the scheme and authority, which the requests to one
+  // server share: the last one's origin is kept instead of parsing every URL.
+  const authorityEnd = requestUrl.indexOf('/', requestUrl.indexOf('//') + 2);
+  if (!/^https?:\/\//.test(requestUrl) || authorityEnd === -1) return new URL(requestUrl).origin;
+  const prefix = requestUrl.slice(0, authorityEnd);
+  if (prefix !== lastOrigin.prefix) lastOrigin = { prefix, origin: new URL(prefix).origin };
+  return lastOrigin.origin;
 }
+
+let lastOrigin = { prefix: '', origin: '' };
 
 /**
  * Adds query parameters to a URL.

@@ -8,6 +8,7 @@ import { ApiError, apiError, ErrorCode } from '../domain/errors.js';
 import { anonymousHelperOf } from './anonymous.js';
 import type { AppConfig, AppEnv } from './env.js';
 import { DOCS_PREFIX, requestRoot, Urls } from './links.js';
+import { requestHeader } from './request-header.js';
 import { errorResponse, setApiHeaders } from './respond.js';
 
 /** Methods a read-only key may use. */
@@ -24,8 +25,12 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * ```
  */
 export function apiHeaders(config: AppConfig): MiddlewareHandler<AppEnv> {
+  // Urls holds nothing but its root: requests with the same root share one.
+  let last: { root: string; urls: Urls } | undefined;
   return async (c, next) => {
-    c.set('urls', new Urls(requestRoot(c.req.url, config.publicUrl)));
+    const root = requestRoot(c.req.url, config.publicUrl);
+    if (last?.root !== root) last = { root, urls: new Urls(root) };
+    c.set('urls', last.urls);
     await next();
     if (!c.req.path.startsWith(DOCS_PREFIX)) setApiHeaders(c.res.headers);
   };
@@ -49,7 +54,7 @@ export function apiHeaders(config: AppConfig): MiddlewareHandler<AppEnv> {
 export function authenticate(config: AppConfig): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return next();
-    const token = c.req.header(config.apiKeyHeader);
+    const token = requestHeader(c, config.apiKeyHeader);
     if (token === undefined && anonymousHelperOf(config.registry, c.req.method, c.req.path)) {
       c.set('anonymous', true);
       return next();

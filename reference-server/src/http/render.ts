@@ -156,29 +156,96 @@ export function renderCollectionJson(
   });
   const hrefs = items.map((item) => JSON.stringify({ href: item.href })).join(',');
   // The counts, then `_links` ending with the list of record links, then `_embedded`.
-  const parts: Buffer[] = [
-    Buffer.from(
-      `${counts.slice(0, -1)},"_links":${links.slice(0, -1)},${rel}:[${hrefs}]},"_embedded":{${rel}:[`,
-    ),
-  ];
+  const head = Buffer.from(
+    `${counts.slice(0, -1)},"_links":${links.slice(0, -1)},${rel}:[${hrefs}]},"_embedded":{${rel}:[`,
+  );
+  // The records write straight into the answer: one buffer, each byte written once.
+  const commas = Math.max(0, items.length - 1);
+  let size = head.length + commas + END_OF_COLLECTION.length;
+  for (const item of items) size += item.byteLength;
+  const out = Buffer.allocUnsafe(size);
+  let at = head.copy(out, 0);
   items.forEach((item, index) => {
-    if (index > 0) parts.push(COMMA);
-    parts.push(...item.parts);
+    if (index > 0) out[at++] = COMMA_BYTE;
+    at = item.writeTo(out, at);
   });
-  parts.push(END_OF_COLLECTION);
-  return Buffer.concat(parts);
+  END_OF_COLLECTION.copy(out, at);
+  return out;
 }
 
-const COMMA = Buffer.from(',');
 const END_OF_COLLECTION = Buffer.from(']}}');
 
 /**
- * A record rendered by {@link renderRecordJson}: its JSON as UTF-8 bytes, in parts to
- * be sent one after the other (`Buffer.concat(parts)` alone), and its self href.
+ * A record rendered by {@link renderRecordJson}: its UTF-8 JSON, written on demand into
+ * the buffer of a whole answer (see {@link recordBytes} for the record alone), and its
+ * self href.
  */
 export interface RenderedRecord {
-  parts: Buffer[];
-  href: string;
+  /** Bytes of the record's JSON. */
+  readonly byteLength: number;
+  /** Writes the record's JSON into `out` at `at`; returns the offset after it. */
+  writeTo(out: Buffer, at: number): number;
+  readonly href: string;
+}
+
+/**
+ * A rendered record's JSON alone.
+ *
+ * @example
+ * ```ts
+ * halJson(recordBytes(renderRecordJson(urls, registry, personKind, record, undefined, true)));
+ * ```
+ */
+export function recordBytes(rendered: RenderedRecord): Buffer<ArrayBuffer> {
+  const out = Buffer.allocUnsafe(rendered.byteLength);
+  rendered.writeTo(out, 0);
+  return out;
+}
+
+/** A record rendered through {@link renderRecord}, serialised and encoded. */
+class SerialisedRecord implements RenderedRecord {
+  readonly byteLength: number;
+  constructor(
+    private readonly bytes: Buffer,
+    readonly href: string,
+  ) {
+    this.byteLength = bytes.length;
+  }
+  writeTo(out: Buffer, at: number): number {
+    return at + this.bytes.copy(out, at);
+  }
+}
+
+/**
+ * A record spliced from its stored JSON: the stored members, the totals, then `_links`:
+ * self, the references, the rest (and the curies for a record alone).
+ */
+class SplicedRecord implements RenderedRecord {
+  readonly byteLength: number;
+  constructor(
+    private readonly body: Buffer,
+    private readonly totals: Buffer | undefined,
+    private readonly head: SlottedBytes,
+    private readonly refs: Buffer | undefined,
+    private readonly tail: SlottedBytes,
+    /** The record's id as `encodeURIComponent` gives it. */
+    private readonly id: string,
+    readonly href: string,
+  ) {
+    this.byteLength =
+      body.length +
+      (totals?.length ?? 0) +
+      head.bytes.length +
+      (refs?.length ?? 0) +
+      tail.bytes.length;
+  }
+  writeTo(out: Buffer, at: number): number {
+    let next = at + this.body.copy(out, at);
+    if (this.totals) next += this.totals.copy(out, next);
+    next = this.head.writeTo(out, next, this.id);
+    if (this.refs) next += this.refs.copy(out, next);
+    return this.tail.writeTo(out, next, this.id);
+  }
 }
 
 /**
@@ -188,8 +255,7 @@ export interface RenderedRecord {
  *
  * @example
  * ```ts
- * const { parts } = renderRecordJson(urls, registry, personKind, record, undefined, true);
- * const body = Buffer.concat(parts);
+ * const body = recordBytes(renderRecordJson(urls, registry, personKind, record, undefined, true));
  * ```
  */
 export function renderRecordJson(
@@ -204,7 +270,7 @@ export function renderRecordJson(
   if (spliced) return spliced;
   const rendered = renderRecord(urls, registry, kind, record, totals, withCuries);
   const self = (rendered._links as Record<string, Link>).self;
-  return { parts: [Buffer.from(JSON.stringify(rendered))], href: self?.href ?? '' };
+  return new SerialisedRecord(Buffer.from(JSON.stringify(rendered)), self?.href ?? '');
 }
 
 /** {@link renderRecordJson} from the stored JSON; undefined when it cannot be exact. */
@@ -234,13 +300,15 @@ function splicedRecord(
     refs += `,${JSON.stringify(`std:${rel}`)}:${JSON.stringify({ href: urls.record(target.plural, ref.id) })}`;
   }
   const id = encodeURIComponent(record.id);
-  // The stored members, the totals, then `_links`: self, the references, the rest.
-  const parts = [stored.body];
-  if (members) parts.push(Buffer.from(members));
-  parts.push(template.head.fill(id));
-  if (refs) parts.push(Buffer.from(refs));
-  parts.push((withCuries ? template.tailWithCuries : template.tail).fill(id));
-  return { parts, href: template.selfHref + id };
+  return new SplicedRecord(
+    stored.body,
+    members ? Buffer.from(members) : undefined,
+    template.head.forLength(id.length),
+    refs ? Buffer.from(refs) : undefined,
+    (withCuries ? template.tailWithCuries : template.tail).forLength(id.length),
+    id,
+    template.selfHref + id,
+  );
 }
 
 /**
@@ -325,43 +393,52 @@ function totalsJson(json: Buffer, totals: Record<string, number> | undefined): s
  * byte per character), and no character JSON would escape.
  */
 class SlottedText {
-  private readonly byLength = new Map<number, { bytes: Buffer; slots: number[] }>();
+  private readonly byLength = new Map<number, SlottedBytes>();
 
   constructor(private readonly pieces: readonly string[]) {}
 
-  /** The UTF-8 bytes of `pieces.join(id)`, for an id `encodeURIComponent` gave. */
-  fill(id: string): Buffer {
-    let made = this.byLength.get(id.length);
+  /** The bytes for ids of `idLength` characters. */
+  forLength(idLength: number): SlottedBytes {
+    let made = this.byLength.get(idLength);
     if (made === undefined) {
       // Record ids are UUIDs, all of one length; imported ids of many lengths must not
       // grow this without bound.
       if (this.byLength.size >= 8) this.byLength.clear();
-      made = this.make(id.length);
-      this.byLength.set(id.length, made);
+      made = new SlottedBytes(this.pieces, idLength);
+      this.byLength.set(idLength, made);
     }
-    const out = Buffer.allocUnsafe(made.bytes.length);
-    made.bytes.copy(out);
-    for (const at of made.slots) {
-      for (let i = 0; i < id.length; i++) out[at + i] = id.charCodeAt(i);
-    }
-    return out;
+    return made;
   }
+}
 
-  private make(idLength: number): { bytes: Buffer; slots: number[] } {
+/** {@link SlottedText} for ids of one length. */
+class SlottedBytes {
+  readonly bytes: Buffer;
+  private readonly slots: number[] = [];
+
+  constructor(pieces: readonly string[], idLength: number) {
     const chunks: Buffer[] = [];
-    const slots: number[] = [];
     let offset = 0;
-    this.pieces.forEach((piece, index) => {
+    pieces.forEach((piece, index) => {
       const bytes = Buffer.from(piece);
       chunks.push(bytes);
       offset += bytes.length;
-      if (index < this.pieces.length - 1) {
-        slots.push(offset);
+      if (index < pieces.length - 1) {
+        this.slots.push(offset);
         chunks.push(Buffer.alloc(idLength));
         offset += idLength;
       }
     });
-    return { bytes: Buffer.concat(chunks), slots };
+    this.bytes = Buffer.concat(chunks);
+  }
+
+  /** Writes `pieces.join(id)` into `out` at `at`; returns the offset after it. */
+  writeTo(out: Buffer, at: number, id: string): number {
+    this.bytes.copy(out, at);
+    for (const slot of this.slots) {
+      for (let i = 0; i < id.length; i++) out[at + slot + i] = id.charCodeAt(i);
+    }
+    return at + this.bytes.length;
   }
 }
 

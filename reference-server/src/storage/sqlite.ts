@@ -221,15 +221,19 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-interface RecordRow {
-  seq: number;
-  kind: string;
-  id: string;
+/**
+ * A row of RECORD_COLUMNS, read as an array (`raw`): better-sqlite3 builds an array per
+ * row faster than an object, which counts on a page of a hundred.
+ */
+type RecordRow = [
+  seq: number,
+  kind: string,
+  id: string,
   /** The stored JSON's UTF-8 bytes (see RECORD_COLUMNS). */
-  doc: Buffer;
-  created_date: string;
-  modified_date: string;
-}
+  doc: Buffer,
+  created_date: string,
+  modified_date: string,
+];
 
 interface TenantRow {
   id: number;
@@ -246,8 +250,8 @@ const RECORD_COLUMNS =
   'r.seq, r.kind, r.id, CAST(r.doc AS BLOB) AS doc, r.created_date, r.modified_date';
 
 /** The document stays JSON until read: a page renders it spliced (see doc-json.ts). */
-function toRecord(row: RecordRow): StoredRecord {
-  return recordFromJson(row, row.doc);
+function toRecord([seq, kind, id, doc, created_date, modified_date]: RecordRow): StoredRecord {
+  return recordFromJson({ seq, kind, id, created_date, modified_date }, doc);
 }
 
 /**
@@ -662,7 +666,9 @@ export class SqliteStorage implements Storage {
   getRecord(tenantId: number, kind: string, id: string): StoredRecord | undefined {
     const row = this.stmt(
       `SELECT ${RECORD_COLUMNS} FROM records r WHERE r.tenant_id = ? AND r.kind = ? AND r.id = ?`,
-    ).get(tenantId, kind, id) as RecordRow | undefined;
+    )
+      .raw()
+      .get(tenantId, kind, id) as RecordRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
@@ -729,7 +735,9 @@ export class SqliteStorage implements Storage {
     // query already limits to the tenant (a parent seq belongs to one tenant).
     const rows = this.stmt(
       `SELECT ${RECORD_COLUMNS} FROM records r WHERE r.seq IN (${inner}) ORDER BY r.seq ASC`,
-    ).all(...params) as RecordRow[];
+    )
+      .raw()
+      .all(...params) as RecordRow[];
     return rows.map(toRecord);
   }
 
@@ -789,7 +797,9 @@ export class SqliteStorage implements Storage {
     // Names in the inner query resolve to its own `r` first, so it stays uncorrelated.
     const rows = this.filteredStmt(
       `SELECT ${RECORD_COLUMNS} FROM records r WHERE r.seq IN (${inner}) ORDER BY r.seq ASC`,
-    ).all(...params) as RecordRow[];
+    )
+      .raw()
+      .all(...params) as RecordRow[];
     return rows.map(toRecord);
   }
 

@@ -18,6 +18,7 @@ import { singleQuery } from '../query.js';
 import {
   minimalRecord,
   type RenderedRecord,
+  recordBytes,
   renderCollectionJson,
   renderRecord,
   renderRecordJson,
@@ -172,8 +173,9 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     const kind = kindOf(c, config);
     const record = records.get(c.get('auth').tenant, kind, c.req.param('id'));
     const totals = totalsOf(c, kind, [record]).get(record.id);
-    const { parts } = renderRecordJson(c.get('urls'), registry, kind, record, totals, true);
-    return halJson(Buffer.concat(parts));
+    return halJson(
+      recordBytes(renderRecordJson(c.get('urls'), registry, kind, record, totals, true)),
+    );
   });
 
   const update = async (c: Context<AppEnv>) => {
