@@ -435,8 +435,14 @@ class SlottedBytes {
   /** Writes `pieces.join(id)` into `out` at `at`; returns the offset after it. */
   writeTo(out: Buffer, at: number, id: string): number {
     this.bytes.copy(out, at);
-    for (const slot of this.slots) {
-      for (let i = 0; i < id.length; i++) out[at + slot + i] = id.charCodeAt(i);
+    const slots = this.slots;
+    if (slots.length > 0) {
+      // The id's bytes once, then copied within the buffer to the other slots.
+      const start = at + (slots[0] as number);
+      for (let i = 0; i < id.length; i++) out[start + i] = id.charCodeAt(i);
+      for (let k = 1; k < slots.length; k++) {
+        out.copyWithin(at + (slots[k] as number), start, start + id.length);
+      }
     }
     return at + this.bytes.length;
   }
