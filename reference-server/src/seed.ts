@@ -2,8 +2,7 @@
  * Demo data: realistic people from a deterministic PRNG, so a given seed always gives
  * the same names, emails, phones and addresses (record ids are random UUIDs as always).
  */
-import { randomUUID } from 'node:crypto';
-import { localIdentifier } from './domain/identifiers.js';
+import { localIdentifier, newRecordId } from './domain/identifiers.js';
 import { personKind } from './domain/person.js';
 import { composeDocument } from './domain/records.js';
 import type { JsonObject, RecordWrite, Storage } from './storage/storage.js';
@@ -279,7 +278,7 @@ export function seedPeople(storage: Storage, options: SeedOptions): number {
   const stamp = new Date().toISOString();
   function* writes(): Generator<RecordWrite> {
     for (let index = 0; index < options.count; index++) {
-      const id = randomUUID();
+      const id = newRecordId();
       const identifiers = [localIdentifier(tenant.namespace, id)];
       const doc = composeDocument(
         identifiers,
