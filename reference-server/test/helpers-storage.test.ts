@@ -28,7 +28,7 @@ describe('storage for helpers', () => {
       .all('petition', 'p1')
       .map((row) => (row as { detail: string }).detail)
       .join(' ');
-    expect(plan).toContain('records_by_kind_id');
+    expect(plan).toContain('INDEX records_by_id (kind=? AND id=?)');
     storage.close();
   });
 
