@@ -8,7 +8,11 @@ import type { Writable } from 'node:stream';
 export interface Output {
   /** Bytes in the output, from its start (a resumed file counts what it kept). */
   readonly bytes: number;
-  write(text: string): Promise<void>;
+  /**
+   * Appends text, or bytes of UTF-8 text. Bytes are the caller's again once the promise
+   * settles (it reuses them for the next page): an output that keeps them copies them.
+   */
+  write(chunk: string | Uint8Array): Promise<void>;
   /**
    * Makes what was written durable (a file's data on disk) before a checkpoint says so.
    * It covers every write that finished before it was called, and may run while later
@@ -68,8 +72,8 @@ function fileOutput(handle: FileHandle, start: number): Output {
     get bytes() {
       return bytes;
     },
-    async write(text) {
-      const buffer = Buffer.from(text, 'utf8');
+    async write(chunk) {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       // A write may take fewer bytes than given (a disk filling up): write the rest, so
       // that `bytes` always counts exactly what is in the file.
       let offset = 0;
@@ -100,15 +104,87 @@ export function streamOutput(stream: Pick<Writable, 'write'>): Output {
     get bytes() {
       return bytes;
     },
-    write(text) {
-      bytes += Buffer.byteLength(text);
+    write(chunk) {
+      // A stream may keep a chunk past its callback (a pipe to another stream does): it
+      // gets a copy of bytes the caller will reuse.
+      const data = typeof chunk === 'string' ? chunk : Buffer.from(chunk);
+      bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.length;
       // Waiting for each chunk's callback keeps at most one page buffered: memory stays
       // flat however slowly the reader (a pipe, a terminal) takes it.
       return new Promise((resolve, reject) => {
-        stream.write(text, (error) => (error ? reject(error) : resolve()));
+        stream.write(data, (error) => (error ? reject(error) : resolve()));
       });
     },
     flush: async () => undefined,
     close: async () => undefined,
   };
+}
+
+/**
+ * Text encoded as UTF-8 into one buffer that is reused from page to page: appending a
+ * record writes its bytes straight in, with no string of the whole page and no new
+ * buffer per page for the garbage collector (measured: a quarter of the CPU the export
+ * spent writing NDJSON, on top of encoding it).
+ *
+ * @example
+ * ```ts
+ * const page = new Utf8Buffer();
+ * for (const line of lines) page.append(line);
+ * await output.write(page.bytes);
+ * page.clear();
+ * ```
+ */
+export class Utf8Buffer {
+  #buffer: Buffer;
+  #length = 0;
+
+  /** @param size - Bytes to start with; the buffer grows to the largest page. */
+  constructor(size = 64 * 1024) {
+    this.#buffer = Buffer.allocUnsafe(size);
+  }
+
+  /**
+   * Appends `text` as UTF-8 (a lone surrogate as U+FFFD, as `Buffer.from` does).
+   *
+   * @example
+   * ```ts
+   * page.append('{"given_name":"Zoë"}\n');
+   * ```
+   */
+  append(text: string): void {
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8: with that much room the text
+    // fits whole (Buffer#write would cut it short otherwise).
+    const needed = this.#length + text.length * 3;
+    if (needed > this.#buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, this.#buffer.length * 2));
+      this.#buffer.copy(grown, 0, 0, this.#length);
+      this.#buffer = grown;
+    }
+    this.#length += this.#buffer.write(text, this.#length, 'utf8');
+  }
+
+  /**
+   * The bytes appended since the last {@link Utf8Buffer.clear}: a view of the buffer,
+   * valid until the next `append` or `clear`.
+   *
+   * @example
+   * ```ts
+   * await output.write(page.bytes);
+   * ```
+   */
+  get bytes(): Uint8Array {
+    return this.#buffer.subarray(0, this.#length);
+  }
+
+  /**
+   * Empties the buffer, keeping its memory for the next page.
+   *
+   * @example
+   * ```ts
+   * page.clear();
+   * ```
+   */
+  clear(): void {
+    this.#length = 0;
+  }
 }

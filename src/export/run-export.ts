@@ -5,7 +5,7 @@
  */
 import type { Collection, Resource } from '../index.js';
 import type { RecordFormat } from './formats.js';
-import type { Output } from './output.js';
+import { type Output, Utf8Buffer } from './output.js';
 
 /** Where an export stands after a page. */
 export interface ExportProgress {
@@ -118,14 +118,18 @@ export async function runExport(run: ExportRun): Promise<ExportProgress> {
     made.catch(() => undefined);
     return made;
   };
+  // Each page's records, encoded straight into one buffer reused for every page.
+  const encoded = new Utf8Buffer();
   const collection = run.resume?.next ? run.collection.fromPage(run.resume.next) : run.collection;
   try {
     for await (const page of collection.pages({ readAhead: true, ...(signal ? { signal } : {}) })) {
       const room = limit - progress.records;
       const items = page.items.length > room ? page.items.slice(0, room) : page.items;
-      let text = '';
-      for (const item of items) text += format.encode({ url: item.url, body: item.document.body });
-      await output.write(text);
+      encoded.clear();
+      for (const item of items) {
+        encoded.append(format.encode({ url: item.url, body: item.document.body }));
+      }
+      await output.write(encoded.bytes);
       const finished = progress.records + items.length >= limit;
       progress = {
         records: progress.records + items.length,

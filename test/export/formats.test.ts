@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   checkpointPath,
@@ -11,6 +12,7 @@ import {
 import { columnValue, defaultColumns, parseColumn } from '../../src/export/columns.js';
 import { csvFormat, ndjsonFormat } from '../../src/export/formats.js';
 import { EXPORTABLE_COLLECTIONS, exportableKind } from '../../src/export/kinds.js';
+import { Utf8Buffer } from '../../src/export/output.js';
 import { duration, ProgressBar, renderProgress } from '../../src/export/progress.js';
 import { personKind, petitionKind } from '../../src/index.js';
 
@@ -220,5 +222,25 @@ describe('checkpoints', () => {
     await writeFile(path, JSON.stringify({ version: 2 }));
     await expect(readCheckpoint(path)).rejects.toThrow(/not an export checkpoint of this version/);
     expect(await readFile(path, 'utf8')).toBe(JSON.stringify({ version: 2 }));
+  });
+});
+
+describe('the page buffer', () => {
+  it('holds the same bytes as Buffer.from of the texts joined, growing as needed, reused after clear', () => {
+    const page = new Utf8Buffer(4);
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: 'binary', maxLength: 300 }), { maxLength: 40 }),
+        (texts) => {
+          page.clear();
+          for (const text of texts) page.append(text);
+          // Lone surrogates included: both write U+FFFD.
+          expect(Buffer.from(page.bytes).equals(Buffer.from(texts.join(''), 'utf8'))).toBe(true);
+        },
+      ),
+    );
+    page.clear();
+    page.append('Zoë 😀 \ud800');
+    expect(Buffer.from(page.bytes).toString('utf8')).toBe('Zoë 😀 \ufffd');
   });
 });
