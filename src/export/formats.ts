@@ -100,13 +100,20 @@ function csvRow(cells: readonly string[]): string {
 }
 
 // RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
-// Leading or trailing spaces are quoted too, so that no reader trims them away.
+// Leading or trailing white space (as `\s` has it) is quoted too, so that no reader
+// trims it away.
 const SPECIAL = /[",\r\n]/;
 const SPACE = /\s/;
 
 function csvCell(text: string): string {
   if (text === '') return text;
   const quoted =
-    SPECIAL.test(text) || SPACE.test(text.charAt(0)) || SPACE.test(text.charAt(text.length - 1));
+    SPECIAL.test(text) || isSpace(text.charCodeAt(0)) || isSpace(text.charCodeAt(text.length - 1));
   return quoted ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+// `\s` for one UTF-16 code unit, without a regular expression for the common ones.
+function isSpace(code: number): boolean {
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return code >= 0xa0 && SPACE.test(String.fromCharCode(code));
 }

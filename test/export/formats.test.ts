@@ -113,6 +113,15 @@ describe('CSV', () => {
     );
   });
 
+  it('quotes cells that start or end with any white space, and only those', () => {
+    const csv = csvFormat([parseColumn('a')]);
+    const cell = (a: string) => csv.encode({ url, body: { a } }).slice(0, -2);
+    for (const spaced of ['\tx', 'x\v', '\u00a0x', 'x\u3000', '\ufeffx', ' ']) {
+      expect(cell(spaced)).toBe(`"${spaced}"`);
+    }
+    for (const plain of ['x', 'x\u0085', '\u200bx', 'é', '😀', '']) expect(cell(plain)).toBe(plain);
+  });
+
   it('takes the record URL for the url column, not a member', () => {
     const csv = csvFormat([parseColumn('url')]);
     expect(csv.encode({ url, body: { url: 'a member' } })).toBe(`${url}\r\n`);
