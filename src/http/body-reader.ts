@@ -75,16 +75,24 @@ async function readText(response: Response, source: BodySource): Promise<string>
   const stream = response.body;
   if (stream === null) return '';
   const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
+  // The bytes are kept as they come and decoded once at the end: decoding chunk by
+  // chunk into a growing string made a rope that JSON.parse had to flatten again, and
+  // cost a page of 100 people about a fifth more than a plain `response.text()`. Only
+  // the head shown to `onHead` is decoded as it arrives.
+  const chunks: Uint8Array[] = [];
+  let length = 0;
   let onHead = source.onHead;
+  const headDecoder = onHead === undefined ? undefined : new TextDecoder();
+  let head = '';
   try {
     for (;;) {
       const { done, value } = await nextChunk(reader, source);
-      if (done) return text + decoder.decode();
-      text += decoder.decode(value, { stream: true });
-      if (onHead !== undefined && (onHead(text) || text.length >= HEAD_TEXT_LIMIT)) {
-        onHead = undefined;
+      if (done) break;
+      chunks.push(value);
+      length += value.byteLength;
+      if (onHead !== undefined && headDecoder !== undefined) {
+        head += headDecoder.decode(value, { stream: true });
+        if (onHead(head) || head.length >= HEAD_TEXT_LIMIT) onHead = undefined;
       }
     }
   } catch (error) {
@@ -92,6 +100,18 @@ async function readText(response: Response, source: BodySource): Promise<string>
     if (source.signal?.aborted || error instanceof TimeoutError) throw error;
     throw new NetworkError(source.method, source.url, error);
   }
+  return new TextDecoder().decode(concatenate(chunks, length));
+}
+
+function concatenate(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
+  const whole = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return whole;
 }
 
 function nextChunk(

@@ -204,7 +204,8 @@ export class NavigatorContext {
    * fits its type, and a member that does not is left out (it stays in the document's
    * `properties`), so `data` is always what its type says. A value read that already
    * fits (nothing to coerce or drop) is returned itself rather than copied, so its
-   * nested objects are the document's own.
+   * nested objects are the document's own. `url` may be given as a function, called
+   * only when an error needs it (an embedded record's URL is resolved on demand).
    *
    * @example
    * ```ts
@@ -214,7 +215,7 @@ export class NavigatorContext {
   parse<S extends z.ZodMiniType>(
     schema: S,
     value: unknown,
-    url: string,
+    url: string | (() => string),
     resource: string,
     direction: 'read' | 'write' = 'read',
   ): z.output<S> {
@@ -225,7 +226,11 @@ export class NavigatorContext {
     const result = schema.safeParse(value);
     if (result.success) return result.data;
     if (this.validate) {
-      throw new SchemaValidationError(result.error, { url, resource, direction });
+      throw new SchemaValidationError(result.error, {
+        url: typeof url === 'string' ? url : url(),
+        resource,
+        direction,
+      });
     }
     // Validation off: drop the members that do not fit, once; what is left fits the
     // lenient read schema unless the value is no object at all.

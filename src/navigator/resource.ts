@@ -74,7 +74,7 @@ export class Resource<T extends object, I = T> {
     this.data = context.parse(
       kind.schema,
       document.properties,
-      document.url,
+      () => document.url,
       `std:${kind.singular}`,
     );
   }
