@@ -41,8 +41,6 @@ export interface FollowOptions extends CallOptions {
  * ```
  */
 export class Resource<T extends object, I = T> {
-  /** The typed fields of the resource. */
-  readonly data: T;
   /** The HAL document the resource was read from. */
   readonly document: HalDocument;
   /** The connection the resource was read through: its transport, curies and validation. */
@@ -71,12 +69,27 @@ export class Resource<T extends object, I = T> {
     this.context = context;
     this.document = document;
     this.kind = kind;
-    this.data = context.parse(
-      kind.schema,
-      document.properties,
-      () => document.url,
-      `std:${kind.singular}`,
+    // With validation on, a record that does not fit fails where it is read. With it
+    // off nothing can fail, so `data` is worked out when first asked for: a caller that
+    // reads only `url` or `document` (the export command) never pays for it.
+    if (context.validate) this.#data = this.#parse();
+  }
+
+  #data: T | undefined;
+
+  #parse(): T {
+    return this.context.parse(
+      this.kind.schema,
+      this.document.properties,
+      () => this.document.url,
+      `std:${this.kind.singular}`,
     );
+  }
+
+  /** The typed fields of the resource. */
+  get data(): T {
+    if (this.#data === undefined) this.#data = this.#parse();
+    return this.#data;
   }
 
   /**

@@ -215,6 +215,38 @@ describe('paging through people', () => {
     expect(events).toEqual(['page 1 ended', 'page 2 asked']);
   });
 
+  it("with validation off reads a record's fields only when data is first asked for", async () => {
+    const fixture = peopleServer({ people: 2, perPage: 2 });
+    server.use(...fixture.handlers);
+    const checked: string[] = [];
+    const person = defineKind({
+      singular: 'person',
+      plural: 'people',
+      description: 'a person, checked with a probe',
+      shape: () => ({
+        given_name: optional(
+          preprocess((value) => {
+            checked.push(String(value));
+            return value;
+          }, z.string()),
+        ),
+      }),
+    });
+    const lazy = await connectWith([person], fixture.entryPoint, {
+      apiKey: fixture.key,
+      validate: false,
+    });
+    const [first, second] = await lazy.people.toArray();
+    expect(first?.url).toBe('https://api.example.org/api/v1/people/1');
+    expect(checked).toEqual([]);
+    expect(second?.data.given_name).toBe('Person 2');
+    expect(checked).toEqual(['Person 2']);
+    // With validation on, every record is checked where it is read.
+    const eager = await connectWith([person], fixture.entryPoint, { apiKey: fixture.key });
+    await eager.people.toArray();
+    expect(checked).toEqual(['Person 2', 'Person 1', 'Person 2']);
+  });
+
   it('without read-ahead fetches a page only when asked', async () => {
     const fixture = peopleServer({ people: 10, perPage: 2 });
     server.use(...fixture.handlers);
