@@ -26,7 +26,9 @@ module.exports = [
     import: '{ connectWith, personKind }',
     gzip: true,
     modifyEsbuildConfig: initialLoad,
-    limit: '31.5 kB',
+    // 31.4 kB after issue 12; issue 13's read path (the check that lets a record in
+    // shape skip zod's copy, early links for read-ahead) added 1.4 kB.
+    limit: '33 kB',
   },
   {
     // Everything the main entry exports, every kind included. Goal 30 kB (see above).
@@ -34,7 +36,8 @@ module.exports = [
     path: 'dist/index.js',
     import: '*',
     gzip: true,
-    limit: '43.5 kB',
+    // 42.9 kB after issue 12, plus the 1.4 kB of issue 13's read path (see above).
+    limit: '44.5 kB',
   },
   {
     // Loaded on the first helper call (petition.recordSignature, client.signup, …).
