@@ -18,6 +18,23 @@ async function names(iterable: AsyncIterable<{ data: { given_name?: string | nul
   return all;
 }
 
+/** A person kind whose given_name check calls `probe`: shows when records are checked. */
+function probedPersonKind(probe: (name: string) => void) {
+  return defineKind({
+    singular: 'person',
+    plural: 'people',
+    description: 'a person, checked with a probe',
+    shape: () => ({
+      given_name: optional(
+        preprocess((value) => {
+          probe(String(value));
+          return value;
+        }, z.string()),
+      ),
+    }),
+  });
+}
+
 describe('paging through people', () => {
   it('walks every page in order, with page numbers and totals', async () => {
     const fixture = peopleServer({ people: 5, perPage: 2 });
@@ -146,19 +163,9 @@ describe('paging through people', () => {
     const pageUrls = () => sent.filter((url) => url.includes('/people'));
     // A person kind whose given_name check notes how many pages were asked for by then.
     const seen: string[] = [];
-    const person = defineKind({
-      singular: 'person',
-      plural: 'people',
-      description: 'a person, checked with a probe',
-      shape: () => ({
-        given_name: optional(
-          preprocess((value) => {
-            seen.push(`${String(value)} after ${pageUrls().length} page requests`);
-            return value;
-          }, z.string()),
-        ),
-      }),
-    });
+    const person = probedPersonKind((name) =>
+      seen.push(`${name} after ${pageUrls().length} page requests`),
+    );
     const client = await connectWith([person], fixture.entryPoint, { apiKey: fixture.key, fetch });
     const iterator = client.people.pages({ readAhead: true });
     await iterator.next();
@@ -219,19 +226,7 @@ describe('paging through people', () => {
     const fixture = peopleServer({ people: 2, perPage: 2 });
     server.use(...fixture.handlers);
     const checked: string[] = [];
-    const person = defineKind({
-      singular: 'person',
-      plural: 'people',
-      description: 'a person, checked with a probe',
-      shape: () => ({
-        given_name: optional(
-          preprocess((value) => {
-            checked.push(String(value));
-            return value;
-          }, z.string()),
-        ),
-      }),
-    });
+    const person = probedPersonKind((name) => checked.push(name));
     const lazy = await connectWith([person], fixture.entryPoint, {
       apiKey: fixture.key,
       validate: false,
