@@ -50,8 +50,22 @@ describe('renderRecordJson', () => {
             if (stored.includes('"_refs"')) splicedWithRefs++;
           }
           for (const withCuries of [false, true]) {
-            const json = renderRecordJson(urls, registry, kind, record, sum, withCuries);
-            const expected = renderRecord(urls, registry, kind, other, sum, withCuries);
+            const json = renderRecordJson({
+              urls,
+              registry,
+              kind,
+              record,
+              totals: sum,
+              withCuries,
+            });
+            const expected = renderRecord({
+              urls,
+              registry,
+              kind,
+              record: other,
+              totals: sum,
+              withCuries,
+            });
             expect(recordBytes(json).toString()).toBe(JSON.stringify(expected));
             expect(json.href).toBe(urls.record(kind.plural, record.id));
           }
@@ -70,10 +84,24 @@ describe('renderRecordJson', () => {
     const [record] = storage.listRecords({ tenantId: tenant.id, kind: 'person', limit: 1 });
     if (!record) throw new Error('no person');
     record.doc.given_name = 'Changed';
-    const json = renderRecordJson(new Urls('http://h'), registry, person, record, undefined, true);
+    const json = renderRecordJson({
+      urls: new Urls('http://h'),
+      registry,
+      kind: person,
+      record,
+      totals: undefined,
+      withCuries: true,
+    });
     expect(JSON.parse(recordBytes(json).toString()).given_name).toBe('Changed');
     const copy = { ...record, doc: { ...record.doc, family_name: 'Copied' } };
-    const copied = renderRecordJson(new Urls('http://h'), registry, person, copy, undefined, true);
+    const copied = renderRecordJson({
+      urls: new Urls('http://h'),
+      registry,
+      kind: person,
+      record: copy,
+      totals: undefined,
+      withCuries: true,
+    });
     expect(JSON.parse(recordBytes(copied).toString()).family_name).toBe('Copied');
   });
 });

@@ -18,6 +18,21 @@ import { storedDocJson } from '../storage/doc-json.js';
 import type { JsonObject, StoredRecord } from '../storage/storage.js';
 import { type Link, type Urls, withQuery } from './links.js';
 
+/** A record to render, and how: what {@link renderRecord} and {@link renderRecordJson} take. */
+export interface RecordToRender {
+  /** The request's URL builder. */
+  urls: Urls;
+  /** The served kinds, to link references to. */
+  registry: KindRegistry;
+  /** The record's kind. */
+  kind: ResourceKind;
+  record: StoredRecord;
+  /** The record's totals, added as members. */
+  totals: Record<string, number> | undefined;
+  /** Whether to add the curies: a record alone has them, one embedded in a page does not. */
+  withCuries: boolean;
+}
+
 /**
  * A record with its `_links`: self, one link per reference it holds (`std:person`,
  * `std:creator`, …), one per sub-collection, and its totals as members. Single-record
@@ -26,17 +41,17 @@ import { type Link, type Urls, withQuery } from './links.js';
  *
  * @example
  * ```ts
- * renderRecord(urls, registry, petitionKind, record, { total_signatures: 3 }, true);
+ * renderRecord({ urls, registry, kind: petitionKind, record, totals: { total_signatures: 3 }, withCuries: true });
  * ```
  */
-export function renderRecord(
-  urls: Urls,
-  registry: KindRegistry,
-  kind: ResourceKind,
-  record: StoredRecord,
-  totals: Record<string, number> | undefined,
-  withCuries: boolean,
-): JsonObject {
+export function renderRecord({
+  urls,
+  registry,
+  kind,
+  record,
+  totals,
+  withCuries,
+}: RecordToRender): JsonObject {
   const links: Record<string, Link | Link[]> = {
     self: { href: urls.record(kind.plural, record.id) },
   };
@@ -255,33 +270,28 @@ class SplicedRecord implements RenderedRecord {
  *
  * @example
  * ```ts
- * const body = recordBytes(renderRecordJson(urls, registry, personKind, record, undefined, true));
+ * const body = recordBytes(
+ *   renderRecordJson({ urls, registry, kind: personKind, record, totals: undefined, withCuries: true }),
+ * );
  * ```
  */
-export function renderRecordJson(
-  urls: Urls,
-  registry: KindRegistry,
-  kind: ResourceKind,
-  record: StoredRecord,
-  totals: Record<string, number> | undefined,
-  withCuries: boolean,
-): RenderedRecord {
-  const spliced = splicedRecord(urls, registry, kind, record, totals, withCuries);
+export function renderRecordJson(what: RecordToRender): RenderedRecord {
+  const spliced = splicedRecord(what);
   if (spliced) return spliced;
-  const rendered = renderRecord(urls, registry, kind, record, totals, withCuries);
+  const rendered = renderRecord(what);
   const self = (rendered._links as Record<string, Link>).self;
   return new SerialisedRecord(Buffer.from(JSON.stringify(rendered)), self?.href ?? '');
 }
 
 /** {@link renderRecordJson} from the stored JSON; undefined when it cannot be exact. */
-function splicedRecord(
-  urls: Urls,
-  registry: KindRegistry,
-  kind: ResourceKind,
-  record: StoredRecord,
-  totals: Record<string, number> | undefined,
-  withCuries: boolean,
-): RenderedRecord | undefined {
+function splicedRecord({
+  urls,
+  registry,
+  kind,
+  record,
+  totals,
+  withCuries,
+}: RecordToRender): RenderedRecord | undefined {
   if (kind.view || kind.renderTotals) return undefined;
   const json = storedDocJson(record);
   if (json === undefined) return undefined;

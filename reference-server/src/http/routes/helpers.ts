@@ -61,14 +61,14 @@ export function helperResponse(
   const urls = c.get('urls');
   const present = (kind: ResourceKind, record: StoredRecord) =>
     control.returnResponse
-      ? renderRecord(
+      ? renderRecord({
           urls,
-          config.registry,
+          registry: config.registry,
           kind,
           record,
-          config.records.totals(context.tenant, kind, [record.id]).get(record.id),
-          true,
-        )
+          totals: config.records.totals(context.tenant, kind, [record.id]).get(record.id),
+          withCuries: true,
+        })
       : minimalRecord(urls, kind, record);
   const answer = helperAnswer(outcome, {
     anonymous: context.anonymous,

@@ -116,19 +116,26 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     const totals = totalsOf(c, kind, list);
     const urls = c.get('urls');
     return list.map((record) =>
-      renderRecordJson(urls, registry, kind, record, totals.get(record.id), false),
+      renderRecordJson({
+        urls,
+        registry,
+        kind,
+        record,
+        totals: totals.get(record.id),
+        withCuries: false,
+      }),
     );
   };
   /** One record alone (with the curies), as the answer to a write. */
   const presentOne = (c: Context<AppEnv>, kind: ResourceKind, record: StoredRecord) =>
-    renderRecord(
-      c.get('urls'),
+    renderRecord({
+      urls: c.get('urls'),
       registry,
       kind,
       record,
-      totalsOf(c, kind, [record]).get(record.id),
-      true,
-    );
+      totals: totalsOf(c, kind, [record]).get(record.id),
+      withCuries: true,
+    });
 
   const create = async (
     c: Context<AppEnv>,
@@ -174,7 +181,9 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     const record = records.get(c.get('auth').tenant, kind, c.req.param('id'));
     const totals = totalsOf(c, kind, [record]).get(record.id);
     return halJson(
-      recordBytes(renderRecordJson(c.get('urls'), registry, kind, record, totals, true)),
+      recordBytes(
+        renderRecordJson({ urls: c.get('urls'), registry, kind, record, totals, withCuries: true }),
+      ),
     );
   });
 
