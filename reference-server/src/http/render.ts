@@ -284,14 +284,8 @@ export function renderRecordJson(what: RecordToRender): RenderedRecord {
 }
 
 /** {@link renderRecordJson} from the stored JSON; undefined when it cannot be exact. */
-function splicedRecord({
-  urls,
-  registry,
-  kind,
-  record,
-  totals,
-  withCuries,
-}: RecordToRender): RenderedRecord | undefined {
+function splicedRecord(what: RecordToRender): RenderedRecord | undefined {
+  const { urls, registry, kind, record, totals, withCuries } = what;
   if (kind.view || kind.renderTotals) return undefined;
   const json = storedDocJson(record);
   if (json === undefined) return undefined;
