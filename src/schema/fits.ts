@@ -13,13 +13,14 @@ import type * as z from 'zod/mini';
  * parses with zod as before, so errors and coercions are zod's own.
  *
  * Containers (objects, arrays, records, optional and nullable wrappers, pipes) are
- * walked here; every other schema (strings, numbers, enums, transforms, checks)
- * is run by zod itself on the single value, and fits only when zod answers no issue and
- * the very same value. Plain strings, numbers, booleans and `unknown` without checks are
- * tested inline: what zod does for them is a `typeof`.
+ * walked here; every other schema (enums, checks, anything else) is run by zod itself
+ * on the single value, and fits only when zod answers no issue and the very same value.
+ * Plain strings, numbers, booleans and `unknown` without checks are tested inline (what
+ * zod does for them is a `typeof`), and a transform (the first half of a preprocess) is
+ * called directly, as zod would call it.
  *
- * `test/properties/fits.test.ts` holds the invariant: whenever this says yes, zod's
- * parse succeeds with a value equal to the input.
+ * `test/properties/fits.property.test.ts` holds the invariant: it says yes exactly when
+ * zod's parse succeeds with a value equal to the input.
  *
  * @example
  * ```ts
@@ -91,6 +92,15 @@ function buildChecker(schema: z.core.$ZodType): Checker {
     }
     case 'record':
       return unchecked ? recordChecker(def) : () => false;
+    case 'transform': {
+      // What zod's transform does on a synchronous parse, without its wrapping: call the
+      // function with the value and a payload it may add issues to.
+      const transform = def.transform as (value: unknown, payload: Payload) => unknown;
+      return (value) => {
+        const payload: Payload = { value, issues: [] };
+        return transform(value, payload) === value && payload.issues.length === 0;
+      };
+    }
     case 'pipe':
       // zod runs `in`, then `out` on what `in` gave: when `in` gives the value back
       // (a preprocess with nothing to fix), the pipe is `out` on the same value.
@@ -121,6 +131,13 @@ interface Def {
   catchall?: z.core.$ZodType;
   keyType?: z.core.$ZodType;
   valueType?: z.core.$ZodType;
+  transform?: unknown;
+}
+
+/** The payload zod hands a transform: the value, and where to add issues. */
+interface Payload {
+  value: unknown;
+  issues: unknown[];
 }
 
 // What JSON.parse builds. zod's copy of any other object (one without a prototype, a
