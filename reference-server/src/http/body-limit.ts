@@ -4,6 +4,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError, apiError, ErrorCode } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
+import { incomingOf } from './request-header.js';
 import { errorResponse } from './respond.js';
 
 /**
@@ -68,7 +69,11 @@ export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
     // Reading `c.req.raw.body` anyway would make the adapter build the full web Request
     // (headers, abort signal, stream) that it otherwise never needs.
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    const body = c.req.raw.body;
+    // Served by node, the body is read from the node request itself: the web Request
+    // and its stream, built for this alone, cost a write call about a tenth of its time.
+    const incoming = incomingOf(c.env);
+    // (Node's web streams are async iterable; the DOM typings do not say so.)
+    const body = (incoming ?? c.req.raw.body) as AsyncIterable<Uint8Array> | null;
     if (body === null) return next();
     const declared = c.req.header('content-length');
     if (
@@ -78,15 +83,14 @@ export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
     ) {
       return payloadTooLarge(maxBytes);
     }
-    const reader = body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
     try {
-      for (let read = await reader.read(); !read.done; read = await reader.read()) {
-        size += read.value.byteLength;
+      for await (const chunk of body) {
+        size += chunk.byteLength;
         // The rest is not read: the adapter drains it after the answer, within bounds.
         if (size > maxBytes) return payloadTooLarge(maxBytes);
-        chunks.push(read.value);
+        chunks.push(chunk);
       }
     } catch (error) {
       throw apiError(
@@ -95,7 +99,7 @@ export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
         `the request body could not be read: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-    c.req.raw = new Request(c.req.raw, { body: concat(chunks, size) });
+    c.set('body', concat(chunks, size));
     return next();
   };
 }

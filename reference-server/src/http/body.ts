@@ -14,6 +14,9 @@ import type { AppEnv } from './env.js';
 import { MAX_JSON_DEPTH, tooDeepAt } from './json-depth.js';
 import { reservedMemberPath } from './member-names.js';
 
+/** Bodies are UTF-8 JSON; bytes that are not UTF-8 read as U+FFFD, as `Request.text()` reads them. */
+const UTF8 = new TextDecoder();
+
 /** `application/json`, `application/hal+json` and any other `+json` type. */
 const JSON_MEDIA_TYPE = /^application\/([a-z0-9.!#$&^_-]+\+)?json$/i;
 
@@ -30,7 +33,10 @@ const JSON_MEDIA_TYPE = /^application\/([a-z0-9.!#$&^_-]+\+)?json$/i;
  */
 export async function readJsonObject(c: Context<AppEnv>): Promise<JsonObject> {
   const contentType = c.req.header('content-type');
-  const text = await c.req.text();
+  // limitBody has read the body (every API route sits behind it); a route outside it
+  // reads the web request.
+  const bytes = c.get('body');
+  const text = bytes === undefined ? await c.req.text() : UTF8.decode(bytes);
   const mediaType = contentType?.split(';')[0]?.trim() ?? '';
   // An empty body is a missing body whatever its declared type (fetch labels an empty
   // string body text/plain).

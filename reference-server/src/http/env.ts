@@ -35,5 +35,11 @@ export interface AppEnv {
     anonymous: boolean;
     /** Absolute URL builder for this request (origin or the configured public URL). */
     urls: Urls;
+    /**
+     * The request body as `limitBody` read it (within the size limit, possibly empty);
+     * unset for GET and HEAD, and in-process for a request without a body.
+     * `readJsonObject` reads it from here.
+     */
+    body: Uint8Array;
   };
 }

@@ -1,12 +1,20 @@
 /**
- * Reading a request header without building the request's web `Headers`.
+ * Reading a request's headers and body without building the request's web `Request`.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { AppEnv } from './env.js';
 
-/** The node request behind a call served by @hono/node-server (its `env` bindings). */
-function incomingOf(env: unknown): IncomingMessage | undefined {
+/**
+ * The node request behind a call served by @hono/node-server (its `env` bindings), or
+ * undefined in-process (`app.fetch`).
+ *
+ * @example
+ * ```ts
+ * const incoming = incomingOf(c.env); // IncomingMessage under startServer
+ * ```
+ */
+export function incomingOf(env: unknown): IncomingMessage | undefined {
   if (typeof env !== 'object' || env === null || !('incoming' in env)) return undefined;
   const incoming = env.incoming as IncomingMessage | undefined;
   return Array.isArray(incoming?.rawHeaders) ? incoming : undefined;
