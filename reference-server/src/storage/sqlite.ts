@@ -383,6 +383,16 @@ export class SqliteStorage implements Storage {
       this.db.pragma('foreign_keys = ON');
       this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       this.db.pragma(`cache_size = ${-Math.max(0, Math.floor(options.cacheKiB ?? 65536))}`);
+      // Each request's unit is a savepoint, and a savepoint keeps the pages it changes in
+      // a sub-journal, a temporary file by default: in memory, a signature helper call
+      // on a file database ran about a fifth faster (1,097–1,147 → 1,334–1,335 calls/s
+      // with 10 clients, runs alternated).
+      this.db.pragma('temp_store = MEMORY');
+      // A checkpoint copies the WAL into the database and fsyncs both, on the event
+      // loop. Under write load the default (every 1,000 pages) ran several times a
+      // second; every 16,384 pages (64 MB of WAL) it runs a sixteenth as often and copies
+      // a page written many times once (1,145–1,238 → 1,384–1,414 calls/s, alternated).
+      if (this.groupCommit) this.db.pragma('wal_autocheckpoint = 16384');
       this.created = this.migrate();
       // The savepoint name is ours alone: better-sqlite3's own nested transactions (in
       // the migrations, or code given `database`) use theirs.
