@@ -44,7 +44,7 @@ function isAlive(pid: number): boolean {
  * in flight have {@link SHUTDOWN_GRACE_MS} to finish before their connections are cut;
  * then the database is closed, which checkpoints
  * its WAL, and the process exits 0 (1 if closing failed). Acknowledged writes are
- * already durable (`synchronous = FULL`); closing only tidies the files.
+ * already durable (fsynced before they were answered); closing only tidies the files.
  *
  * @example
  * ```ts

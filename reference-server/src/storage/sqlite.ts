@@ -1,9 +1,10 @@
 /**
  * {@link Storage} on SQLite through better-sqlite3.
  *
- * Durability: WAL journal with `synchronous = FULL`, so a committed write survives a
- * power cut or a crash (NORMAL would only protect against application crashes in WAL
- * mode). Migrations live in code: `PRAGMA user_version` is the schema version and
+ * Durability: WAL journal, and a committed write survives a power cut or a crash:
+ * without group commit through `synchronous = FULL` (NORMAL alone would only protect
+ * against application crashes in WAL mode), with it through an fsync of the WAL before
+ * the write is acknowledged (below). Migrations live in code: `PRAGMA user_version` is the schema version and
  * {@link MIGRATIONS} the ordered list of steps.
  *
  * Group commit (option `groupCommit`, the command line server's mode): a commit costs an
