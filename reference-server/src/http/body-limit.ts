@@ -36,17 +36,6 @@ export function payloadTooLarge(limit: number): Response {
   );
 }
 
-/** Joins the chunks read from a body stream. */
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
-
 /**
  * Reads the request body up front, refusing one over `maxBytes` with
  * {@link payloadTooLarge}: at once when its Content-Length announces more (before any of
@@ -99,7 +88,7 @@ export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
         `the request body could not be read: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-    c.set('body', concat(chunks, size));
+    c.set('body', Buffer.concat(chunks, size));
     return next();
   };
 }
