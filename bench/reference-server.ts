@@ -1,18 +1,75 @@
 /**
- * The reference server for benchmarks: in a child process, so that it shares neither
- * the event loop nor the heap with the client being measured, on a SQLite file in
- * `dir` seeded with `seed` demo people.
+ * The reference server for benchmarks: the command line server in a child process, so
+ * that it shares neither the event loop nor the heap with the client being measured.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 /** The write key of the benchmark server's `demo` tenant. */
 export const KEY = 'bench-key';
 
+const SERVER_DIR = fileURLToPath(new URL('../reference-server/', import.meta.url));
+
+/** What {@link startCli} starts. */
+export interface CliOptions {
+  /** The database: a file path or `:memory:`. */
+  db: string;
+  /** The keys file (`{ keys: [{ token, tenant, access }] }`). */
+  keys: string;
+  /** Demo people seeded at start. */
+  seed: number;
+  /** Extra arguments of `node` (`--cpu-prof`, …). Default none. */
+  nodeArgs?: readonly string[];
+  /** Working directory of the server (where `--cpu-prof` writes). Default the server's package. */
+  cwd?: string;
+}
+
 /**
- * Starts the server and resolves once it prints its entry point.
+ * Starts `reference-server/src/cli.ts` on a free port and resolves once it prints its
+ * entry point; its output is drained afterwards, so it never blocks on a full pipe.
+ *
+ * @example
+ * ```ts
+ * const { child, url } = await startCli({ db: ':memory:', keys: 'keys.json', seed: 1000 });
+ * child.kill('SIGTERM');
+ * ```
+ */
+export async function startCli(options: CliOptions): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...(options.nodeArgs ?? []),
+      '--import',
+      'tsx',
+      join(SERVER_DIR, 'src/cli.ts'),
+      '--port',
+      '0',
+      '--db',
+      options.db,
+      '--keys',
+      options.keys,
+      '--seed',
+      String(options.seed),
+    ],
+    { cwd: options.cwd ?? SERVER_DIR, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  for await (const line of lines) {
+    const match = /^Entry point: (\S+)/.exec(line);
+    if (match?.[1]) {
+      child.stdout?.resume();
+      return { child, url: match[1] };
+    }
+  }
+  throw new Error('the reference server exited before printing its entry point');
+}
+
+/**
+ * Starts the server on a SQLite file in `dir` seeded with `seed` demo people, with the
+ * write key {@link KEY}.
  *
  * @example
  * ```ts
@@ -26,27 +83,5 @@ export async function startServer(
 ): Promise<{ child: ChildProcess; url: string }> {
   const keys = join(dir, 'keys.json');
   writeFileSync(keys, JSON.stringify({ keys: [{ token: KEY, tenant: 'demo', access: 'write' }] }));
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli.ts',
-      '--port',
-      '0',
-      '--db',
-      join(dir, 'bench.db'),
-      '--keys',
-      keys,
-      '--seed',
-      String(seed),
-    ],
-    { cwd: new URL('../reference-server/', import.meta.url), stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    const match = /^Entry point: (\S+)/.exec(line);
-    if (match?.[1]) return { child, url: match[1] };
-  }
-  throw new Error('the reference server exited before printing its entry point');
+  return startCli({ db: join(dir, 'bench.db'), keys, seed });
 }

@@ -17,17 +17,16 @@
  *
  * The root benchmark calls {@link benchHelpers}.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startCli } from '../../bench/reference-server.js';
 
 /** The write key of the benchmark server's `bench` tenant. */
 const KEY = 'bench-helpers-key';
-const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 /** Options of {@link benchHelpers}. */
 export interface HelperBenchOptions {
@@ -63,49 +62,6 @@ export interface HelperBenchResult {
   failed: number;
   /** The petition's `total_signatures` afterwards: must equal `acknowledged`. */
   totalSignatures: number;
-}
-
-interface Server {
-  child: ChildProcess;
-  entryPoint: string;
-}
-
-/** Starts the command line server and resolves once it prints its entry point. */
-async function startServer(
-  db: string,
-  keys: string,
-  people: number,
-  nodeArgs: readonly string[],
-  cwd: string,
-): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...nodeArgs,
-      '--import',
-      'tsx',
-      join(SERVER_DIR, 'src/cli.ts'),
-      '--port',
-      '0',
-      '--db',
-      db,
-      '--keys',
-      keys,
-      '--seed',
-      String(people),
-    ],
-    { cwd, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  for await (const line of lines) {
-    const match = /^Entry point: (\S+)/.exec(line);
-    if (match?.[1]) {
-      // Keep draining stdout so that the server never blocks on a full pipe.
-      child.stdout?.resume();
-      return { child, entryPoint: match[1] };
-    }
-  }
-  throw new Error('the reference server exited before printing its entry point');
 }
 
 /** Stops the server with SIGTERM (a clean shutdown) and waits for it to exit. */
@@ -158,15 +114,15 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
   const dir = mkdtempSync(join(tmpdir(), 'adis-bench-helpers-'));
   const keys = join(dir, 'keys.json');
   writeFileSync(keys, JSON.stringify({ keys: [{ token: KEY, tenant: 'bench', access: 'write' }] }));
-  const server = await startServer(
-    db === 'file' ? join(dir, 'bench.db') : ':memory:',
+  const server = await startCli({
+    db: db === 'file' ? join(dir, 'bench.db') : ':memory:',
     keys,
-    people,
-    options.nodeArgs ?? [],
-    options.cwd ?? SERVER_DIR,
-  );
+    seed: people,
+    ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
   try {
-    const api = server.entryPoint.replace(/\/$/, '');
+    const api = server.url.replace(/\/$/, '');
     const petition = await json(`${api}/petitions`, 'POST', { title: 'Benchmark petition' });
     const tag = await json(`${api}/tags`, 'POST', { name: 'Benchmark' });
     if (petition.status !== 201 || tag.status !== 201) {

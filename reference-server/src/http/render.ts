@@ -148,7 +148,9 @@ function collectionLinks(
  *
  * @example
  * ```ts
- * const items = page.records.map((r) => renderRecordJson(urls, registry, personKind, r, undefined, false));
+ * const items = page.records.map((record) =>
+ *   renderRecordJson({ urls, registry, kind: personKind, record, totals: undefined, withCuries: false }),
+ * );
  * renderCollectionJson(urls.collection('people'), 'people', page, request, urls.curies(), items);
  * ```
  */
@@ -208,7 +210,7 @@ export interface RenderedRecord {
  *
  * @example
  * ```ts
- * halJson(recordBytes(renderRecordJson(urls, registry, personKind, record, undefined, true)));
+ * halJson(recordBytes(renderRecordJson({ urls, registry, kind: personKind, record, totals: undefined, withCuries: true })));
  * ```
  */
 export function recordBytes(rendered: RenderedRecord): Buffer<ArrayBuffer> {

@@ -4,8 +4,8 @@
  * Durability: WAL journal, and a committed write survives a power cut or a crash:
  * without group commit through `synchronous = FULL` (NORMAL alone would only protect
  * against application crashes in WAL mode), with it through an fsync of the WAL before
- * the write is acknowledged (below). Migrations live in code: `PRAGMA user_version` is the schema version and
- * {@link MIGRATIONS} the ordered list of steps.
+ * the write is acknowledged (below). Migrations live in code: `PRAGMA user_version` is
+ * the schema version and {@link MIGRATIONS} the ordered list of steps.
  *
  * Group commit (option `groupCommit`, the command line server's mode): a commit costs an
  * fsync (about half of a helper call), so the transactions of concurrent requests share
