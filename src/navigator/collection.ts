@@ -1,6 +1,13 @@
 import type * as z from 'zod/mini';
+import { InvalidLinkError } from '../errors/invalid-link-error.js';
 import { earlyLinks } from '../hal/early-links.js';
-import { type HalDocument, Link, toLinkList, withQueryParameter } from '../hal/index.js';
+import {
+  fetchableUrl,
+  type HalDocument,
+  Link,
+  toLinkList,
+  withQueryParameter,
+} from '../hal/index.js';
 import { CollectionPageSchema } from '../schema/collection-page.js';
 import type { AnyKind } from '../schema/kind.js';
 import type { CallOptions, NavigatorContext } from './context.js';
@@ -35,6 +42,7 @@ export interface PagingOptions {
  * ```ts
  * for await (const page of client.people.pages()) {
  *   console.log(`page ${page.number} of ${page.totalPages ?? '?'}: ${page.items.length}`);
+ *   await saveCursor(page.cursor); // undefined after the last page
  * }
  * ```
  */
@@ -51,8 +59,17 @@ export interface Page<W> {
   totalRecords: number | undefined;
   /** The `per_page` member, when the server sends it. */
   perPage: number | undefined;
-  /** The URL of the next page, when the server links one. */
+  /** The URL of the next page, when the server links one (see `cursor` to resume). */
   next: string | undefined;
+  /**
+   * Where to resume once this page is processed: the URL of the page this walk goes on
+   * with, or undefined when this page is the last one (no `next`, or a `next` that
+   * points at a page the walk already fetched). Limits do not change it, so a walk
+   * stopped by `limit` can go on later. Save it after the page's records are stored,
+   * and give it to {@link Collection.fromPage} after a crash or a restart: no page
+   * already processed is fetched again.
+   */
+  cursor: string | undefined;
   /** The page's HAL document, for members and links the SDK does not read. */
   document: HalDocument;
 }
@@ -66,6 +83,22 @@ function earlyNext(links: Record<string, unknown>, pageUrl: string): string | un
   } catch {
     // The parsed page reports an unusable link itself.
     return undefined;
+  }
+}
+
+/**
+ * Throws unless `cursor` is an absolute http(s) URL of the collection's server: a
+ * cursor comes from a file a script saved, so it may be damaged, or belong to another
+ * server (whose pages must not receive this server's key).
+ */
+function checkCursor(cursor: string, collectionUrl: string): void {
+  const unusable = fetchableUrl(cursor);
+  const reason =
+    unusable === undefined && new URL(cursor).origin !== new URL(collectionUrl).origin
+      ? `not on the server of the collection (${new URL(collectionUrl).origin}): a page cursor must be a page URL of that server`
+      : unusable;
+  if (reason !== undefined) {
+    throw new InvalidLinkError({ rel: undefined, href: cursor, documentUrl: undefined, reason });
   }
 }
 
@@ -165,19 +198,36 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
   }
 
   /**
-   * The same collection, paged from `pageUrl` onwards: a page URL the server linked
-   * earlier, such as a saved `next` href, so that an interrupted walk resumes where it
-   * stopped instead of fetching its pages again. The URL is used as given; the SDK
-   * still builds none.
+   * The same collection, paged from a saved cursor onwards: the {@link Page.cursor} of
+   * the last page a script processed, so that a walk interrupted by a crash or a
+   * restart goes on with the page after it, and fetches no processed page again. A
+   * filtered collection's cursors keep its filter (the server's `next` links carry it).
+   * The cursor is used as the server wrote it (the SDK builds no page URL), and checked
+   * when paging starts: one that is not an absolute http(s) URL on the collection's
+   * server (its origin) fails with an {@link InvalidLinkError}, before any request to it.
+   *
+   * @param cursor - A page's `cursor` (or `next`), saved from an earlier walk of this
+   *   collection.
    *
    * @example
    * ```ts
-   * const saved = page.next; // from an earlier walk
-   * for await (const person of client.people.fromPage(saved)) console.log(person.url);
+   * const saved: string | undefined = await loadCursor(); // undefined: nothing saved yet
+   * const people = saved === undefined ? client.people : client.people.fromPage(saved);
+   * for await (const page of people.pages()) {
+   *   await store(page.items);
+   *   await saveCursor(page.cursor); // after the page is stored, never before
+   * }
    * ```
    */
-  fromPage(pageUrl: string): Collection<T, I, W> {
-    return new Collection(this.#context, async () => pageUrl, this.#kind);
+  fromPage(cursor: string): Collection<T, I, W> {
+    return new Collection(
+      this.#context,
+      async (options) => {
+        checkCursor(cursor, await this.#locate(options));
+        return cursor;
+      },
+      this.#kind,
+    );
   }
 
   /** The relation of the collection's records, for example `std:people`. */
@@ -391,9 +441,9 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
         if (self !== undefined) visited.add(self);
         pages += 1;
         records += raw.count;
-        const next = raw.next;
-        const more =
-          next !== undefined && !visited.has(next) && pages < pageLimit && records < recordLimit;
+        // Where this walk goes on (and a resumed one would): not a page already fetched.
+        const next = raw.next !== undefined && !visited.has(raw.next) ? raw.next : undefined;
+        const more = next !== undefined && pages < pageLimit && records < recordLimit;
         if (more) visited.add(next);
         const ahead = early;
         early = undefined;
@@ -410,7 +460,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
           // one turn of the event loop lets them, before this page is wrapped.
           await nextTurn();
         }
-        yield await this.#readPage(raw, signal);
+        yield await this.#readPage(raw, next, signal);
         signal.throwIfAborted();
         if (more && pending === undefined) pending = fetchPage(next);
         if (more) url = next;
@@ -439,7 +489,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     };
   }
 
-  async #readPage(raw: RawPage, signal: AbortSignal): Promise<Page<W>> {
+  async #readPage(raw: RawPage, cursor: string | undefined, signal: AbortSignal): Promise<Page<W>> {
     let items: W[];
     if (raw.embedded !== undefined) {
       items = raw.embedded.map((item) => this.#wrap(item));
@@ -460,6 +510,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       totalRecords: info.total_records ?? undefined,
       perPage: info.per_page ?? undefined,
       next: raw.next,
+      cursor,
       document: raw.document,
     };
   }
