@@ -13,6 +13,7 @@
 export * from './errors/index.js';
 export * from './hal/index.js';
 export { type CallHelperOptions, callHelper, type HelperCallOptions } from './helpers/call.js';
+export { helperHref } from './helpers/href.js';
 export {
   personSignup,
   recordAttendance,

@@ -26,6 +26,7 @@ export { AdisError, type AdisErrorCode } from '../errors/adis-error.js';
 export { decodeStdError, errorDescriptions } from '../errors/decode-std-error.js';
 export { HTTPError, type HTTPErrorInit } from '../errors/http-error.js';
 export { InvalidLinkError, type InvalidLinkErrorInit } from '../errors/invalid-link-error.js';
+export { LinkNotFoundError } from '../errors/link-not-found-error.js';
 export { NetworkError } from '../errors/network-error.js';
 export { ResponseFormatError } from '../errors/response-format-error.js';
 export { ResponseStatusError } from '../errors/response-status-error.js';
@@ -40,6 +41,7 @@ export {
   isAdisError,
   isHTTPError,
   isInvalidLinkError,
+  isLinkNotFoundError,
   isNetworkError,
   isResponseFormatError,
   isTimeoutError,
@@ -62,6 +64,7 @@ export type { Person, PersonInput } from '../schema/kinds/person.js';
 export type { Signature } from '../schema/kinds/signature.js';
 export type { Submission } from '../schema/kinds/submission.js';
 export { type CallHelperOptions, callHelper, type HelperCallOptions } from './call.js';
+export { helperHref } from './href.js';
 export {
   personSignup,
   recordAttendance,
