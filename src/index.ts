@@ -87,3 +87,4 @@ export {
 } from './navigator/typed.js';
 export { linkTo, type WriteOptions } from './navigator/write.js';
 export * from './schema/index.js';
+export { actionNetwork, presetNamed, SERVER_PRESETS, type ServerPreset } from './presets/index.js';

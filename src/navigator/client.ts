@@ -3,7 +3,7 @@ import { type Curies, fetchableUrl, HalDocument } from '../hal/index.js';
 import type { HelperResult } from '../helpers/result.js';
 import { jsonPreview } from '../http/json-body.js';
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js';
-import { type EntryPoint, EntryPointSchema } from '../schema/entry-point.js';
+import { type EntryPoint, EntryPointSchema, entryPointVersion } from '../schema/entry-point.js';
 import type { PersonSignupInput } from '../schema/helper-bodies.js';
 import { localId } from '../schema/identifiers.js';
 import type { AnyKind } from '../schema/kind.js';
@@ -88,6 +88,24 @@ export class BaseClient {
         enumerable: true,
       });
     }
+  }
+
+  /**
+   * The version of the specification the server says it implements, from its entry
+   * point: `std_version`, or the field named after the server's curie prefix
+   * (`osdi_version` on OSDI servers); undefined when it names none. See
+   * {@link entryPointVersion} for the order they are read in.
+   *
+   * @example
+   * ```ts
+   * const client = await connect(url, { apiKey });
+   * if (client.version !== undefined && !client.version.startsWith('1.')) {
+   *   console.warn(`written for version 1 of the specification; the server implements ${client.version}`);
+   * }
+   * ```
+   */
+  get version(): string | undefined {
+    return entryPointVersion(this.root.properties, this.#context.specPrefix);
   }
 
   /** The transport this client sends through. */
@@ -249,15 +267,74 @@ export type Client = BaseClient & Collections<SpecKind>;
  * a link points at. A bundle that needs a few kinds only is smaller with
  * {@link connectWith}.
  *
+ * One request is made (a GET of the entry point, retried like any GET); the server's
+ * curie for the specification is found in it, so that `std:…` names work on servers
+ * that say `osdi:…` (see {@link ClientOptions.curiePrefix}).
+ *
+ * @param entryPointUrl - The API entry point, an absolute http(s) URL such as
+ *   `https://api.example.org/api/v1/`. Every other address comes from its links.
+ * @param options - The key and how to send it (`apiKey`, `apiKeyHeader`,
+ *   `trustedOrigins`), how to behave on the network (`timeout`, `idleTimeout`, `retry`,
+ *   `rateLimit`, `fetch`, `headers`, `hooks`, or a whole `transport`), and how to read
+ *   the server (`curiePrefix`, `validate`); `signal` cancels the entry point request.
+ *   Every one is optional; {@link ClientOptions} gives the defaults. A
+ *   {@link ServerPreset} such as {@link actionNetwork} fills in those a kind of server
+ *   needs: spread it first, and your own options after it win.
+ * @returns The client, once the entry point has been read.
+ * @throws {@link InvalidLinkError} when `entryPointUrl` is not an absolute http(s) URL
+ *   (no request is made).
+ * @throws RangeError when an option can never work (a `timeout` of 0, a negative or
+ *   infinite `rateLimit`, a negative `maxRetryAfter`), before any request.
+ * @throws {@link HTTPError} when the entry point answers an error status: 401 or 403
+ *   for a missing or wrong key (or a key sent under another header than the server
+ *   reads: see `apiKeyHeader`), 404 for a URL that is not the entry point.
+ * @throws {@link RateLimitError} when the server asks to wait longer than
+ *   `retry.maxRetryAfter` (default 60 s); `retryAfter` is the wait it asked for.
+ * @throws {@link NetworkError} when the server cannot be reached (DNS, refused
+ *   connection, reset), after the retries.
+ * @throws {@link TimeoutError} when no attempt finished within `timeout`, or a body
+ *   stalled longer than `idleTimeout`, after the retries.
+ * @throws {@link RedirectError} when a redirect cannot be followed with the key (in a
+ *   browser, or too many hops).
+ * @throws {@link ResponseFormatError} when the URL answers 2xx with something other than
+ *   an entry point: not JSON, or JSON without `_links`.
+ * @throws {@link SchemaValidationError} when the entry point's fields are not of their
+ *   types (`max_pagesize: "many"`) and `validate` is on (the default).
+ * @throws The signal's reason, as it is, when `signal` aborts first.
+ *
  * @example
  * ```ts
- * import { connect } from 'adis-sdk';
+ * import { connect, isHTTPError, isNetworkError } from 'adis-sdk';
  *
- * const client = await connect('http://127.0.0.1:8000/api/v1/', {
- *   apiKey: process.env.ADIS_KEY,
- *   rateLimit: 4, // requests per second
+ * try {
+ *   const client = await connect('https://api.example.org/api/v1/', {
+ *     apiKey: process.env.ADIS_KEY,
+ *     rateLimit: 4, // request starts a second, retries included
+ *     retry: { limit: 5, maxRetryAfter: 60_000 },
+ *     signal: AbortSignal.timeout(30_000),
+ *   });
+ *   console.log(client.entryPoint.motd, client.version);
+ *   for await (const person of client.people.items({ limit: 10 })) {
+ *     console.log(person.data.given_name, person.data.family_name);
+ *   }
+ * } catch (error) {
+ *   if (isHTTPError(error) && error.status === 401) console.error('check ADIS_KEY');
+ *   else if (isNetworkError(error)) console.error(`cannot reach ${error.url}`);
+ *   else throw error;
+ * }
+ * ```
+ *
+ * @example
+ * With a server preset (Action Network: its key header, its `osdi` prefix, a rate
+ * under its limit of 4 requests a second):
+ * ```ts
+ * import { actionNetwork, connect } from 'adis-sdk';
+ *
+ * const client = await connect('https://actionnetwork.org/api/v2/', {
+ *   ...actionNetwork,
+ *   apiKey: process.env.ACTION_NETWORK_KEY,
  * });
- * console.log(client.entryPoint.motd);
+ * const [petition] = await client.petitions.toArray({ limit: 1 });
  * ```
  */
 export function connect(entryPointUrl: string, options: ClientOptions = {}): Promise<Client> {

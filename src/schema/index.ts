@@ -16,7 +16,7 @@
  * @module adis-sdk/schema
  */
 export { type CollectionPageInfo, CollectionPageSchema } from './collection-page.js';
-export { type EntryPoint, EntryPointSchema } from './entry-point.js';
+export { type EntryPoint, EntryPointSchema, entryPointVersion } from './entry-point.js';
 export {
   bool,
   code,

@@ -1,0 +1,35 @@
+import type { ServerPreset } from './server-preset.js';
+
+/**
+ * Action Network's OSDI API (`https://actionnetwork.org/api/v2/`): the key goes in
+ * `OSDI-API-Token`, relations are named `osdi:…`, and the server allows 4 requests a
+ * second per key, answering 429 beyond that.
+ *
+ * Why 3.5 requests a second and not 4: the client spaces the moments it sends, but the
+ * server counts the moments requests arrive, and the time in between varies. Measured
+ * against a server that refuses a fifth request within any second, on one machine: the
+ * first request of a new connection arrives about 10 ms later than the ones after it,
+ * and a busy event loop adds up to 40 ms more; over the internet a new TLS connection
+ * adds round trips on top. At 4 a second the fifth request leaves exactly 1,000 ms after
+ * the first, so any such difference puts five arrivals in one second: a 429 and a
+ * wait. At 3.5 a second five requests span 4 × 285.7 = 1,143 ms, which absorbs 143 ms of
+ * difference, for 12.5 % fewer requests a second. A 429 that still comes is waited out
+ * as the server asks (`Retry-After`) and retried, for reads.
+ *
+ * @example
+ * ```ts
+ * import { actionNetwork, connect } from 'adis-sdk';
+ *
+ * const client = await connect('https://actionnetwork.org/api/v2/', {
+ *   ...actionNetwork,
+ *   apiKey: process.env.ACTION_NETWORK_KEY,
+ * });
+ * console.log(client.version); // '1.0', from the entry point's osdi_version
+ * for await (const person of client.people.items({ limit: 10 })) console.log(person.data.given_name);
+ * ```
+ */
+export const actionNetwork: ServerPreset = {
+  apiKeyHeader: 'OSDI-API-Token',
+  curiePrefix: 'osdi',
+  rateLimit: 3.5,
+};

@@ -1,0 +1,33 @@
+import type { ClientOptions } from '../navigator/client.js';
+
+/**
+ * What a kind of server needs of {@link connect} that it cannot find out by itself: its
+ * key header, its curie prefix, a request rate it tolerates, and the like. A preset is
+ * plain data, a part of the connect options: spread it first and put your own options
+ * after it, so that yours win (`{ ...actionNetwork, apiKey, rateLimit: 2 }`).
+ *
+ * No key, URL, fetch or hooks belong in a preset: those are the caller's.
+ *
+ * @example
+ * ```ts
+ * import { connect, type ServerPreset } from 'adis-sdk';
+ *
+ * const acmeCrm: ServerPreset = { apiKeyHeader: 'X-Acme-Key', curiePrefix: 'acme', rateLimit: 8 };
+ * const client = await connect('https://api.acme.example/osdi/', { ...acmeCrm, apiKey });
+ * ```
+ */
+export type ServerPreset = Readonly<
+  Partial<
+    Pick<
+      ClientOptions,
+      | 'apiKeyHeader'
+      | 'curiePrefix'
+      | 'rateLimit'
+      | 'retry'
+      | 'timeout'
+      | 'idleTimeout'
+      | 'headers'
+      | 'validate'
+    >
+  >
+>;
