@@ -11,8 +11,12 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
+import { batchedLines } from './http/access-log.js';
 import { createApp } from './http/app.js';
 import { checkCorsOrigins } from './http/cors.js';
+import { checkApiKeyHeader, DEFAULT_API_KEY_HEADER } from './http/middleware.js';
+import { MAX_WINDOW_CALLS } from './http/rate-limit.js';
+import { CANONICAL_PREFIX, checkCuriePrefix } from './http/relations.js';
 import { seedPeople } from './seed.js';
 import { describeActivity, seedActivity } from './seed-activity.js';
 import { startServer } from './server.js';
@@ -42,6 +46,16 @@ Options:
                     proxy you run, which sets it), not per TCP peer
   --message-send-rate <n>
                     recipients per second of a simulated message send (default 50)
+  --key-header <name>
+                    header carrying the API key (default STD-API-Token)
+  --curie-prefix <name>
+                    curie prefix of the relations the server writes (default std);
+                    with osdi: osdi:people, osdi:error, osdi_version
+  --key-rate <n>    at most n calls per API key in any rolling second; more get 429
+                    with Retry-After (default: no limit)
+                    (--key-header OSDI-API-Token --curie-prefix osdi --key-rate 4
+                    acts like Action Network's API)
+  --quiet           no access log (default: one line per request on stdout)
   --help            show this help
 `;
 
@@ -133,6 +147,20 @@ function integerOption(
   return Number(raw);
 }
 
+/** An option checked by the library's own check, whose RangeError becomes a usage error. */
+function checkedOption(
+  name: string,
+  raw: string | undefined,
+  check: (value: string) => string,
+): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return check(raw);
+  } catch (error) {
+    throw new UsageError(`--${name}: ${(error as Error).message}`);
+  }
+}
+
 /** `--cors-origin` values: `*`, or origins (comma-separated, flag repeatable). */
 function corsOriginsOption(raw: string[] | undefined): string[] | '*' {
   if (raw === undefined) return '*';
@@ -189,6 +217,12 @@ async function main(argv: string[]): Promise<void> {
     1_000_000,
   );
   if (messageSendRate === 0) throw new UsageError('--message-send-rate must be at least 1');
+  const apiKeyHeader = checkedOption('key-header', values['key-header'], checkApiKeyHeader);
+  const curiePrefix = checkedOption('curie-prefix', values['curie-prefix'], checkCuriePrefix);
+  const keyRate = integerOption('key-rate', values['key-rate'], 0, MAX_WINDOW_CALLS);
+  if (values['key-rate'] !== undefined && keyRate === 0) {
+    throw new UsageError('--key-rate must be at least 1 (leave it out for no limit)');
+  }
 
   // Group commit: concurrent requests share one fsync; each answer waits for its commit.
   const storage = openStorage(dbPath, { groupCommit: true });
@@ -240,12 +274,27 @@ async function main(argv: string[]): Promise<void> {
   }
   console.log(`Database: ${dbPath}`);
 
+  if (apiKeyHeader || curiePrefix || keyRate) {
+    console.log(
+      `Key header ${apiKeyHeader ?? DEFAULT_API_KEY_HEADER}, curie prefix ${curiePrefix ?? CANONICAL_PREFIX}, ${
+        keyRate ? `at most ${keyRate} calls a second per key` : 'no limit per key'
+      }`,
+    );
+  }
+  // Lines written once per turn of the event loop, after that turn's answers; the last
+  // ones before the process exits.
+  const accessLog = values.quiet ? undefined : batchedLines((text) => process.stdout.write(text));
+  if (accessLog) process.on('exit', accessLog.flush);
   const app = createApp({
     storage,
     publicUrl: values['public-url'],
     corsOrigins,
     trustProxy: values['trust-proxy'] ?? false,
     messageSendRate,
+    apiKeyHeader,
+    curiePrefix,
+    keyRateLimit: keyRate || false,
+    accessLog: accessLog?.write,
   });
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -273,6 +322,10 @@ function parseOptions(argv: string[]) {
       'cors-origin': { type: 'string', multiple: true },
       'trust-proxy': { type: 'boolean' },
       'message-send-rate': { type: 'string' },
+      'key-header': { type: 'string' },
+      'curie-prefix': { type: 'string' },
+      'key-rate': { type: 'string' },
+      quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,

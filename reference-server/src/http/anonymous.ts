@@ -6,11 +6,10 @@
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
-import { ApiError, ErrorCode } from '../domain/errors.js';
 import type { KindRegistry, RecordHelper } from '../domain/kinds.js';
 import type { AppEnv } from './env.js';
 import { API_PREFIX } from './links.js';
-import type { TokenBuckets } from './rate-limit.js';
+import { rateLimited, type TokenBuckets } from './rate-limit.js';
 
 /**
  * The record helper a call without a key may reach: a POST to
@@ -86,18 +85,10 @@ export function anonymousRateLimit(
     if (c.get('anonymous') !== true) return next();
     const result = buckets.take(clientAddress(c, trustProxy));
     if (!result.allowed) {
-      const seconds = String(result.retryAfterSeconds);
-      throw new ApiError(
-        429,
-        [
-          {
-            error_code: ErrorCode.RATE_LIMITED,
-            description: `too many calls without an API key from this address; retry in ${seconds} s`,
-            hint: 'wait for Retry-After seconds, or call with an API key',
-          },
-        ],
-        'request',
-        { 'Retry-After': seconds },
+      throw rateLimited(
+        result.retryAfterSeconds,
+        'too many calls without an API key from this address',
+        'wait for Retry-After seconds, or call with an API key',
       );
     }
     return next();

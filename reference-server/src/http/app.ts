@@ -7,14 +7,24 @@ import { ALL_KINDS } from '../domain/catalog.js';
 import { KindRegistry } from '../domain/kinds.js';
 import { RecordService } from '../domain/records.js';
 import type { Storage } from '../storage/storage.js';
+import { requestLog } from './access-log.js';
 import { anonymousRateLimit } from './anonymous.js';
 import { answerAfterCommit } from './answer-after-commit.js';
 import { limitBody } from './body-limit.js';
 import { apiCors, checkCorsOrigins } from './cors.js';
 import type { AppConfig, AppEnv } from './env.js';
+import { keyRateLimit } from './key-rate-limit.js';
 import { API_PREFIX } from './links.js';
-import { apiHeaders, authenticate, errorHandler, notFound } from './middleware.js';
-import { type RateLimit, TokenBuckets } from './rate-limit.js';
+import {
+  apiHeaders,
+  authenticate,
+  checkApiKeyHeader,
+  DEFAULT_API_KEY_HEADER,
+  errorHandler,
+  notFound,
+} from './middleware.js';
+import { type RateLimit, SlidingWindows, TokenBuckets } from './rate-limit.js';
+import { CANONICAL_PREFIX, checkCuriePrefix } from './relations.js';
 import { registerDocs } from './routes/docs.js';
 import { registerEntryPoint } from './routes/entry-point.js';
 import { registerHelperRoutes } from './routes/helpers.js';
@@ -27,8 +37,34 @@ import { registerRecordRoutes } from './routes/records.js';
 export interface AppOptions {
   /** Where records, tenants and keys live. */
   storage: Storage;
-  /** Header carrying the API key. Default `STD-API-Token` (the spec's). */
+  /**
+   * Header carrying the API key. Default `STD-API-Token` (the spec's); `OSDI-API-Token`
+   * to serve clients written for Action Network. Checked: an HTTP header name that
+   * means nothing else already (not Content-Type, Host, Origin, X-Request-Id, …).
+   */
   apiKeyHeader?: string;
+  /**
+   * Curie prefix of every relation the server writes: link relations (`std:people`),
+   * `_embedded` members, the curies entry's name, the error member (`std:error`) and
+   * its resource names, and the entry point's version member (`<prefix>_version`).
+   * Default `std` (the spec's); `osdi` to serve clients written for OSDI servers such as
+   * Action Network. Request bodies may use either `std:` or this prefix. The curie's
+   * href, what identifies the relations, stays this server's documentation.
+   */
+  curiePrefix?: string;
+  /**
+   * Calls allowed per API key in any rolling second: the next one gets 429
+   * `RATE_LIMITED` with `Retry-After` (strict: a client spacing calls at exactly
+   * 1000/n ms can be refused after a little jitter; see {@link SlidingWindows}). Calls
+   * without a key are not counted here. Default `false`: no limit.
+   */
+  keyRateLimit?: number | false;
+  /**
+   * Where access log lines go, one per request once its answer is ready: time, method,
+   * path (no query), status, duration, tenant and request id (see `accessLine`).
+   * Default: none. The command line writes them to stdout unless `--quiet`.
+   */
+  accessLog?: (line: string) => void;
   /**
    * Absolute root for hrefs (for example `https://api.example.org`), when a proxy hides
    * the client-facing host. Default: the request's origin.
@@ -46,7 +82,7 @@ export interface AppOptions {
   productName?: string;
   /** Kinds to serve; default: every kind of the specification ({@link defaultRegistry}). */
   registry?: KindRegistry;
-  /** Where 500 reports (with their reference codes) go. Default: stderr. */
+  /** Where 500 reports (with their reference codes, the request ids) go. Default: stderr. */
   logError?: (message: string) => void;
   /**
    * Origins whose pages may call the API from a browser (`Access-Control-Allow-Origin`),
@@ -125,15 +161,17 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     storage: options.storage,
     records: new RecordService(options.storage, registry),
     registry,
-    apiKeyHeader: options.apiKeyHeader ?? 'STD-API-Token',
+    apiKeyHeader: checkApiKeyHeader(options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER),
+    curiePrefix: checkCuriePrefix(options.curiePrefix ?? CANONICAL_PREFIX),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     maxPageSize: options.maxPageSize ?? 100,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     motd: options.motd ?? 'Welcome to the ADIS reference server.',
     vendorName: options.vendorName ?? 'ADIS project',
     productName: options.productName ?? 'ADIS reference server',
-    stdVersion: '1.0',
+    specVersion: '1.0',
     logError: options.logError ?? ((message) => console.error(message)),
+    accessLog: options.accessLog,
   };
   const corsOrigins = options.corsOrigins ?? '*';
   checkCorsOrigins(corsOrigins);
@@ -148,13 +186,18 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     throw new RangeError(`messageSendRate must be a positive number, got ${sendRate}`);
   }
   const rateLimit = options.anonymousRateLimit ?? DEFAULT_ANONYMOUS_RATE_LIMIT;
+  const keyRate = options.keyRateLimit ?? false;
+  // Built here so that a bad rate fails when the app is created, not at the first call.
+  const keyWindows = keyRate === false ? undefined : new SlidingWindows({ calls: keyRate });
   // strict: false so that `/api/v1/` and `/api/v1` (and `/people/`) are the same route.
   // PatternRouter: hono's default (SmartRouter) cannot use its RegExpRouter for these
   // routes (a helper's static segment after `:id`) and falls back to TrieRouter, which
   // took a third longer to match a record's path than PatternRouter's regexes.
   const app = new Hono<AppEnv>({ strict: false, router: new PatternRouter() });
   app.onError(errorHandler(config));
-  app.notFound(notFound);
+  app.notFound(notFound(config));
+  // First: the request id is set before anything can fail, and the log sees the final status.
+  app.use('*', requestLog(config));
   app.use('*', apiHeaders(config));
   registerDocs(app, config);
   app.use(`${API_PREFIX}/*`, answerAfterCommit(config));
@@ -167,6 +210,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       anonymousRateLimit(new TokenBuckets(rateLimit), options.trustProxy ?? false),
     );
   }
+  if (keyWindows) app.use(`${API_PREFIX}/*`, keyRateLimit(keyWindows, config.apiKeyHeader));
   const keyedBodyLimit = limitBody(config.maxBodyBytes);
   const anonymousBodyLimit = limitBody(anonymousBodyBytes);
   app.use(`${API_PREFIX}/*`, (c, next) =>

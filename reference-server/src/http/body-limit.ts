@@ -4,11 +4,13 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError, apiError, ErrorCode } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
+import { CANONICAL_PREFIX } from './relations.js';
 import { incomingOf } from './request-header.js';
 import { errorResponse } from './respond.js';
 
 /**
- * The 413 answer to a body over `limit` bytes: a `std:error` with `Connection: close`.
+ * The 413 answer to a body over `limit` bytes: a `std:error` (under `curiePrefix`) with
+ * `Connection: close`.
  * The rest of such a body is never read, so the connection cannot carry another
  * request; saying so lets a keep-alive client open a new one at once instead of
  * sending its next request into a connection that is about to close.
@@ -19,7 +21,7 @@ import { errorResponse } from './respond.js';
  * payloadTooLarge(16384).headers.get('Connection'); // 'close'
  * ```
  */
-export function payloadTooLarge(limit: number): Response {
+export function payloadTooLarge(limit: number, curiePrefix = CANONICAL_PREFIX): Response {
   return errorResponse(
     new ApiError(
       413,
@@ -33,6 +35,7 @@ export function payloadTooLarge(limit: number): Response {
       'request',
       { Connection: 'close' },
     ),
+    curiePrefix,
   );
 }
 
@@ -70,7 +73,7 @@ export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
       c.req.header('transfer-encoding') === undefined &&
       Number(declared) > maxBytes
     ) {
-      return payloadTooLarge(maxBytes);
+      return payloadTooLarge(maxBytes, c.get('urls').curiePrefix);
     }
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -78,7 +81,7 @@ export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
       for await (const chunk of body) {
         size += chunk.byteLength;
         // The rest is not read: the adapter drains it after the answer, within bounds.
-        if (size > maxBytes) return payloadTooLarge(maxBytes);
+        if (size > maxBytes) return payloadTooLarge(maxBytes, c.get('urls').curiePrefix);
         chunks.push(chunk);
       }
     } catch (error) {

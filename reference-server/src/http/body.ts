@@ -13,6 +13,7 @@ import type { JsonObject } from '../storage/storage.js';
 import type { AppEnv } from './env.js';
 import { MAX_JSON_DEPTH, tooDeepAt } from './json-depth.js';
 import { reservedMemberPath } from './member-names.js';
+import { canonicalBody } from './relations.js';
 
 /** Bodies are UTF-8 JSON; bytes that are not UTF-8 read as U+FFFD, as `Request.text()` reads them. */
 const UTF8 = new TextDecoder();
@@ -24,7 +25,8 @@ const JSON_MEDIA_TYPE = /^application\/([a-z0-9.!#$&^_-]+\+)?json$/i;
  * Reads the body as a JSON object. Wrong media type: 415; nested deeper than
  * {@link MAX_JSON_DEPTH}: 400 JSON_TOO_DEEP; unparsable: 400 INVALID_JSON; not an object
  * (array, string, empty): 400 INVALID_BODY; a member named `__proto__` anywhere: 400
- * INVALID_PROPERTY.
+ * INVALID_PROPERTY. Relations under the server's curie prefix (`osdi:control`, `_links`
+ * members) come back under their canonical `std:` names (see `canonicalBody`).
  *
  * @example
  * ```ts
@@ -82,7 +84,8 @@ export async function readJsonObject(c: Context<AppEnv>): Promise<JsonObject> {
       { properties: [reserved], hint: 'rename the member' },
     );
   }
-  return value;
+  // Relations under the server's own curie prefix read as the canonical `std:` ones.
+  return canonicalBody(value, c.get('urls').curiePrefix);
 }
 
 const ControlSchema = z.strictObject({ return_response: z.boolean().optional() });

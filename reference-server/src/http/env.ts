@@ -12,14 +12,19 @@ export interface AppConfig {
   records: RecordService;
   registry: KindRegistry;
   apiKeyHeader: string;
+  /** The curie prefix of every relation the server writes (`std`, or `osdi`, …). */
+  curiePrefix: string;
   publicUrl: string | undefined;
   maxPageSize: number;
   maxBodyBytes: number;
   motd: string;
   vendorName: string;
   productName: string;
-  stdVersion: string;
+  /** The specification version, given as the entry point's `<prefix>_version`. */
+  specVersion: string;
   logError: (message: string) => void;
+  /** Where access log lines go; undefined: no access log. */
+  accessLog: ((line: string) => void) | undefined;
 }
 
 /** Hono environment: per-request variables set by the middleware. */
@@ -33,6 +38,11 @@ export interface AppEnv {
      * not set then: the helper finds the tenant from the record in its URL.
      */
     anonymous: boolean;
+    /**
+     * This request's id: the client's `X-Request-Id` when it is sane, else a new one.
+     * Sent back as `X-Request-Id`, logged, and the `reference_code` of a 500.
+     */
+    requestId: string;
     /** Absolute URL builder for this request (origin or the configured public URL). */
     urls: Urls;
     /**

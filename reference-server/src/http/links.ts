@@ -3,6 +3,8 @@
  * and port, unless a public URL is configured (behind a proxy that rewrites Host).
  */
 
+import { CANONICAL_PREFIX } from './relations.js';
+
 /** The API path prefix (the spec's versioned `{base_url}`). */
 export const API_PREFIX = '/api/v1';
 /** The documentation path prefix (the curie's `/docs/v1/{rel}`). */
@@ -18,19 +20,30 @@ export interface Link {
 }
 
 /**
- * URL builder for one request.
+ * URL builder for one request, and how its links are named: the relations it writes
+ * carry the server's curie prefix (`std` unless configured otherwise; see
+ * `relations.ts`).
  *
  * @example
  * ```ts
  * const urls = new Urls('http://127.0.0.1:8000');
  * urls.record('people', 'abc'); // 'http://127.0.0.1:8000/api/v1/people/abc'
+ * urls.rel('people'); // 'std:people'
  * ```
  */
 export class Urls {
   readonly root: string;
+  /** The curie prefix of the relations, without its colon. */
+  readonly curiePrefix: string;
 
-  constructor(root: string) {
+  constructor(root: string, curiePrefix = CANONICAL_PREFIX) {
     this.root = root.replace(/\/+$/, '');
+    this.curiePrefix = curiePrefix;
+  }
+
+  /** A relation name under the curie prefix: `people` → `std:people`. */
+  rel(name: string): string {
+    return `${this.curiePrefix}:${name}`;
   }
 
   /** The entry point (with its trailing slash, as the spec's examples show it). */
@@ -65,7 +78,7 @@ export class Urls {
 
   /** The curies array every document carries. */
   curies(): Link[] {
-    return [{ name: 'std', href: `${this.root}${DOCS_PREFIX}/{rel}`, templated: true }];
+    return [{ name: this.curiePrefix, href: `${this.root}${DOCS_PREFIX}/{rel}`, templated: true }];
   }
 }
 

@@ -1,10 +1,10 @@
 /**
  * Cross-cutting HTTP concerns: API headers, authentication, error mapping.
  */
-import { randomBytes } from 'node:crypto';
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, apiError, ErrorCode } from '../domain/errors.js';
+import { newRequestId } from './access-log.js';
 import { anonymousHelperOf } from './anonymous.js';
 import type { AppConfig, AppEnv } from './env.js';
 import { DOCS_PREFIX, requestRoot, Urls } from './links.js';
@@ -29,11 +29,60 @@ export function apiHeaders(config: AppConfig): MiddlewareHandler<AppEnv> {
   let last: { root: string; urls: Urls } | undefined;
   return async (c, next) => {
     const root = requestRoot(c.req.url, config.publicUrl);
-    if (last?.root !== root) last = { root, urls: new Urls(root) };
+    if (last?.root !== root) last = { root, urls: new Urls(root, config.curiePrefix) };
     c.set('urls', last.urls);
     await next();
     if (!c.req.path.startsWith(DOCS_PREFIX)) setApiHeaders(c.res.headers);
   };
+}
+
+/**
+ * The spec's API key header, the default of `AppOptions.apiKeyHeader`.
+ *
+ * @example
+ * ```ts
+ * fetch(url, { headers: { [DEFAULT_API_KEY_HEADER]: key } });
+ * ```
+ */
+export const DEFAULT_API_KEY_HEADER = 'STD-API-Token';
+
+/** Headers that mean something else to HTTP, to CORS or to this server. */
+const TAKEN_HEADERS = new Set(
+  [
+    'Accept',
+    'Connection',
+    'Content-Length',
+    'Content-Type',
+    'Host',
+    'Idempotency-Key',
+    'Origin',
+    'Transfer-Encoding',
+    'X-Forwarded-For',
+    'X-Request-Id',
+  ].map((name) => name.toLowerCase()),
+);
+
+/**
+ * Checks the name of the API key header: an HTTP header name (a token), and not one
+ * that already means something else (Content-Type, Host, Origin, X-Request-Id, …).
+ * Returns it; throws a `RangeError` saying what is wrong.
+ *
+ * @example
+ * ```ts
+ * checkApiKeyHeader('OSDI-API-Token'); // 'OSDI-API-Token'
+ * checkApiKeyHeader('API Token'); // RangeError
+ * ```
+ */
+export function checkApiKeyHeader(name: string): string {
+  if (typeof name !== 'string' || !/^[!#$%&'*+.^`|~\w-]{1,64}$/.test(name)) {
+    throw new RangeError(
+      `API key header must be an HTTP header name (1 to 64 letters, digits or !#$%&'*+-.^_\`|~, no spaces), got ${JSON.stringify(name)}`,
+    );
+  }
+  if (TAKEN_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('access-control-')) {
+    throw new RangeError(`API key header cannot be ${name}: that header has another meaning`);
+  }
+  return name;
 }
 
 /**
@@ -70,7 +119,13 @@ export function authenticate(config: AppConfig): MiddlewareHandler<AppEnv> {
       );
     }
     const auth = config.storage.authenticate(token);
-    if (!auth) throw apiError(401, ErrorCode.UNAUTHORIZED, 'unknown API key');
+    if (!auth) {
+      throw apiError(
+        401,
+        ErrorCode.UNAUTHORIZED,
+        `unknown API key (sent in the ${config.apiKeyHeader} header)`,
+      );
+    }
     if (auth.access === 'read' && !READ_METHODS.has(c.req.method)) {
       throw apiError(
         403,
@@ -114,16 +169,23 @@ export function methodNotAllowed(allowed: readonly string[]) {
  *
  * @example
  * ```ts
- * app.notFound(notFound);
+ * app.notFound(notFound(config));
  * ```
  */
-export const notFound: NotFoundHandler<AppEnv> = (c) =>
-  errorResponse(apiError(404, ErrorCode.NOT_FOUND, `nothing at ${c.req.path}`));
+export function notFound(config: AppConfig): NotFoundHandler<AppEnv> {
+  return (c) =>
+    errorResponse(
+      apiError(404, ErrorCode.NOT_FOUND, `nothing at ${c.req.path}`),
+      config.curiePrefix,
+    );
+}
 
 /**
  * Maps thrown errors to responses: {@link ApiError} as given, Hono's HTTP exceptions by
- * status, anything else as a 500 with a `reference_code` logged to stderr (the client
- * gets the code, the operator finds the stack trace by it).
+ * status, anything else as a 500 whose `reference_code` is the request id, logged with
+ * the stack trace to `logError` (stderr by default): the client gets the code (in the
+ * body and as `X-Request-Id`), the operator finds the trace, and the request's access
+ * log line, by it.
  *
  * @example
  * ```ts
@@ -132,13 +194,15 @@ export const notFound: NotFoundHandler<AppEnv> = (c) =>
  */
 export function errorHandler(config: AppConfig): ErrorHandler<AppEnv> {
   return (error, c) => {
-    if (error instanceof ApiError) return errorResponse(error);
+    if (error instanceof ApiError) return errorResponse(error, config.curiePrefix);
     if (error instanceof HTTPException && error.status < 500) {
       return errorResponse(
         apiError(error.status, `HTTP_${error.status}`, error.message || 'request refused'),
+        config.curiePrefix,
       );
     }
-    const reference = randomBytes(8).toString('hex');
+    // Set by the first middleware of every request; a new id only if that never ran.
+    const reference = c.get('requestId') ?? newRequestId();
     config.logError(
       `[${new Date().toISOString()}] ${reference} ${c.req.method} ${c.req.path}: ${
         error instanceof Error ? (error.stack ?? error.message) : String(error)
@@ -147,6 +211,6 @@ export function errorHandler(config: AppConfig): ErrorHandler<AppEnv> {
     const failure = apiError(500, ErrorCode.INTERNAL_ERROR, 'unexpected server error');
     const first = failure.errors[0];
     if (first) first.reference_code = reference;
-    return errorResponse(failure);
+    return errorResponse(failure, config.curiePrefix);
   };
 }

@@ -1,8 +1,10 @@
 /**
- * Token buckets per key (a client address), for the calls without an API key. Memory
- * stays bounded whatever the traffic: a bucket that has refilled completely is the
- * same as no bucket and is dropped, and the map holds at most `maxKeys` addresses.
+ * Rate limits per key: token buckets per client address for the calls without an API
+ * key, and sliding windows per API key for keyed calls (`keyRateLimit`). Memory stays
+ * bounded whatever the traffic: a key's state that has gone back to where a new key's
+ * would start is dropped, and the map holds at most `maxKeys` keys.
  */
+import { ApiError, ErrorCode } from '../domain/errors.js';
 
 /**
  * A rate: `calls` per `perSeconds` on average, and up to `burst` at once.
@@ -46,6 +48,98 @@ export interface TokenBucketsOptions extends RateLimit {
  */
 export type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
+/**
+ * The 429 `RATE_LIMITED` error, with `Retry-After` in whole seconds.
+ *
+ * @example
+ * ```ts
+ * throw rateLimited(2, 'too many calls with this API key', 'wait for Retry-After seconds');
+ * ```
+ */
+export function rateLimited(
+  retryAfterSeconds: number,
+  description: string,
+  hint: string,
+): ApiError {
+  const seconds = String(retryAfterSeconds);
+  return new ApiError(
+    429,
+    [
+      {
+        error_code: ErrorCode.RATE_LIMITED,
+        description: `${description}; retry in ${seconds} s`,
+        hint,
+      },
+    ],
+    'request',
+    { 'Retry-After': seconds },
+  );
+}
+
+/**
+ * A map of per-key states with bounded memory, in least recently seen order. `idle`
+ * says when a state holds nothing a new key's would not: such states are swept every
+ * `sweepEveryMs`, and at the cap before anything else goes.
+ */
+class KeyedStates<State> {
+  private readonly states = new Map<string, State>();
+  private lastSweep: number;
+
+  constructor(
+    private readonly maxKeys: number,
+    private readonly sweepEveryMs: number,
+    private readonly idle: (state: State, now: number) => boolean,
+    now: number,
+  ) {
+    if (!Number.isInteger(maxKeys) || maxKeys < 1) {
+      throw new RangeError(`maxKeys must be a positive integer, got ${maxKeys}`);
+    }
+    this.lastSweep = now;
+  }
+
+  get size(): number {
+    return this.states.size;
+  }
+
+  /**
+   * Takes `key`'s state out of the map (undefined for a key not tracked), making room
+   * for it: {@link put} puts it back as the most recently seen.
+   */
+  take(key: string, now: number): State | undefined {
+    if (now - this.lastSweep >= this.sweepEveryMs) this.sweep(now);
+    const known = this.states.get(key);
+    if (known !== undefined) this.states.delete(key);
+    else if (this.states.size >= this.maxKeys) this.makeRoom(now);
+    return known;
+  }
+
+  put(key: string, state: State): void {
+    this.states.set(key, state);
+  }
+
+  /** Drops the idle states: they hold nothing a new one would not. */
+  private sweep(now: number): void {
+    this.lastSweep = now;
+    for (const [key, state] of this.states) {
+      if (this.idle(state, now)) this.states.delete(key);
+    }
+  }
+
+  /**
+   * At the cap: drop idle states, and if that is not enough, the least recently seen
+   * tenth (those keys start again afresh; the cap matters more).
+   */
+  private makeRoom(now: number): void {
+    this.sweep(now);
+    if (this.states.size < this.maxKeys) return;
+    let excess = this.states.size - Math.floor(this.maxKeys * 0.9);
+    for (const key of this.states.keys()) {
+      if (excess-- <= 0) break;
+      this.states.delete(key);
+    }
+  }
+}
+
 interface Bucket {
   tokens: number;
   /** When `tokens` was last computed (ms). */
@@ -64,13 +158,10 @@ interface Bucket {
  * ```
  */
 export class TokenBuckets {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets: KeyedStates<Bucket>;
   private readonly perMs: number;
   private readonly burst: number;
-  private readonly maxKeys: number;
   private readonly now: () => number;
-  private lastSweep: number;
-  private readonly sweepEveryMs: number;
 
   constructor(options: TokenBucketsOptions) {
     const { calls, perSeconds, burst } = options;
@@ -82,14 +173,14 @@ export class TokenBuckets {
     if (burst < 1) throw new RangeError(`rate limit burst must be at least 1, got ${burst}`);
     this.perMs = calls / (perSeconds * 1000);
     this.burst = burst;
-    this.maxKeys = options.maxKeys ?? 10_000;
-    if (!Number.isInteger(this.maxKeys) || this.maxKeys < 1) {
-      throw new RangeError(`maxKeys must be a positive integer, got ${this.maxKeys}`);
-    }
     this.now = options.now ?? Date.now;
-    this.lastSweep = this.now();
-    // A bucket is full again at the latest this long after its last call.
-    this.sweepEveryMs = Math.max(1000, burst / this.perMs);
+    this.buckets = new KeyedStates<Bucket>(
+      options.maxKeys ?? 10_000,
+      // A bucket is full again at the latest this long after its last call.
+      Math.max(1000, burst / this.perMs),
+      (bucket, now) => this.tokensAt(bucket, now) >= this.burst,
+      this.now(),
+    );
   }
 
   /** Number of keys tracked now. */
@@ -100,20 +191,13 @@ export class TokenBuckets {
   /** Takes one token from `key`'s bucket, or says how long until one is there. */
   take(key: string): TakeResult {
     const now = this.now();
-    if (now - this.lastSweep >= this.sweepEveryMs) this.sweep(now);
-    const known = this.buckets.get(key);
+    const known = this.buckets.take(key, now);
     const tokens = known ? this.tokensAt(known, now) : this.burst;
-    if (known) {
-      // Re-inserted on every call, so the map's order is least recently seen first.
-      this.buckets.delete(key);
-    } else if (this.buckets.size >= this.maxKeys) {
-      this.makeRoom(now);
-    }
     if (tokens >= 1) {
-      this.buckets.set(key, { tokens: tokens - 1, at: now });
+      this.buckets.put(key, { tokens: tokens - 1, at: now });
       return { allowed: true };
     }
-    this.buckets.set(key, { tokens, at: now });
+    this.buckets.put(key, { tokens, at: now });
     return {
       allowed: false,
       retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.perMs / 1000)),
@@ -123,26 +207,116 @@ export class TokenBuckets {
   private tokensAt(bucket: Bucket, now: number): number {
     return Math.min(this.burst, bucket.tokens + Math.max(0, now - bucket.at) * this.perMs);
   }
+}
 
-  /** Drops the buckets that have refilled: they hold nothing a new bucket would not. */
-  private sweep(now: number): void {
-    this.lastSweep = now;
-    for (const [key, bucket] of this.buckets) {
-      if (this.tokensAt(bucket, now) >= this.burst) this.buckets.delete(key);
+/**
+ * Options of {@link SlidingWindows}.
+ *
+ * @example
+ * ```ts
+ * const options: SlidingWindowsOptions = { calls: 4, perSeconds: 1, maxKeys: 1000, now: () => clock };
+ * ```
+ */
+export interface SlidingWindowsOptions {
+  /** Calls allowed in any window of `perSeconds`. */
+  calls: number;
+  /** The window, in seconds. Default 1. */
+  perSeconds?: number;
+  /** Most keys tracked at once; least recently seen ones go first. Default 10 000. */
+  maxKeys?: number;
+  /** The clock, in milliseconds. Default `performance.now` (steady when the wall clock is set). */
+  now?: () => number;
+}
+
+/**
+ * The largest `calls` of a {@link SlidingWindows}: each key keeps one time per call.
+ *
+ * @example
+ * ```ts
+ * new SlidingWindows({ calls: MAX_WINDOW_CALLS }); // the most it takes
+ * ```
+ */
+export const MAX_WINDOW_CALLS = 10_000;
+
+/** The times of a key's last calls allowed, as a ring: `next` is the oldest once full. */
+interface Window {
+  times: Float64Array;
+  next: number;
+  count: number;
+}
+
+/**
+ * A strict limit per key: at most `calls` allowed in any window of `perSeconds`
+ * (calls at t and at t + perSeconds are in different windows). Unlike a token bucket,
+ * which lets a call through as soon as a fraction of the rate has refilled, this never
+ * allows `calls + 1` within one window: a client spacing its calls at exactly
+ * `perSeconds / calls` can still be refused after a little jitter, as by servers that
+ * enforce a rate this way (Action Network's 4 a second). Refused calls do not count.
+ * It keeps the times of each key's last `calls` allowed calls.
+ *
+ * @example
+ * ```ts
+ * const windows = new SlidingWindows({ calls: 4 });
+ * for (let i = 0; i < 5; i++) windows.take('key'); // the fifth: { allowed: false, retryAfterSeconds: 1 }
+ * ```
+ */
+export class SlidingWindows {
+  private readonly windows: KeyedStates<Window>;
+  private readonly calls: number;
+  private readonly windowMs: number;
+  private readonly now: () => number;
+
+  constructor(options: SlidingWindowsOptions) {
+    const { calls, perSeconds = 1 } = options;
+    if (!Number.isInteger(calls) || calls < 1 || calls > MAX_WINDOW_CALLS) {
+      throw new RangeError(
+        `rate limit calls must be a whole number from 1 to ${MAX_WINDOW_CALLS}, got ${calls}`,
+      );
     }
+    if (!Number.isFinite(perSeconds) || perSeconds <= 0) {
+      throw new RangeError(`rate limit perSeconds must be a positive number, got ${perSeconds}`);
+    }
+    this.calls = calls;
+    this.windowMs = perSeconds * 1000;
+    this.now = options.now ?? (() => performance.now());
+    this.windows = new KeyedStates<Window>(
+      options.maxKeys ?? 10_000,
+      Math.max(1000, this.windowMs),
+      (window, now) => now - newest(window) >= this.windowMs,
+      this.now(),
+    );
   }
 
-  /**
-   * At the cap: drop refilled buckets, and if that is not enough, the least recently
-   * seen tenth (those addresses start again with a full bucket; the cap matters more).
-   */
-  private makeRoom(now: number): void {
-    this.sweep(now);
-    if (this.buckets.size < this.maxKeys) return;
-    let excess = this.buckets.size - Math.floor(this.maxKeys * 0.9);
-    for (const key of this.buckets.keys()) {
-      if (excess-- <= 0) break;
-      this.buckets.delete(key);
-    }
+  /** Number of keys tracked now. */
+  get size(): number {
+    return this.windows.size;
   }
+
+  /** Counts a call of `key` if its window has room, or says how long until it has. */
+  take(key: string): TakeResult {
+    const now = this.now();
+    const window = this.windows.take(key, now) ?? {
+      times: new Float64Array(this.calls),
+      next: 0,
+      count: 0,
+    };
+    const oldest = window.times[window.next] as number;
+    if (window.count === this.calls && now - oldest < this.windowMs) {
+      this.windows.put(key, window);
+      return {
+        allowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)),
+      };
+    }
+    window.times[window.next] = now;
+    window.next = (window.next + 1) % this.calls;
+    window.count = Math.min(this.calls, window.count + 1);
+    this.windows.put(key, window);
+    return { allowed: true };
+  }
+}
+
+/** The time of a window's latest call. */
+function newest(window: Window): number {
+  return window.times[(window.next + window.times.length - 1) % window.times.length] as number;
 }

@@ -57,16 +57,16 @@ export function renderRecord({
   };
   for (const [rel, ref] of Object.entries(referencesOf(record.doc))) {
     const target = registry.bySingular(ref.kind);
-    if (target) links[`std:${rel}`] = { href: urls.record(target.plural, ref.id) };
+    if (target) links[urls.rel(rel)] = { href: urls.record(target.plural, ref.id) };
   }
   for (const sub of kind.subCollections) {
-    links[`std:${sub.plural}`] = {
+    links[urls.rel(sub.plural)] = {
       href: urls.subCollection(kind.plural, record.id, sub.plural),
       title: sub.title,
     };
   }
   for (const helper of kind.helpers ?? []) {
-    links[`std:${helper.rel}`] = {
+    links[urls.rel(helper.rel)] = {
       href: urls.subCollection(kind.plural, record.id, helper.path),
       title: helper.title,
     };
@@ -151,19 +151,20 @@ function collectionLinks(
  * const items = page.records.map((record) =>
  *   renderRecordJson({ urls, registry, kind: personKind, record, totals: undefined, withCuries: false }),
  * );
- * renderCollectionJson(urls.collection('people'), 'people', page, request, urls.curies(), items);
+ * renderCollectionJson(urls.collection('people'), urls.rel('people'), page, request, urls.curies(), items);
  * ```
  */
 export function renderCollectionJson(
   href: string,
-  plural: string,
+  /** The relation of the records (`std:people`), in `_links` and `_embedded`. */
+  rel: string,
   page: CollectionPage,
   request: PageRequest,
   curies: Link[],
   items: readonly RenderedRecord[],
   query: Record<string, string | undefined> = {},
 ): Buffer<ArrayBuffer> {
-  const rel = JSON.stringify(`std:${plural}`);
+  const relJson = JSON.stringify(rel);
   const links = JSON.stringify(collectionLinks(href, page, request, curies, query));
   const counts = JSON.stringify({
     total_pages: page.totalPages,
@@ -174,7 +175,7 @@ export function renderCollectionJson(
   const hrefs = items.map((item) => JSON.stringify({ href: item.href })).join(',');
   // The counts, then `_links` ending with the list of record links, then `_embedded`.
   const head = Buffer.from(
-    `${counts.slice(0, -1)},"_links":${links.slice(0, -1)},${rel}:[${hrefs}]},"_embedded":{${rel}:[`,
+    `${counts.slice(0, -1)},"_links":${links.slice(0, -1)},${relJson}:[${hrefs}]},"_embedded":{${relJson}:[`,
   );
   // The records write straight into the answer: one buffer, each byte written once.
   const commas = Math.max(0, items.length - 1);
@@ -303,7 +304,7 @@ function splicedRecord(what: RecordToRender): RenderedRecord | undefined {
     if (!target) continue;
     // renderRecord's object would hold such a relation once, where it first came.
     if (template.names.has(rel)) return undefined;
-    refs += `,${JSON.stringify(`std:${rel}`)}:${JSON.stringify({ href: urls.record(target.plural, ref.id) })}`;
+    refs += `,${JSON.stringify(urls.rel(rel))}:${JSON.stringify({ href: urls.record(target.plural, ref.id) })}`;
   }
   const id = encodeURIComponent(record.id);
   return new SplicedRecord(
@@ -454,23 +455,28 @@ class SlottedBytes {
   }
 }
 
-/** A kind's links for one URL root, around a record's encoded id. */
+/** A kind's links for one URL root and curie prefix, around a record's encoded id. */
 interface LinkTemplate {
   /** The URL root it was built for. */
   root: string;
+  /** The curie prefix it was built for. */
+  curiePrefix: string;
   /** `,"_links":{"self":{"href":"…/people/<id>"}`. */
   head: SlottedText;
-  /** The sub-collection and helper links (`,"std:…":{…}` each), closing `_links` and the record. */
+  /** The sub-collection and helper links (`,"std:…":{…}` each, under the prefix), closing `_links` and the record. */
   tail: SlottedText;
   /** The same with the curies before the closing braces, for records rendered alone. */
   tailWithCuries: SlottedText;
   /** The self href without the id. */
   selfHref: string;
-  /** The relations (without `std:`) of `tail`. */
+  /** The relations (without their prefix) of `tail`. */
   names: ReadonlySet<string>;
 }
 
-/** Templates by kind, each for the last root it was asked for (usually the only one). */
+/**
+ * Templates by kind, each for the last root and prefix it was asked for (usually the
+ * only ones: one server, one prefix).
+ */
 const templates = new WeakMap<ResourceKind, LinkTemplate | null>();
 
 /**
@@ -480,7 +486,7 @@ const templates = new WeakMap<ResourceKind, LinkTemplate | null>();
 function linkTemplate(urls: Urls, kind: ResourceKind): LinkTemplate | undefined {
   const known = templates.get(kind);
   if (known === null) return undefined;
-  if (known?.root === urls.root) return known;
+  if (known?.root === urls.root && known.curiePrefix === urls.curiePrefix) return known;
   const built = buildLinkTemplate(urls, kind);
   templates.set(kind, built ?? null);
   return built;
@@ -503,13 +509,14 @@ function buildLinkTemplate(urls: Urls, kind: ResourceKind): LinkTemplate | undef
     if (names.has(rel)) return undefined;
     names.add(rel);
     // Each link ends where the next id goes: `…,"std:x":{"href":"<base>` | id | `/x", …}`.
-    rest[rest.length - 1] += `,${JSON.stringify(`std:${rel}`)}:{"href":${base}`;
+    rest[rest.length - 1] += `,${JSON.stringify(urls.rel(rel))}:{"href":${base}`;
     const after = `${close(`/${path}`)}${title === undefined ? '' : `,"title":${JSON.stringify(title)}`}}`;
     rest.push(after);
   }
   const ending = (text: string) => [...rest.slice(0, -1), `${rest[rest.length - 1]}${text}`];
   return {
     root: urls.root,
+    curiePrefix: urls.curiePrefix,
     head: new SlottedText([`,"_links":{"self":{"href":${base}`, '"}']),
     tail: new SlottedText(ending('}}')),
     tailWithCuries: new SlottedText(ending(`,"curies":${JSON.stringify(urls.curies())}}}`)),

@@ -3,6 +3,7 @@
  * spec's Cache-Control header.
  */
 import { type ApiError, errorBody } from '../domain/errors.js';
+import { CANONICAL_PREFIX, presentBody } from './relations.js';
 
 /** The content type of every API response. */
 export const HAL_CONTENT_TYPE = 'application/hal+json; charset=utf-8';
@@ -59,13 +60,14 @@ export function halJson(
 }
 
 /**
- * The response for an {@link ApiError}.
+ * The response for an {@link ApiError}: its `std:error` body, with the relations under
+ * `curiePrefix` (the error member, the resource names: `osdi:error`, `osdi:person`).
  *
  * @example
  * ```ts
  * return errorResponse(new ApiError(404, [{ error_code: 'NOT_FOUND', description: 'gone' }]));
  * ```
  */
-export function errorResponse(error: ApiError): Response {
-  return hal(errorBody(error), error.status, error.headers);
+export function errorResponse(error: ApiError, curiePrefix = CANONICAL_PREFIX): Response {
+  return hal(presentBody(errorBody(error), curiePrefix), error.status, error.headers);
 }

@@ -1,11 +1,12 @@
 /**
- * Human-readable documentation pages: the targets of the `std` curie
+ * Human-readable documentation pages: the targets of the curie (`std` unless configured)
  * (`/docs/v1/{rel}`) and of the entry point's `docs` link. No API key needed.
  */
 import type { Hono } from 'hono';
 import type { KindRegistry } from '../../domain/kinds.js';
 import type { AppConfig, AppEnv } from '../env.js';
 import { DOCS_PREFIX } from '../links.js';
+import { CANONICAL_PREFIX } from '../relations.js';
 import { CACHE_CONTROL } from '../respond.js';
 
 function escapeHtml(text: string): string {
@@ -62,12 +63,21 @@ function page(title: string, body: string): string {
  * ```
  */
 export function registerDocs(app: Hono<AppEnv>, config: AppConfig): void {
+  const prefix = escapeHtml(config.curiePrefix);
+  // `/docs/v1/people` as the curie expands, or with either prefix written out.
+  const bare = (rel: string) => {
+    for (const written of [config.curiePrefix, CANONICAL_PREFIX]) {
+      if (rel.startsWith(`${written}:`)) return rel.slice(written.length + 1);
+    }
+    return rel;
+  };
   const headers = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': CACHE_CONTROL };
   app.get(DOCS_PREFIX, () => {
     const docs = relationDocs(config.registry);
     const items = [...docs.keys()]
       .map(
-        (rel) => `<li><a href="${DOCS_PREFIX}/${escapeHtml(rel)}">std:${escapeHtml(rel)}</a></li>`,
+        (rel) =>
+          `<li><a href="${DOCS_PREFIX}/${escapeHtml(rel)}">${prefix}:${escapeHtml(rel)}</a></li>`,
       )
       .join('');
     return new Response(
@@ -79,17 +89,17 @@ export function registerDocs(app: Hono<AppEnv>, config: AppConfig): void {
     );
   });
   app.get(`${DOCS_PREFIX}/:rel`, (c) => {
-    const rel = c.req.param('rel').replace(/^std:/, '');
+    const rel = bare(c.req.param('rel'));
     const text = relationDocs(config.registry).get(rel);
     if (!text) {
-      return new Response(page('Not found', `<p>No relation std:${escapeHtml(rel)}.</p>`), {
+      return new Response(page('Not found', `<p>No relation ${prefix}:${escapeHtml(rel)}.</p>`), {
         status: 404,
         headers,
       });
     }
     return new Response(
       page(
-        `std:${rel}`,
+        `${config.curiePrefix}:${rel}`,
         `<p>${escapeHtml(text)}</p><p><a href="${DOCS_PREFIX}/">All relations</a></p>`,
       ),
       { headers },

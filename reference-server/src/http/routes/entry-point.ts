@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import type { AppConfig, AppEnv } from '../env.js';
 import { API_PREFIX, type Link } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
+import { versionField } from '../relations.js';
 import { hal } from '../respond.js';
 
 /**
@@ -23,22 +24,22 @@ export function registerEntryPoint(app: Hono<AppEnv>, config: AppConfig): void {
     const links: Record<string, Link | Link[]> = {
       self: { href: urls.entryPoint(), title: `${config.productName} entry point` },
       docs: { href: urls.docs(), title: 'Documentation', name: 'Docs', index: 'index' },
-      'std:metadata': { href: urls.api('metadata'), title: 'Metadata' },
+      [urls.rel('metadata')]: { href: urls.api('metadata'), title: 'Metadata' },
       curies: urls.curies(),
     };
     for (const kind of config.registry.all()) {
       if (kind.inEntryPoint)
-        links[`std:${kind.plural}`] = { href: urls.collection(kind.plural), title: kind.title };
+        links[urls.rel(kind.plural)] = { href: urls.collection(kind.plural), title: kind.title };
     }
     for (const helper of config.registry.helperLinks()) {
-      links[`std:${helper.rel}`] = { href: urls.api(helper.path), title: helper.title };
+      links[urls.rel(helper.rel)] = { href: urls.api(helper.path), title: helper.title };
     }
     return hal({
       motd: config.motd,
       max_pagesize: config.maxPageSize,
       vendor_name: config.vendorName,
       product_name: config.productName,
-      std_version: config.stdVersion,
+      [versionField(config.curiePrefix)]: config.specVersion,
       namespace: tenant.namespace,
       _links: links,
     });

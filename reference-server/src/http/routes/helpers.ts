@@ -14,6 +14,7 @@ import { type Control, readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
 import { API_PREFIX, recordOfHref } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
+import { presentBody } from '../relations.js';
 import { minimalRecord, renderRecord } from '../render.js';
 import { hal } from '../respond.js';
 
@@ -78,7 +79,8 @@ export function helperResponse(
   const headers: Record<string, string> = answer.location
     ? { Location: urls.record(outcome.main.kind.plural, answer.location.id) }
     : {};
-  return hal(answer.body, answer.status, headers);
+  // The domain names relations `std:`; the answer names them under the server's prefix.
+  return hal(presentBody(answer.body, urls.curiePrefix), answer.status, headers);
 }
 
 /**

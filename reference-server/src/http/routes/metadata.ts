@@ -37,7 +37,7 @@ export function registerMetadata(app: Hono<AppEnv>, config: AppConfig): void {
       self: { href: urls.api(METADATA_PATH), title: 'Metadata' },
     };
     for (const list of METADATA_LISTS) {
-      links[`std:${list.name}`] = {
+      links[urls.rel(list.name)] = {
         href: urls.api(`${METADATA_PATH}/${list.name}`),
         title: list.title,
       };

@@ -163,7 +163,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     return halJson(
       renderCollectionJson(
         urls.collection(kind.plural),
-        kind.plural,
+        urls.rel(kind.plural),
         page,
         request,
         urls.curies(),
@@ -241,7 +241,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     return halJson(
       renderCollectionJson(
         urls.subCollection(kind.plural, id, sub.plural),
-        sub.plural,
+        urls.rel(sub.plural),
         page,
         request,
         urls.curies(),

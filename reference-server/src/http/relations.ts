@@ -1,0 +1,176 @@
+/**
+ * Relation names on the wire, under the configured curie prefix.
+ *
+ * The specification writes its relations with the prefix `std` (`std:person`,
+ * `std:control`, `std:error`), but a curie prefix is a local abbreviation: the curie's
+ * href is what identifies a relation. A server may use another one (OSDI servers such
+ * as Action Network write `osdi:`), so the prefix is a setting (`AppOptions.curiePrefix`).
+ *
+ * Inside the server every relation keeps its canonical name, `std:<name>`: the domain
+ * builds error bodies and helper answers with it, and reads link inputs by it. The HTTP
+ * layer translates at its edge, in both directions and in one place each:
+ *
+ * - in: {@link canonicalBody} renames a request body's `<prefix>:` members (top level,
+ *   such as `<prefix>:control`, and `_links`) to `std:`, so both spellings are accepted;
+ * - out: the renderers write `Urls.rel(name)`, and {@link presentBody} renames the
+ *   relations of a body the domain built (top-level members, `_embedded` members, the
+ *   error member and its resource names).
+ *
+ * With the default prefix both are the identity, and cost nothing.
+ */
+import { apiError, ErrorCode } from '../domain/errors.js';
+import { isPlainObject } from '../domain/merge.js';
+import type { JsonObject } from '../storage/storage.js';
+
+/**
+ * The specification's curie prefix: the default, and the one the domain writes.
+ *
+ * @example
+ * ```ts
+ * `${CANONICAL_PREFIX}:person`; // 'std:person'
+ * ```
+ */
+export const CANONICAL_PREFIX = 'std';
+
+const CANONICAL = `${CANONICAL_PREFIX}:`;
+
+/**
+ * Checks a curie prefix: an XML name without a colon (what a CURIE prefix may be), of
+ * ASCII letters, digits, `_`, `-` and `.`, starting with a letter or `_`, at most 32
+ * characters. Returns it; throws a `RangeError` saying what is wrong.
+ *
+ * @example
+ * ```ts
+ * checkCuriePrefix('osdi'); // 'osdi'
+ * checkCuriePrefix('osdi:'); // RangeError
+ * ```
+ */
+export function checkCuriePrefix(prefix: string): string {
+  if (typeof prefix !== 'string' || !/^[A-Za-z_][A-Za-z0-9_.-]{0,31}$/.test(prefix)) {
+    throw new RangeError(
+      `curie prefix must be 1 to 32 ASCII letters, digits, _ - or ., starting with a letter or _ (like osdi), got ${JSON.stringify(prefix)}`,
+    );
+  }
+  return prefix;
+}
+
+/**
+ * The entry point's version member under a prefix: `std_version` by the specification,
+ * `osdi_version` on an OSDI server.
+ *
+ * @example
+ * ```ts
+ * versionField('osdi'); // 'osdi_version'
+ * ```
+ */
+export function versionField(prefix: string): string {
+  return `${prefix}_version`;
+}
+
+/**
+ * A request body with the relations written under `prefix` renamed to their canonical
+ * `std:` names: top-level members (`osdi:control`) and the members of `_links`. A body
+ * naming one relation under both spellings is refused (400 `INVALID_PROPERTY`): which
+ * one was meant cannot be told. The same object when nothing needs renaming.
+ *
+ * @example
+ * ```ts
+ * canonicalBody({ _links: { 'osdi:person': { href } } }, 'osdi'); // { _links: { 'std:person': { href } } }
+ * ```
+ */
+export function canonicalBody(body: JsonObject, prefix: string): JsonObject {
+  if (prefix === CANONICAL_PREFIX) return body;
+  const own = `${prefix}:`;
+  const renamed = renameMembers(body, own, CANONICAL, '');
+  const links = renamed._links;
+  if (!isPlainObject(links)) return renamed;
+  const canonicalLinks = renameMembers(links as JsonObject, own, CANONICAL, '_links.');
+  return canonicalLinks === links ? renamed : { ...renamed, _links: canonicalLinks };
+}
+
+/** `object` with the members starting with `from` renamed to start with `to`, refusing clashes. */
+function renameMembers(object: JsonObject, from: string, to: string, path: string): JsonObject {
+  let renamed: JsonObject | undefined;
+  for (const key of Object.keys(object)) {
+    if (!key.startsWith(from)) continue;
+    const target = to + key.slice(from.length);
+    if (Object.hasOwn(object, target)) {
+      throw apiError(
+        400,
+        ErrorCode.INVALID_PROPERTY,
+        `${path}${key} and ${path}${target} name the same relation; send one of them`,
+        { properties: [`${path}${key}`, `${path}${target}`] },
+      );
+    }
+    renamed ??= {};
+  }
+  if (renamed === undefined) return object;
+  // Rebuilt in the same order, so that nothing else about the body changes.
+  for (const [key, value] of Object.entries(object)) {
+    renamed[key.startsWith(from) ? to + key.slice(from.length) : key] = value;
+  }
+  return renamed;
+}
+
+/**
+ * A body the domain built with canonical `std:` relations (an error body, a helper's
+ * answer), with them under `prefix`: its top-level members (`std:error`, `std:person`
+ * beside a non-atomic error), the members of its `_embedded`, and in an error the
+ * resource names and the `_links.std:…` property paths. Records rendered into it
+ * already carry the prefix (the renderers write it), and nothing else is touched. The
+ * same object with the default prefix.
+ *
+ * @example
+ * ```ts
+ * presentBody({ 'std:error': { request_type: 'atomic', response_code: 404, resource_status: [] } }, 'osdi');
+ * // { 'osdi:error': { request_type: 'atomic', response_code: 404, resource_status: [] } }
+ * ```
+ */
+export function presentBody(body: JsonObject, prefix: string): JsonObject {
+  if (prefix === CANONICAL_PREFIX) return body;
+  const own = `${prefix}:`;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (key === `${CANONICAL}error` && isPlainObject(value)) {
+      out[`${own}error`] = presentError(value as JsonObject, own);
+    } else if (key === '_embedded' && isPlainObject(value)) {
+      out[key] = renameMembers(value as JsonObject, CANONICAL, own, '_embedded.');
+    } else {
+      out[key.startsWith(CANONICAL) ? own + key.slice(CANONICAL.length) : key] = value;
+    }
+  }
+  return out;
+}
+
+/** An error member's resource names and `_links.std:` property paths under `own`. */
+function presentError(error: JsonObject, own: string): JsonObject {
+  const statuses = error.resource_status;
+  if (!Array.isArray(statuses)) return error;
+  const rename = (name: unknown, lead: string) =>
+    typeof name === 'string' && name.startsWith(lead + CANONICAL)
+      ? lead + own + name.slice(lead.length + CANONICAL.length)
+      : name;
+  return {
+    ...error,
+    resource_status: statuses.map((status) => {
+      if (!isPlainObject(status)) return status;
+      const descriptions = status.error_descriptions;
+      return {
+        ...status,
+        resource: rename(status.resource, ''),
+        ...(Array.isArray(descriptions)
+          ? {
+              error_descriptions: descriptions.map((description) =>
+                isPlainObject(description) && Array.isArray(description.properties)
+                  ? {
+                      ...description,
+                      properties: description.properties.map((path) => rename(path, '_links.')),
+                    }
+                  : description,
+              ),
+            }
+          : {}),
+      };
+    }),
+  };
+}
