@@ -9,6 +9,7 @@
  * stops when its parent process is gone. It is not done otherwise: a server started
  * with `nohup … &` is meant to outlive its shell.
  */
+import { backgroundIdle } from './http/background.js';
 import type { RunningServer } from './server.js';
 import type { Storage } from './storage/storage.js';
 
@@ -28,6 +29,32 @@ export interface GracefulStopOptions {
   log?: (message: string) => void;
 }
 
+/**
+ * Closes the database once the helper calls accepted for background processing have
+ * run and committed (they were answered 202 and nobody else will do them), waiting at
+ * most `graceMs`: past it, what is still pending is lost, and said so through `log`.
+ *
+ * @example
+ * ```ts
+ * await running.close();
+ * await closeStorageWhenIdle(storage);
+ * ```
+ */
+export async function closeStorageWhenIdle(
+  storage: Storage,
+  graceMs = SHUTDOWN_GRACE_MS,
+  log: (message: string) => void = (message) => console.error(message),
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((done) => {
+    timer = setTimeout(() => done(true), graceMs);
+  });
+  const timedOut = await Promise.race([backgroundIdle(storage).then(() => false), late]);
+  clearTimeout(timer);
+  if (timedOut) log(`background work still pending after ${graceMs} ms is lost`);
+  storage.close();
+}
+
 /** Whether the process `pid` still exists (EPERM: it does, but is not ours to signal). */
 function isAlive(pid: number): boolean {
   try {
@@ -42,7 +69,8 @@ function isAlive(pid: number): boolean {
  * Installs the process's shutdown: on SIGINT, SIGTERM or (with `watchParent`) the
  * parent's exit, the server stops accepting connections and closes idle ones; requests
  * in flight have {@link SHUTDOWN_GRACE_MS} to finish before their connections are cut;
- * then the database is closed, which checkpoints
+ * then helper calls accepted for background processing get as long again to finish
+ * ({@link closeStorageWhenIdle}); then the database is closed, which checkpoints
  * its WAL, and the process exits 0 (1 if closing failed). Acknowledged writes are
  * already durable (fsynced before they were answered); closing only tidies the files.
  *
@@ -71,16 +99,13 @@ export function stopGracefully(options: GracefulStopOptions): void {
         console.error(error);
         code = 1;
       })
-      .finally(() => {
-        clearTimeout(cut);
-        try {
-          storage.close();
-        } catch (error) {
-          console.error(error);
-          code = 1;
-        }
-        process.exit(code);
-      });
+      .then(() => clearTimeout(cut))
+      .then(() => closeStorageWhenIdle(storage))
+      .catch((error: unknown) => {
+        console.error(error);
+        code = 1;
+      })
+      .finally(() => process.exit(code));
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -94,10 +94,21 @@ describe('the relations the SDK declares are the links the server serves', () =>
     return href;
   }
 
-  /** Creates a record of `kind` linking a record of each relation's kind; reads it back. */
+  /**
+   * Creates a record of `kind` linking a record of each relation's kind; reads it back.
+   * A kind that is one per person and parent (a signature) gets a new person each time:
+   * the same person again would update the record (200), not create one.
+   */
   async function createWith(kind: AnyKind, relations: readonly OneRelation[]): Promise<Json> {
     const links: Record<string, { href: string }> = {};
-    for (const relation of relations) links[relation.rel] = { href: await recordOf(relation.kind) };
+    const once = serverKindOf(kind).oneRecordPer ?? [];
+    for (const relation of relations) {
+      const fresh = relation.kind === 'person' && once.includes(relation.rel.replace(/^std:/, ''));
+      const href = fresh
+        ? (await create(h, 'people', { given_name: `Person ${++names}` }))._links.self.href
+        : await recordOf(relation.kind);
+      links[relation.rel] = { href };
+    }
     const created = await create(h, kind.plural, { ...fieldsOf(kind), _links: links });
     const read = await h.json('GET', created._links.self.href);
     expect(read.status).toBe(200);

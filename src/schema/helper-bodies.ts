@@ -306,13 +306,18 @@ export const RecordDonationBodySchema = buildDonationBody();
  */
 export type RecordDonationInput = z.input<typeof RecordDonationBodySchema>;
 
+// Any `<prefix>:canvasser`, as for a donation's links.
+const canvasserLinkRel = z.templateLiteral([z.string(), ':canvasser']);
+
 function buildCanvassBody() {
   const canvassFields = recordFields(canvassKind.writeSchema.shape);
   const canvass = z
     .strictObject({
       ...canvassFields,
-      /** The person who made the contact. */
+      /** The person who made the contact, inlined (matched or created). */
       canvasser: z.nullish(personKind.writeSchema),
+      /** Or the canvasser as a link to an existing person: `{ 'std:canvasser': { href } }`. */
+      _links: z.nullish(z.partialRecord(canvasserLinkRel, helperLink)),
       /** The target's answer to one question. */
       question_response: z.nullish(
         z.strictObject({
@@ -340,8 +345,9 @@ function buildCanvassBody() {
 
 /**
  * Body of the record canvass helper (`std:record_canvass_helper` of a person, the
- * target): the canvass fields nested in `canvass` (with the `canvasser` inlined and one
- * `question_response`), beside the action functions, which apply to the target.
+ * target): the canvass fields nested in `canvass` (with the `canvasser` inlined, or linked
+ * as `_links: { 'std:canvasser': { href } }`, and one `question_response`), beside the
+ * action functions, which apply to the target.
  *
  * @example
  * ```ts

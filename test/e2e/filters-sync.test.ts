@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { connect as connectBuilt } from 'adis-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadState, saveState, syncPeople } from '../../examples/sync-changes.js';
@@ -226,19 +226,27 @@ describe('the incremental sync example', () => {
       apiKey: server.keys.write,
       fetch: server.fetch,
     });
-    const path = join(dir, 'state.json');
-    const run = async () => {
+    const statePath = join(dir, 'state.json');
+    const run = async (options: { overlapMs?: number } = { overlapMs: 0 }, path = statePath) => {
       const seen: string[] = [];
-      const result = await syncPeople(built, await loadState(path), (person) => {
-        seen.push(person.url);
-      });
-      await saveState(path, result.state);
-      expect(await readdir(dir)).toEqual(['state.json']);
+      const result = await syncPeople(
+        built,
+        await loadState(path),
+        (person) => {
+          seen.push(person.url);
+        },
+        (state) => saveState(path, state),
+        // In-process calls carry no Date header: the mark is the local clock's, to the
+        // millisecond, and no overlap is needed to see "nothing changed".
+        options,
+      );
+      expect(result.state.run).toBeNull();
+      expect(await readdir(dir)).not.toContain(`${basename(path)}.tmp`);
       expect(await loadState(path)).toEqual(result.state);
       return { ...result, seen: seen.sort() };
     };
 
-    expect(await loadState(path)).toEqual({ since: null });
+    expect(await loadState(statePath)).toEqual({ since: null, run: null });
     const everyone = await urlsOf(client.people);
     const first = await run();
     expect(first.fetched).toBe(everyone.length);
@@ -261,5 +269,10 @@ describe('the incremental sync example', () => {
       Date.parse(String(second.state.since)),
     );
     expect((await run()).fetched).toBe(0);
+    // The default overlap (a minute) reads again what changed in the minute before the
+    // mark: here everyone, all written seconds ago.
+    const overlapped = join(dir, 'overlapped.json');
+    expect((await run({}, overlapped)).fetched).toBe(everyone.length + 1);
+    expect((await run({}, overlapped)).fetched).toBe(everyone.length + 1);
   });
 });

@@ -281,11 +281,16 @@ export const TAGGING_TARGETS = TAGGING_TARGET_TYPES;
  */
 const RULES: Readonly<Partial<Record<Exclude<KindName, 'person'>, ServerRules>>> = {
   petition: { totals: ['total_signatures'], derive: deriveTotalShares },
+  // One signature per person and petition, one submission per person and form, one
+  // attendance per person and event: acting again updates the record (see kinds.ts).
+  // Donations and outreaches are separate acts each time, and add.
   signature: {
+    oneRecordPer: ['person', 'petition'],
     contributions: (_doc, refs) => addTo(refs, 'petition', { total_signatures: 1 }),
   },
   form: { totals: ['total_submissions'], derive: deriveTotalShares },
   submission: {
+    oneRecordPer: ['person', 'form'],
     contributions: (_doc, refs) => addTo(refs, 'form', { total_submissions: 1 }),
   },
   fundraising_page: { totals: ['total_donations', 'total_amount'], derive: deriveTotalShares },
@@ -311,7 +316,11 @@ const RULES: Readonly<Partial<Record<Exclude<KindName, 'person'>, ServerRules>>>
     prepareInput: ticketLevelsAsStored,
     derive: deriveTotalShares,
   },
-  attendance: { contributions: attendanceContributions, check: checkTickets },
+  attendance: {
+    oneRecordPer: ['person', 'event'],
+    contributions: attendanceContributions,
+    check: checkTickets,
+  },
   answer: { check: checkAnswer },
   message: {
     // Status and counts move with time while a message goes out (domain/messages.ts).

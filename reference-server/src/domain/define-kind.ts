@@ -38,6 +38,7 @@ export type ServerRules = Partial<
     | 'exactlyOneOf'
     | 'view'
     | 'requiredOnCreate'
+    | 'oneRecordPer'
     | 'contributions'
     | 'totals'
     | 'renderTotals'

@@ -95,6 +95,14 @@ export interface ResourceKind {
    * time without a write (a message being sent). Applied when the record is rendered.
    */
   view?(doc: JsonObject, now: Date): JsonObject;
+  /**
+   * References that identify at most one record of the kind: one signature per person
+   * and petition. A create whose links name the same records as an existing record's
+   * updates that record instead (`RecordService.createOrUpdate`), so a person who signs
+   * again changes the signature and the petition's total stays. Most selective first
+   * (the person: the look-up walks that record's children).
+   */
+  oneRecordPer?: readonly string[];
   /** Members a create must carry (a tag's `name`: helpers find tags by name). */
   requiredOnCreate?: readonly string[];
   /**

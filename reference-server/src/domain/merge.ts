@@ -73,3 +73,35 @@ export function applyPatch(
   }
   return out;
 }
+
+function isEmpty(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+/**
+ * `current` with only its empty parts taken from `sent`, objects member by member: what
+ * a caller without a key may write (it fills gaps, never changes what is stored, and its
+ * `null` clears nothing).
+ *
+ * @example
+ * ```ts
+ * fillGaps({ year: 1990 }, { year: 1970, month: 5 }); // { year: 1990, month: 5 }
+ * fillGaps('', 'Yes!'); // 'Yes!'
+ * ```
+ */
+export function fillGaps(current: unknown, sent: unknown): unknown {
+  if (isEmpty(current)) return dropNulls(sent);
+  if (!isPlainObject(current) || !isPlainObject(sent)) return current;
+  const out: JsonObject = { ...current };
+  for (const [key, value] of Object.entries(sent)) {
+    if (value === null || value === undefined) continue;
+    const filled = fillGaps(current[key], value);
+    if (filled !== undefined) out[key] = filled;
+  }
+  return out;
+}

@@ -9,6 +9,7 @@
  * `triggers` are recorded on the person.
  */
 import { PersonSignupBodySchema } from 'adis-sdk/schema';
+import type * as z from 'zod/mini';
 // The href functions are pure (no HTTP): the same reading of hrefs as the routes'.
 import { recordOfHref, Urls } from '../http/links.js';
 import type { JsonObject, StoredRecord, Tenant } from '../storage/storage.js';
@@ -30,9 +31,48 @@ export interface SignupResult {
   parts: ResourceStatus[];
 }
 
+/** A person signup body as its schema parsed it. */
+export type PersonSignupCall = z.output<typeof PersonSignupBodySchema>;
+
 /**
- * Runs a person signup call in a helper context: validates the body, creates or updates
- * the person in one transaction, then runs the action functions.
+ * Checks a person signup body without writing anything (400 when it does not fit the
+ * schema). What a call processed in the background is checked with before its 202.
+ *
+ * @example
+ * ```ts
+ * const call = checkPersonSignup({ person: { given_name: 'Ana' } });
+ * ```
+ */
+export function checkPersonSignup(body: JsonObject): PersonSignupCall {
+  return parseOrThrow(PersonSignupBodySchema, body, 'std:person_signup_helper');
+}
+
+/**
+ * Runs a checked person signup call in a helper context: creates or updates the person
+ * in one transaction, then runs the action functions.
+ *
+ * @example
+ * ```ts
+ * const outcome = applyPersonSignup(context, checkPersonSignup({ person: { given_name: 'Ana' } }));
+ * outcome.main.status; // 201
+ * ```
+ */
+export function applyPersonSignup(context: HelperContext, call: PersonSignupCall): HelperOutcome {
+  const { triggers } = call;
+  const { record, created } = context.records.storage.transaction(() =>
+    upsertPerson(context.records, context.tenant, call.person as JsonObject, {
+      anonymous: context.anonymous,
+      now: context.now,
+      ...(triggers ? { extra: { triggers } } : {}),
+    }),
+  );
+  const parts = runActionFunctions(context, call, { person: record });
+  return { main: { kind: personKind, record, status: created ? 201 : 200 }, parts };
+}
+
+/**
+ * Runs a person signup call in a helper context: {@link checkPersonSignup}, then
+ * {@link applyPersonSignup}.
  *
  * @example
  * ```ts
@@ -41,17 +81,7 @@ export interface SignupResult {
  * ```
  */
 export function runPersonSignup(context: HelperContext, body: JsonObject): HelperOutcome {
-  const parsed = parseOrThrow(PersonSignupBodySchema, body, 'std:person_signup_helper');
-  const { triggers } = parsed;
-  const { record, created } = context.records.storage.transaction(() =>
-    upsertPerson(context.records, context.tenant, parsed.person as JsonObject, {
-      anonymous: context.anonymous,
-      now: context.now,
-      ...(triggers ? { extra: { triggers } } : {}),
-    }),
-  );
-  const parts = runActionFunctions(context, parsed, { person: record });
-  return { main: { kind: personKind, record, status: created ? 201 : 200 }, parts };
+  return applyPersonSignup(context, checkPersonSignup(body));
 }
 
 /**

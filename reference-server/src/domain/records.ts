@@ -20,7 +20,7 @@ import {
   resolveIdentifiers,
 } from './identifiers.js';
 import type { CheckContext, KindRegistry, References, ResourceKind } from './kinds.js';
-import { applyPatch, dropNulls } from './merge.js';
+import { applyPatch, dropNulls, fillGaps } from './merge.js';
 import { type PageRequest, planPage, totalPages } from './paging.js';
 
 /**
@@ -69,6 +69,11 @@ export interface UpdateOptions {
   now?: Date;
   /** The `_links` of the body. */
   links?: LinkInput;
+  /**
+   * {@link HELPER_MEMBERS} a helper records anew (the `triggers` of a second signing);
+   * the stored ones stay when absent. Never from a client's own update.
+   */
+  recorded?: JsonObject;
 }
 
 /** Options of {@link RecordService.create}. */
@@ -80,6 +85,29 @@ export interface CreateOptions extends UpdateOptions {
    * sent). They are read-only to clients, so they cannot come in the input.
    */
   recorded?: JsonObject;
+  /**
+   * Where the body carried the links, for the properties of link problems: `canvass.`
+   * when a canvass helper's `canvass._links` named the canvasser. Default: the top level.
+   */
+  linksAt?: string;
+}
+
+/** Options of {@link RecordService.createOrUpdate}. */
+export interface CreateOrUpdateOptions extends CreateOptions {
+  /**
+   * Update an existing record as a caller without an API key may: fill only the members
+   * it lacks, never change a stored one (anyone who knows a person's email address could
+   * otherwise rewrite that person's comment or decline their RSVP). Nothing is written
+   * when nothing is new.
+   */
+  fillOnly?: boolean;
+}
+
+/** What {@link RecordService.createOrUpdate} did. */
+export interface RecordUpsert {
+  record: StoredRecord;
+  /** True when the record was created (201); false when an existing one was updated (200). */
+  created: boolean;
 }
 
 /**
@@ -152,6 +180,19 @@ export function composeDocument(
   }
   if (Object.keys(refs).length > 0) doc[REFS] = refs;
   return doc;
+}
+
+/** Problems with their `_links.…` properties placed below `at` (`canvass._links.…`). */
+function linksAt(errors: ErrorDescription[], at: string): ErrorDescription[] {
+  if (at === '') return errors;
+  return errors.map((error) =>
+    error.properties
+      ? {
+          ...error,
+          properties: error.properties.map((p) => (p.startsWith('_links.') ? `${at}${p}` : p)),
+        }
+      : error,
+  );
 }
 
 function withoutFields(doc: JsonObject, fields: readonly string[]): JsonObject {
@@ -398,7 +439,9 @@ export class RecordService {
       fields = kind.prepareInput ? kind.prepareInput(fields, {}) : fields;
       fields = kind.derive ? kind.derive(fields, refs) : fields;
       this.checkRecord(tenant, kind, fields, refs, id, true, errors);
-      if (errors.length > 0) throw invalid(`std:${kind.singular}`, errors);
+      if (errors.length > 0) {
+        throw invalid(`std:${kind.singular}`, linksAt(errors, options.linksAt ?? ''));
+      }
       const stamp = now.toISOString();
       const doc = composeDocument(
         identifiers,
@@ -410,6 +453,129 @@ export class RecordService {
       return this.guarded(kind, sent, () =>
         this.storage.insertRecord(this.recordWrite(tenant, kind, id, doc, identifiers, refs)),
       );
+    });
+  }
+
+  /**
+   * The newest record of a kind with {@link ResourceKind.oneRecordPer} whose references
+   * are `refs`' for those relations (the person's signature of the petition), other than
+   * `except`. Older duplicates, which a database written before the rule may hold, are
+   * left as they are.
+   */
+  private recordWith(
+    tenant: Tenant,
+    kind: ResourceKind,
+    refs: References,
+    except?: string,
+  ): StoredRecord | undefined {
+    const rels = kind.oneRecordPer ?? [];
+    const parents = rels.map((rel) => refs[rel]);
+    if (rels.length === 0 || parents.some((parent) => parent === undefined)) return undefined;
+    for (const id of this.storage.findByParents(tenant.id, kind.singular, parents as ParentRef[])) {
+      if (id === except) continue;
+      const record = this.storage.getRecord(tenant.id, kind.singular, id);
+      // The person may be a parent through another relation (a creator): check the rels.
+      const found = record ? referencesOf(record.doc) : {};
+      const same = rels.every(
+        (rel) => found[rel]?.kind === refs[rel]?.kind && found[rel]?.id === refs[rel]?.id,
+      );
+      if (record && same) return record;
+    }
+    return undefined;
+  }
+
+  /**
+   * The record a create would duplicate (see {@link ResourceKind.oneRecordPer}), read
+   * from its links and parent as {@link create} reads them; none when they have problems,
+   * which the create then reports.
+   */
+  private existingFor(
+    tenant: Tenant,
+    kind: ResourceKind,
+    options: CreateOptions,
+  ): StoredRecord | undefined {
+    if (!kind.oneRecordPer?.length) return undefined;
+    const errors: ErrorDescription[] = [];
+    const refs = this.applyLinks(tenant, kind, {}, options.links ?? {}, errors);
+    if (errors.length > 0) return undefined;
+    if (options.parent) {
+      const { rel, ref } = options.parent;
+      const sent = refs[rel];
+      if (sent && (sent.kind !== ref.kind || sent.id !== ref.id)) return undefined;
+      refs[rel] = ref;
+    }
+    return this.recordWith(tenant, kind, refs);
+  }
+
+  /**
+   * Creates a record like {@link create}; but for a kind with
+   * {@link ResourceKind.oneRecordPer}, when a record with the same references exists
+   * (the person signed this petition before), updates that record instead: the fields
+   * sent change as in {@link update}, identifiers sent are added to its own, and the
+   * totals it adds to stay as they were. With `fillOnly`, only what it lacks is filled.
+   *
+   * @example
+   * ```ts
+   * const { record, created } = records.createOrUpdate(tenant, signatureKind, { comments: 'Yes!' }, {
+   *   links: { person: { plural: 'people', id: personId } },
+   *   parent: { rel: 'petition', ref: { kind: 'petition', id: petitionId } },
+   * });
+   * created; // false when the person had signed: 200, not 201
+   * ```
+   */
+  createOrUpdate(
+    tenant: Tenant,
+    kind: ResourceKind,
+    input: JsonObject,
+    options: CreateOrUpdateOptions = {},
+  ): RecordUpsert {
+    return this.storage.transaction(() => {
+      const existing = this.existingFor(tenant, kind, options);
+      if (!existing) return { record: this.create(tenant, kind, input, options), created: true };
+      return { record: this.actAgain(tenant, kind, existing, input, options), created: false };
+    });
+  }
+
+  /** The update of {@link createOrUpdate}: the same act again, by the same person. */
+  private actAgain(
+    tenant: Tenant,
+    kind: ResourceKind,
+    existing: StoredRecord,
+    input: JsonObject,
+    options: CreateOrUpdateOptions,
+  ): StoredRecord {
+    const { now, links, recorded = {} } = options;
+    if (options.fillOnly) {
+      const fill = (sent: JsonObject): JsonObject => {
+        const out: JsonObject = {};
+        for (const [key, value] of Object.entries(sent)) {
+          if (key === 'identifiers' || (SERVER_FIELDS as readonly string[]).includes(key)) continue;
+          const filled = fillGaps(existing.doc[key], value);
+          if (JSON.stringify(filled) !== JSON.stringify(existing.doc[key])) out[key] = filled;
+        }
+        return out;
+      };
+      const patch = fill(withoutFields(input, kind.readOnly));
+      const helper = fill(helperMembers(recorded));
+      // Nothing new: no write, and modified_date stays (as for the person).
+      if (Object.keys(patch).length === 0 && Object.keys(helper).length === 0) return existing;
+      return this.update(tenant, kind, existing.id, patch, {
+        ...(now ? { now } : {}),
+        recorded: helper,
+      });
+    }
+    // Identifiers sent are added (as a person's are): they name this act in another
+    // system, and the record's own must stay; a null one removes nothing.
+    const sent = stringArray(input.identifiers) ?? [];
+    const stored = stringArray(existing.doc.identifiers) ?? [];
+    const patch = {
+      ...withoutFields(input, ['identifiers']),
+      ...(sent.length > 0 ? { identifiers: [...new Set([...stored, ...sent])] } : {}),
+    };
+    return this.update(tenant, kind, existing.id, patch, {
+      ...(now ? { now } : {}),
+      ...(links ? { links } : {}),
+      recorded,
     });
   }
 
@@ -432,7 +598,7 @@ export class RecordService {
     patch: JsonObject,
     options: UpdateOptions = {},
   ): StoredRecord {
-    const { now = new Date(), links = {} } = options;
+    const { now = new Date(), links = {}, recorded = {} } = options;
     return this.storage.transaction(() => {
       const current = this.get(tenant, kind, id);
       const local = localIdentifier(tenant.namespace, id);
@@ -446,7 +612,9 @@ export class RecordService {
             )
           : (stringArray(current.doc.identifiers) ?? [local]);
       const errors: ErrorDescription[] = [];
-      const refs = this.applyLinks(tenant, kind, referencesOf(current.doc), links, errors);
+      const before = referencesOf(current.doc);
+      const refs = this.applyLinks(tenant, kind, before, links, errors);
+      if (errors.length === 0) this.checkStillOne(tenant, kind, id, before, refs, errors);
       if (errors.length > 0) throw invalid(`std:${kind.singular}`, errors);
       const changes = kind.prepareInput
         ? kind.prepareInput(
@@ -466,11 +634,38 @@ export class RecordService {
         kind,
         current,
         identifiers,
-        fields,
+        { ...fields, ...helperMembers(recorded) },
         now,
         stringArray(patch.identifiers),
         refs,
       );
+    });
+  }
+
+  /**
+   * An update that moves a link of {@link ResourceKind.oneRecordPer} (a signature to
+   * another person) must not make it a second record of the same references.
+   */
+  private checkStillOne(
+    tenant: Tenant,
+    kind: ResourceKind,
+    id: string,
+    before: References,
+    after: References,
+    errors: ErrorDescription[],
+  ): void {
+    const rels = kind.oneRecordPer ?? [];
+    const moved = rels.filter(
+      (rel) => before[rel]?.kind !== after[rel]?.kind || before[rel]?.id !== after[rel]?.id,
+    );
+    if (moved.length === 0) return;
+    const other = this.recordWith(tenant, kind, after, id);
+    if (!other) return;
+    errors.push({
+      error_code: ErrorCode.INVALID_LINK,
+      description: `there is a ${kind.singular} of this ${rels.join(' and ')} already (${other.id}): one ${kind.singular} per ${rels.join(' and ')}`,
+      properties: moved.map((rel) => `_links.std:${rel}`),
+      hint: `update that ${kind.singular} instead`,
     });
   }
 

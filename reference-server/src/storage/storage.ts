@@ -229,6 +229,13 @@ export interface Storage {
   /** Ids of records with the lookup key `name` = `value`, oldest first. */
   findByKey(tenantId: number, kind: string, name: string, value: string): string[];
   /**
+   * Ids of the records of `kind` whose `parents` include every one of `parents` (a
+   * person's signatures of one petition), newest first; none when a parent does not
+   * exist. The look-up walks the children of the first parent: give the one with the
+   * fewest first (the person, not the petition).
+   */
+  findByParents(tenantId: number, kind: string, parents: readonly ParentRef[]): string[];
+  /**
    * The tenant owning the record of `kind` with id `id`, whichever tenant it is. For
    * calls without an API key (a browser recording a signature): the record in the URL
    * says whose data the call is about. Record ids are UUIDs, unique across tenants.

@@ -5,8 +5,11 @@
  * - `contact_type` and `input_type` must be codes of the server's metadata lists
  *   (`canvass_contact_types`, `canvass_input_types`), else 400 INVALID_PROPERTY: a
  *   canvass with a code no client can look up cannot be reported on;
- * - the `canvasser`, when given, is matched or created like any helper person and
- *   linked as `std:canvasser`;
+ * - the canvasser, when given, is either inlined as `canvasser` (matched or created like
+ *   any helper person) or linked as `_links: { "std:canvasser": { "href" } }` inside
+ *   `canvass` (any prefix, as every write takes links: see `body-links.ts`), to an
+ *   existing person of the tenant (else 400 INVALID_LINK at `canvass._links.std:canvasser`),
+ *   which is linked as it is. Both at once is 400 INVALID_PROPERTY: which one is meant?
  * - a `question_response` becomes an answer of the target to the question, linked to
  *   the canvass, checked like any answer; a question that does not exist is 400
  *   QUESTION_DOES_NOT_EXIST. Both belong to the canvass: if either fails, nothing is
@@ -18,6 +21,7 @@ import { isPlainObject } from '../merge.js';
 import { CONTACT_TYPES, INPUT_TYPES } from '../metadata.js';
 import { personKind } from '../person.js';
 import { findQuestion, questionMissing, recordAnswer } from './action-functions.js';
+import { bodyLinks } from './body-links.js';
 import type { HelperContext } from './context.js';
 import { type HelperBody, helperPerson, mainFields, type PreparedRecord } from './main-record.js';
 
@@ -71,6 +75,7 @@ function answerQuestion(
  * @example
  * ```ts
  * prepareCanvass(context, { canvass: { contact_type: 'door', success: true } }, target);
+ * prepareCanvass(context, { canvass: { success: true, _links: { 'std:canvasser': { href: ben.url } } } }, target);
  * ```
  */
 export function prepareCanvass(
@@ -81,11 +86,28 @@ export function prepareCanvass(
   const canvass = isPlainObject(body.canvass) ? body.canvass : {};
   const problems = canvassCodeProblems(canvass);
   if (problems.length > 0) throw new ApiError(400, problems, 'std:canvass');
-  const { canvasser, question_response: response, ...fields } = canvass;
+  const { canvasser, question_response: response, _links, ...fields } = canvass;
+  const linked = bodyLinks(context, _links, ['canvasser']);
+  if (isPlainObject(canvasser) && linked.canvasser) {
+    throw new ApiError(
+      400,
+      [
+        {
+          error_code: ErrorCode.INVALID_PROPERTY,
+          description: 'the canvasser is given twice: inline and as a link',
+          properties: ['canvass.canvasser', 'canvass._links.std:canvasser'],
+          hint: 'send one of them',
+        },
+      ],
+      'std:canvass',
+    );
+  }
   const prepared: PreparedRecord = {
     fields: mainFields(context, fields, body.triggers),
-    links: {},
+    links: linked,
     person: { record: target },
+    // Link problems are reported where the links were: canvass._links.std:canvasser.
+    linksAt: 'canvass.',
   };
   if (isPlainObject(canvasser)) {
     const person = helperPerson(context, canvasser);

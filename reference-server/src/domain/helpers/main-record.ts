@@ -28,6 +28,11 @@ export interface PreparedRecord {
   person: HelperPerson;
   /** Runs after the main record is created, in the same transaction (a canvass's answer). */
   after?(main: StoredRecord): void;
+  /**
+   * Where the body carried `links`, when not at its top level (`canvass.`): link problems
+   * name the property as sent.
+   */
+  linksAt?: string;
 }
 
 /** Members of a helper body that are not fields of its main record. */

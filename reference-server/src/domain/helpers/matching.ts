@@ -20,7 +20,7 @@
  */
 import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js';
 import { localIdentifier } from '../identifiers.js';
-import { applyPatch, dropNulls, isPlainObject } from '../merge.js';
+import { applyPatch, dropNulls, fillGaps, isPlainObject } from '../merge.js';
 import { normaliseEmail, personKind } from '../person.js';
 import type { RecordService } from '../records.js';
 
@@ -160,28 +160,6 @@ export function mergePerson(stored: JsonObject, sent: JsonObject): JsonObject {
   return applyPatch(out, plain, [...personKind.readOnly, 'identifiers']);
 }
 
-function isEmpty(value: unknown): boolean {
-  return (
-    value === undefined ||
-    value === null ||
-    value === '' ||
-    (Array.isArray(value) && value.length === 0)
-  );
-}
-
-/** `current` with only its empty parts taken from `sent`, objects member by member. */
-function fillValue(current: unknown, sent: unknown): unknown {
-  if (isEmpty(current)) return dropNulls(sent);
-  if (!isPlainObject(current) || !isPlainObject(sent)) return current;
-  const out: JsonObject = { ...current };
-  for (const [key, value] of Object.entries(sent)) {
-    if (value === null || value === undefined) continue;
-    const filled = fillValue(current[key], value);
-    if (filled !== undefined) out[key] = filled;
-  }
-  return out;
-}
-
 /**
  * The stored person's fields with the sent person's filling the gaps (anonymous calls):
  * nothing stored is changed or removed, `null` clears nothing, identifiers are ignored.
@@ -201,7 +179,7 @@ export function fillPerson(stored: JsonObject, sent: JsonObject): JsonObject {
     if (key && Array.isArray(value)) {
       out[field] = appendMembers(list(stored, field), value.filter(isPlainObject), key);
     } else {
-      out[field] = fillValue(stored[field], value);
+      out[field] = fillGaps(stored[field], value);
     }
   }
   return out;

@@ -9,8 +9,11 @@
  * 2. in ONE transaction: the person is matched or created (see `matching.ts`), then the
  *    main record is created through the record service, so its links, the catalog's
  *    checks (ticket levels sold out, currency, answers) and the totals it adds to
- *    (`total_signatures`, …) are those of any create. If anything fails, nothing is
- *    written (atomic);
+ *    (`total_signatures`, …) are those of any create. A signature, attendance or
+ *    submission is one per person and petition, event or form (the catalog's
+ *    `oneRecordPer`): when the person already has one, it is updated instead (200) and
+ *    the totals do not move; a caller without a key only fills what it lacks. Donations,
+ *    outreaches and canvasses always add. If anything fails, nothing is written (atomic);
  * 3. the action functions, each a part in its own transaction (non-atomic).
  */
 
@@ -101,9 +104,91 @@ export const RECORD_HELPERS: Readonly<Record<string, RecordHelperDefinition>> = 
   },
 };
 
+/** A record helper call whose record exists and whose body fits: ready to run. */
+export interface RecordHelperCall {
+  definition: RecordHelperDefinition;
+  /** The kind of the record in the URL (petition, event, …; a person for a canvass). */
+  parentKind: ResourceKind;
+  /** The record in the URL, as read when the call was checked. */
+  parent: StoredRecord;
+  /** The body as its schema parsed it. */
+  body: HelperBody;
+}
+
+/**
+ * Checks a record helper call without writing anything: the record `parentId` of
+ * `parentKind` must exist in the tenant (404), then the body must fit the helper's schema
+ * (400). What a call processed in the background is checked with before its 202.
+ *
+ * @example
+ * ```ts
+ * const call = checkRecordHelperCall(context, RECORD_HELPERS.record_signature_helper!, petitionKind, petitionId, body);
+ * ```
+ */
+export function checkRecordHelperCall(
+  context: HelperContext,
+  definition: RecordHelperDefinition,
+  parentKind: ResourceKind,
+  parentId: string,
+  body: unknown,
+): RecordHelperCall {
+  // A missing record is reported before a bad body: the caller should learn that first.
+  const parent = context.records.get(context.tenant, parentKind, parentId);
+  const parsed = parseOrThrow(definition.schema, body, `std:${definition.rel}`) as HelperBody;
+  return { definition, parentKind, parent, body: parsed };
+}
+
+/**
+ * Runs a checked record helper call (steps 2 and 3 at the top of this module) and reports
+ * what it did; atomic failures throw `ApiError`. The main record is created, or, for a
+ * kind with one record per person and parent (a signature per person and petition),
+ * the person's existing one is updated (status 200; see `RecordService.createOrUpdate`).
+ *
+ * @example
+ * ```ts
+ * const outcome = applyRecordHelperCall(context, call);
+ * outcome.main.status; // 201 created, 200 when the person had signed before
+ * ```
+ */
+export function applyRecordHelperCall(
+  context: HelperContext,
+  call: RecordHelperCall,
+): HelperOutcome {
+  const { records, tenant, now } = context;
+  const { definition, parentKind, parent, body } = call;
+  const mainKind = kindOf(context, definition.main);
+  // The parent is not read again: nothing can change it between the check and here when
+  // both run synchronously (no await), and under group commit the read and the writes
+  // are in the same batch anyway. A call run later reads it again first.
+  const { prepared, main } = records.storage.transaction(() => {
+    const prepared = definition.prepare(context, body, parent);
+    // Triggers are read-only to clients: the helper records them beside the fields.
+    const { triggers, ...fields } = prepared.fields;
+    const main = records.createOrUpdate(tenant, mainKind, fields, {
+      now,
+      recorded: { triggers },
+      links: prepared.links,
+      parent: { rel: definition.via, ref: { kind: parentKind.singular, id: parent.id } },
+      fillOnly: context.anonymous,
+      ...(prepared.linksAt ? { linksAt: prepared.linksAt } : {}),
+    });
+    prepared.after?.(main.record);
+    return { prepared, main };
+  });
+  const parts = runActionFunctions(context, body, {
+    person: prepared.person.record,
+    ...(definition.main === 'canvass' ? { canvass: main.record } : {}),
+  });
+  return {
+    main: { kind: mainKind, record: main.record, status: main.created ? 201 : 200 },
+    person: { kind: kindOf(context, 'person'), ...prepared.person },
+    parts,
+  };
+}
+
 /**
  * Runs a record helper on the record `parentId` of `parentKind` (the petition signed, the
- * person canvassed) and reports what it did; atomic failures throw `ApiError`.
+ * person canvassed): {@link checkRecordHelperCall}, then {@link applyRecordHelperCall}.
  *
  * @example
  * ```ts
@@ -111,7 +196,7 @@ export const RECORD_HELPERS: Readonly<Record<string, RecordHelperDefinition>> = 
  *   comments: 'Yes!',
  *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
  * });
- * outcome.main.record.id; // the new signature
+ * outcome.main.record.id; // the new signature (or the one the person signed before)
  * ```
  */
 export function runRecordHelper(
@@ -121,34 +206,8 @@ export function runRecordHelper(
   parentId: string,
   body: unknown,
 ): HelperOutcome {
-  const { records, tenant, now } = context;
-  // A missing record is reported before a bad body: the caller should learn that first.
-  // Read once: nothing can change it between here and the transaction, as all of this
-  // runs synchronously (no await), and under group commit the read and the writes are
-  // in the same batch anyway.
-  const parent = records.get(tenant, parentKind, parentId);
-  const parsed = parseOrThrow(definition.schema, body, `std:${definition.rel}`) as HelperBody;
-  const mainKind = kindOf(context, definition.main);
-  const { prepared, main } = records.storage.transaction(() => {
-    const prepared = definition.prepare(context, parsed, parent);
-    // Triggers are read-only to clients: the helper records them beside the fields.
-    const { triggers, ...fields } = prepared.fields;
-    const main = records.create(tenant, mainKind, fields, {
-      now,
-      recorded: { triggers },
-      links: prepared.links,
-      parent: { rel: definition.via, ref: { kind: parentKind.singular, id: parent.id } },
-    });
-    prepared.after?.(main);
-    return { prepared, main };
-  });
-  const parts = runActionFunctions(context, parsed, {
-    person: prepared.person.record,
-    ...(definition.main === 'canvass' ? { canvass: main } : {}),
-  });
-  return {
-    main: { kind: mainKind, record: main, status: 201 },
-    person: { kind: kindOf(context, 'person'), ...prepared.person },
-    parts,
-  };
+  return applyRecordHelperCall(
+    context,
+    checkRecordHelperCall(context, definition, parentKind, parentId, body),
+  );
 }

@@ -1,15 +1,27 @@
 /**
  * The record helpers: `POST <record URL>/<helper path>` for every record helper a kind
  * declares (record signature, outreach, attendance, donation, canvass, submission), and
- * the pieces the person signup route shares with them (the call's context, the answer).
+ * the pieces the person signup route shares with them (the call's context, the answer,
+ * background processing: `?background_processing=true` answers 202 `{}` once the call is
+ * checked and does the work right after; see `../background.ts`).
  */
 import type { Context, Hono } from 'hono';
-import { apiError, ErrorCode } from '../../domain/errors.js';
+import { apiError, ErrorCode, nonAtomicErrorBody } from '../../domain/errors.js';
 import type { HelperContext } from '../../domain/helpers/context.js';
-import { type HelperOutcome, helperAnswer } from '../../domain/helpers/outcome.js';
-import { RECORD_HELPERS, runRecordHelper } from '../../domain/helpers/record-helpers.js';
+import {
+  type HelperOutcome,
+  helperAnswer,
+  isComplete,
+  outcomeStatuses,
+} from '../../domain/helpers/outcome.js';
+import {
+  applyRecordHelperCall,
+  checkRecordHelperCall,
+  RECORD_HELPERS,
+} from '../../domain/helpers/record-helpers.js';
 import type { RecordHelper, ResourceKind } from '../../domain/kinds.js';
-import type { StoredRecord, Tenant } from '../../storage/storage.js';
+import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js';
+import { acceptInBackground, wantsBackground } from '../background.js';
 import { type Control, readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
 import { API_PREFIX, recordOfHref } from '../links.js';
@@ -84,6 +96,19 @@ export function helperResponse(
 }
 
 /**
+ * What a helper call processed in the background failed at, short of an exception: the
+ * non-atomic `std:error` it would have answered when some action function failed.
+ *
+ * @example
+ * ```ts
+ * acceptInBackground(c, config, () => incompleteError(runPersonSignup(context, body)));
+ * ```
+ */
+export function incompleteError(outcome: HelperOutcome): JsonObject | undefined {
+  return isComplete(outcome) ? undefined : nonAtomicErrorBody(outcomeStatuses(outcome));
+}
+
+/**
  * The tenant a call on the record `id` of `kind` works in: the key's, or for an
  * anonymous call the record's own (404 when no tenant has it). Anonymous calls reach
  * only helpers open to them (the authentication middleware lets no other through).
@@ -123,9 +148,18 @@ export function registerHelperRoutes(app: Hono<AppEnv>, config: AppConfig): void
       app.post(path, async (c) => {
         const id = c.req.param('id') ?? '';
         const { tenant, anonymous } = tenantOf(c, config, kind, helper, id);
+        const background = wantsBackground(c);
         const { control, rest } = takeControl(await readJsonObject(c));
         const context = helperContext(c, config, tenant, anonymous);
-        const outcome = runRecordHelper(context, definition, kind, id, rest);
+        const call = checkRecordHelperCall(context, definition, kind, id, rest);
+        if (background) {
+          return acceptInBackground(c, config, () => {
+            // Read again: the record may have been deleted since the call was checked.
+            const parent = config.records.get(tenant, kind, id);
+            return incompleteError(applyRecordHelperCall(context, { ...call, parent }));
+          });
+        }
+        const outcome = applyRecordHelperCall(context, call);
         return helperResponse(c, config, context, outcome, control);
       });
       app.all(path, methodNotAllowed(['POST']));

@@ -1,14 +1,16 @@
 /**
  * The person signup helper: `POST` to the href of the entry point's
- * `std:person_signup_helper` link. Keyed callers only.
+ * `std:person_signup_helper` link. Keyed callers only. Takes `?background_processing=true`
+ * like the record helpers (`helpers.ts`).
  */
 import type { Hono } from 'hono';
-import { runPersonSignup } from '../../domain/person-signup.js';
+import { applyPersonSignup, checkPersonSignup } from '../../domain/person-signup.js';
+import { acceptInBackground, wantsBackground } from '../background.js';
 import { readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
 import { API_PREFIX } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
-import { helperContext, helperResponse } from './helpers.js';
+import { helperContext, helperResponse, incompleteError } from './helpers.js';
 
 /** Path of the helper below the API base. */
 export const PERSON_SIGNUP_PATH = 'people/person_signup_helper';
@@ -25,10 +27,14 @@ export const PERSON_SIGNUP_PATH = 'people/person_signup_helper';
 export function registerPersonSignup(app: Hono<AppEnv>, config: AppConfig): void {
   const path = `${API_PREFIX}/${PERSON_SIGNUP_PATH}`;
   app.post(path, async (c) => {
+    const background = wantsBackground(c);
     const { control, rest } = takeControl(await readJsonObject(c));
     const context = helperContext(c, config, c.get('auth').tenant, false);
-    const outcome = runPersonSignup(context, rest);
-    return helperResponse(c, config, context, outcome, control);
+    const call = checkPersonSignup(rest);
+    if (background) {
+      return acceptInBackground(c, config, () => incompleteError(applyPersonSignup(context, call)));
+    }
+    return helperResponse(c, config, context, applyPersonSignup(context, call), control);
   });
   app.all(path, methodNotAllowed(['POST']));
 }

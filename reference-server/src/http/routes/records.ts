@@ -143,15 +143,21 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     parent?: { rel: string; ref: { kind: string; id: string } },
   ) => {
     const { control, rest } = takeControl(await readJsonObject(c));
-    const record = records.create(c.get('auth').tenant, kind, kind.parse(rest), {
-      links: linkInputOf(rest, kind),
-      ...(parent ? { parent } : {}),
-    });
+    // A second signature of the same person and petition updates the first (200), as
+    // the helpers do: see RecordService.createOrUpdate.
+    const { record, created } = records.createOrUpdate(
+      c.get('auth').tenant,
+      kind,
+      kind.parse(rest),
+      { links: linkInputOf(rest, kind), ...(parent ? { parent } : {}) },
+    );
     const urls = c.get('urls');
     const body = control.returnResponse
       ? presentOne(c, kind, record)
       : minimalRecord(urls, kind, record);
-    return hal(body, 201, { Location: urls.record(kind.plural, record.id) });
+    return created
+      ? hal(body, 201, { Location: urls.record(kind.plural, record.id) })
+      : hal(body, 200);
   };
 
   app.get(collectionPath, (c) => {

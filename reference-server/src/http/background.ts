@@ -1,0 +1,121 @@
+/**
+ * Helper calls processed in the background (`?background_processing=true`, as Action
+ * Network offers it): the call is checked at once (a missing record still gets its 404, a
+ * bad body its 400), answered `202 Accepted` with `{}`, and its work runs right after, in
+ * the same process. Nobody waits for the outcome, so a failure (an exception, an atomic
+ * 400 such as tickets sold out, an action function that failed, a commit that failed) is
+ * logged through the app's `logError` (stderr by default) with a reference code and the
+ * `std:error` the caller would have received.
+ *
+ * An accepted call is not durable until processed: the 202 says only that the call was
+ * checked and queued in memory. If the process dies before the work has run and
+ * committed (a crash, `kill -9`), the call is lost and the caller cannot learn so. A
+ * clean shutdown waits for the work ({@link backgroundIdle}, used by `shutdown.ts`).
+ *
+ * The pending work is kept per storage: it is writes to that database, and closing the
+ * database is what must wait for it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'hono';
+import { ApiError, apiError, ErrorCode, errorBody } from '../domain/errors.js';
+import type { JsonObject, Storage } from '../storage/storage.js';
+import type { AppConfig, AppEnv } from './env.js';
+import { singleQuery } from './query.js';
+import { hal } from './respond.js';
+
+/** The query parameter asking for background processing. */
+export const BACKGROUND_PARAMETER = 'background_processing';
+
+/**
+ * The work of an accepted call. Throws on an atomic failure; returns the `std:error`
+ * body of a failure short of one (some action functions failed), else nothing.
+ */
+export type BackgroundWork = () => JsonObject | undefined;
+
+/** The work accepted and not yet finished, per storage. */
+const pending = new WeakMap<Storage, Set<Promise<void>>>();
+
+/**
+ * Whether the call asks for background processing: `true`; `false` or absent: no;
+ * anything else (or the parameter twice) is 400 `INVALID_PARAMETER`.
+ *
+ * @example
+ * ```ts
+ * if (wantsBackground(c)) return acceptInBackground(c, config, () => run());
+ * ```
+ */
+export function wantsBackground(c: Context<AppEnv>): boolean {
+  const value = singleQuery(c, BACKGROUND_PARAMETER);
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw apiError(
+    400,
+    ErrorCode.INVALID_PARAMETER,
+    `${BACKGROUND_PARAMETER} must be true or false, not ${JSON.stringify(value)}`,
+    { properties: [BACKGROUND_PARAMETER], hint: `${BACKGROUND_PARAMETER}=true` },
+  );
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ApiError) return JSON.stringify(errorBody(error));
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+/**
+ * Answers `202` with `{}` and runs `work` right after the answer (on the next turn of
+ * the event loop), then waits for its writes to be committed. Call it only once the
+ * call has been checked: what fails later is only logged.
+ *
+ * @example
+ * ```ts
+ * const call = checkRecordHelperCall(context, definition, kind, id, body);
+ * if (wantsBackground(c)) return acceptInBackground(c, config, () => failureOf(apply(call)));
+ * ```
+ */
+export function acceptInBackground(
+  c: Context<AppEnv>,
+  config: AppConfig,
+  work: BackgroundWork,
+): Response {
+  const { storage } = config;
+  const what = `${c.req.method} ${c.req.path}`;
+  let tasks = pending.get(storage);
+  if (!tasks) {
+    tasks = new Set();
+    pending.set(storage, tasks);
+  }
+  const log = (detail: string) => {
+    const reference = randomBytes(8).toString('hex');
+    config.logError(
+      `[${new Date().toISOString()}] ${reference} background ${what} failed: ${detail}`,
+    );
+  };
+  const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(async () => {
+      const mark = storage.commitMark();
+      const failure = work();
+      if (failure) log(JSON.stringify(failure));
+      // Only a commit makes it happen: a failed one loses the writes, so say so.
+      await storage.durable(mark);
+    })
+    .catch((error: unknown) => log(describe(error)))
+    .finally(() => tasks.delete(task));
+  tasks.add(task);
+  return hal({}, 202);
+}
+
+/**
+ * Resolves once no accepted call on `storage` is waiting to run or to commit, including
+ * calls accepted while it waits. For shutdown: close the database only after it.
+ *
+ * @example
+ * ```ts
+ * await running.close(); // no new calls
+ * await backgroundIdle(storage);
+ * storage.close();
+ * ```
+ */
+export async function backgroundIdle(storage: Storage): Promise<void> {
+  const tasks = pending.get(storage);
+  while (tasks && tasks.size > 0) await Promise.all([...tasks]);
+}
