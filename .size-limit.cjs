@@ -19,6 +19,14 @@ module.exports = [
     limit: '3.2 kB',
   },
   {
+    // The prebuilt file for pages without a bundler (`adis-sdk/helpers/browser`,
+    // docs/browser.md): the whole light entry in one module, all of which a page loads.
+    name: 'no bundler: dist/browser/helpers.js, the whole file',
+    path: 'dist/browser/helpers.js',
+    gzip: true,
+    limit: '5.5 kB',
+  },
+  {
     // connectWith + one kind: only people's schemas. Goal 20 kB, out of reach with
     // zod, ky and uri-template (17.8 kB of it gzipped: docs/performance.md).
     name: 'connect and page people: { connectWith, personKind } from adis-sdk',

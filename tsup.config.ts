@@ -1,4 +1,4 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
 // Three library entries: `adis-sdk` (index), the light browser entry `adis-sdk/helpers`
 // (helpers), which uses fetch alone, and the pure schema layer `adis-sdk/schema` (the
@@ -12,6 +12,27 @@ import { defineConfig } from 'tsup';
 //
 // ky is ESM-only: the CJS build must carry it inside, or `require('adis-sdk')`
 // fails at run time with `import_ky.default.create is not a function`.
+//
+// The third build is for pages without a bundler: the light entry in one minified,
+// self-contained ES module, `dist/browser/helpers.js` (`adis-sdk/helpers/browser`),
+// which a page imports from `<script type="module">`. Its types are the light entry's.
+
+/**
+ * The no-bundler file's build, also run by test/browser/no-bundler.test.ts (into a
+ * folder of its own) so that the browser test always loads the current code.
+ */
+export const browserHelpers: Options = {
+  entry: { helpers: 'src/helpers/index.ts' },
+  outDir: 'dist/browser',
+  format: ['esm'],
+  platform: 'browser',
+  // Browsers of the last few years, as the signup widget: fetch, AbortSignal, `?.`.
+  target: ['chrome100', 'firefox100', 'safari15', 'edge100'],
+  minify: true,
+  sourcemap: true,
+  treeshake: true,
+};
+
 export default defineConfig([
   {
     // The `adis-export` command (bin, dist/cli/export-cli.js) is emitted with the ESM
@@ -43,4 +64,5 @@ export default defineConfig([
     noExternal: ['ky'],
     treeshake: true,
   },
+  browserHelpers,
 ]);

@@ -7,9 +7,8 @@
  * Without Chromium at /usr/bin/chromium (or ADIS_CHROMIUM) the tests are skipped with
  * the reason, unless ADIS_REQUIRE_BROWSER=1 (CI), where they fail.
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page, type Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildWidget } from '../../examples/signup-widget/build.js';
 import type { RunningServer } from '../../reference-server/src/index.js';
@@ -20,13 +19,8 @@ import {
   type PetitionResource,
 } from '../../src/index.js';
 import { type TestServer, testServer } from '../e2e/reference-server.js';
+import { launchChromium, SKIP_REASON } from './chromium.js';
 import { type StaticServer, serveStatic } from './static-server.js';
-
-const CHROMIUM = process.env.ADIS_CHROMIUM ?? '/usr/bin/chromium';
-const REQUIRED = process.env.ADIS_REQUIRE_BROWSER === '1';
-const SKIP_REASON = existsSync(CHROMIUM)
-  ? undefined
-  : `no Chromium at ${CHROMIUM} (install it with: apt-get install -y chromium)`;
 
 const WIDGET_DIR = fileURLToPath(new URL('../../examples/signup-widget/', import.meta.url));
 
@@ -41,11 +35,8 @@ let event: EventResource;
 let attendanceHref: string;
 
 beforeAll(async () => {
-  if (SKIP_REASON) {
-    if (REQUIRED) throw new Error(`ADIS_REQUIRE_BROWSER=1 but ${SKIP_REASON}`);
-    console.warn(`browser tests skipped: ${SKIP_REASON}; ADIS_REQUIRE_BROWSER=1 fails instead`);
-    return;
-  }
+  browser = await launchChromium();
+  if (!browser) return;
   await buildWidget();
   api = testServer();
   running = await api.listen();
@@ -67,21 +58,6 @@ beforeAll(async () => {
           .replace('data-helper="signature"', 'data-helper="attendance"')
       : html.replace(/data-helper-href="[^"]*"/, `data-helper-href="${helperHref}"`),
   );
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // Without the background-networking flags Chromium keeps calling Google's hosts,
-    // which this machine's closed network refuses.
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
 }, 60_000);
 
 afterAll(async () => {
