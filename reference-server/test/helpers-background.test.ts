@@ -1,0 +1,210 @@
+/**
+ * `?background_processing=true` on helper calls: the call is checked first (a bad body
+ * still gets its 400), answered 202 with `{}`, and done right after; what fails then is
+ * logged with a reference code. A shutdown waits for the work before closing the
+ * database.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp, openStorage } from '../src/index.js';
+import { closeStorageWhenIdle } from '../src/shutdown.js';
+import { errorOf, type Harness, harness, type Json, WRITE } from './helpers.js';
+import { create, helperOf, person } from './helpers-setup.js';
+
+const ANA = person('Ana', 'ana@example.org');
+
+/** A harness whose errors are kept for the test to read. */
+function logged(): { h: Harness; logs: string[] } {
+  const logs: string[] = [];
+  return { h: harness({ anonymousRateLimit: false, logError: (m) => logs.push(m) }), logs };
+}
+
+/** Polls `probe` until it returns true, for at most 2 s. */
+async function eventually(what: string, probe: () => Promise<boolean> | boolean): Promise<void> {
+  const deadline = Date.now() + 2000;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within 2000 ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function total(h: Harness, href: string, name: string): Promise<number> {
+  return (await h.json('GET', href)).body[name];
+}
+
+function inBackground(href: string, value = 'true'): string {
+  return `${href}?background_processing=${value}`;
+}
+
+describe('background processing of helper calls', () => {
+  it('answers 202 {} at once, then records the signature', async () => {
+    const { h, logs } = logged();
+    const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
+    const href = helperOf(petition, 'record_signature_helper');
+    const accepted = await h.call('POST', inBackground(href), {
+      body: { comments: 'Yes!', person: ANA },
+    });
+    expect(accepted.status).toBe(202);
+    expect(accepted.headers.get('Content-Type')).toMatch(/^application\/hal\+json/);
+    expect(accepted.headers.get('Location')).toBeNull();
+    expect(await accepted.json()).toEqual({});
+    // Done right after the answer, not before it.
+    expect(await total(h, petition._links.self.href, 'total_signatures')).toBe(0);
+    await eventually(
+      'the signature',
+      async () => (await total(h, petition._links.self.href, 'total_signatures')) === 1,
+    );
+    const signatures = await h.json('GET', petition._links['std:signatures'].href);
+    expect(signatures.body._embedded['std:signatures'][0].comments).toBe('Yes!');
+    // Without a key too; the same person again updates her signature.
+    const anonymous = await h.call('POST', inBackground(href), {
+      body: { person: person('Bo', 'bo@example.org') },
+      key: null,
+    });
+    expect(anonymous.status).toBe(202);
+    expect(await anonymous.json()).toEqual({});
+    await eventually(
+      'the second signature',
+      async () => (await total(h, petition._links.self.href, 'total_signatures')) === 2,
+    );
+    expect(logs).toEqual([]);
+  });
+
+  it('refuses a bad body, a missing record and a bad value at once, writing nothing', async () => {
+    const { h, logs } = logged();
+    const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
+    const href = helperOf(petition, 'record_signature_helper');
+    const bad = await h.json('POST', inBackground(href), { body: { person: ANA, mood: 'ok' } });
+    expect(bad.status).toBe(400);
+    expect(errorOf(bad.body)[0]?.error_code).toBe('UNKNOWN_PROPERTY');
+    const missing = await h.json(
+      'POST',
+      inBackground(href.replace(/petitions\/[^/]+/, 'petitions/nope')),
+      { body: { person: ANA } },
+    );
+    expect(missing.status).toBe(404);
+    for (const query of [
+      'background_processing=yes',
+      'background_processing=true&background_processing=true',
+    ]) {
+      const refused = await h.json('POST', `${href}?${query}`, { body: { person: ANA } });
+      expect(refused.status, query).toBe(400);
+      expect(errorOf(refused.body)[0]).toMatchObject({
+        error_code: 'INVALID_PARAMETER',
+        properties: ['background_processing'],
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await total(h, petition._links.self.href, 'total_signatures')).toBe(0);
+    expect((await h.json('GET', '/api/v1/people')).body.total_records).toBe(0);
+    expect(logs).toEqual([]);
+  });
+
+  it('false, or no parameter, works as before', async () => {
+    const { h } = logged();
+    const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
+    const href = helperOf(petition, 'record_signature_helper');
+    const now = await h.json('POST', inBackground(href, 'false'), { body: { person: ANA } });
+    expect(now.status).toBe(201);
+    expect(now.body._embedded['std:person'].given_name).toBe('Ana');
+  });
+
+  it('a failure after the 202 is logged with a reference code, and nothing is written', async () => {
+    const { h, logs } = logged();
+    const event = await create(h, 'events', {
+      title: 'Gala',
+      type: 'ticketed',
+      ticket_levels: [{ title: 'Adult', limit: 1 }],
+    });
+    const href = helperOf(event, 'record_attendance_helper');
+    // The body fits its schema; two tickets of a level with one left is found out later.
+    const accepted = await h.call('POST', inBackground(href), {
+      body: { person: ANA, tickets: [{ title: 'Adult' }, { title: 'Adult' }] },
+    });
+    expect(accepted.status).toBe(202);
+    await eventually('the log line', () => logs.length === 1);
+    expect(logs[0]).toMatch(
+      / [0-9a-f]{16} background POST \/api\/v1\/events\/.+ failed: .*TICKETS_SOLD_OUT/,
+    );
+    expect(await total(h, event._links.self.href, 'total_tickets')).toBe(0);
+    expect((await h.json('GET', '/api/v1/people')).body.total_records).toBe(0);
+  });
+
+  it('an action function that fails is logged; the rest is kept', async () => {
+    const { h, logs } = logged();
+    const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
+    const href = helperOf(petition, 'record_signature_helper');
+    const accepted = await h.call('POST', inBackground(href), {
+      body: { person: ANA, add_tags: ['ghost'] },
+    });
+    expect(accepted.status).toBe(202);
+    await eventually('the log line', () => logs.length === 1);
+    expect(logs[0]).toContain('TAG_NAME_DOES_NOT_EXIST');
+    expect(await total(h, petition._links.self.href, 'total_signatures')).toBe(1);
+  });
+
+  it('the person signup helper takes it too', async () => {
+    const { h, logs } = logged();
+    const accepted = await h.call('POST', inBackground('/api/v1/people/person_signup_helper'), {
+      body: { person: ANA },
+    });
+    expect(accepted.status).toBe(202);
+    expect(await accepted.json()).toEqual({});
+    await eventually(
+      'the person',
+      async () => (await h.json('GET', '/api/v1/people')).body.total_records === 1,
+    );
+    const bad = await h.json('POST', inBackground('/api/v1/people/person_signup_helper'), {
+      body: { human: ANA },
+    });
+    expect(bad.status).toBe(400);
+    expect(logs).toEqual([]);
+  });
+});
+
+describe('shutdown with background work pending', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('closes the database only once accepted calls are done', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adis-background-'));
+    dirs.push(dir);
+    const file = join(dir, 'data.db');
+    const storage = openStorage(file, { groupCommit: true });
+    storage.putApiKey(WRITE, 'acme', 'write');
+    const logs: string[] = [];
+    const app = createApp({ storage, logError: (m) => logs.push(m) });
+    const call = async (method: string, path: string, body?: Json) => {
+      const res = await app.fetch(
+        new Request(`http://adis.test${path}`, {
+          method,
+          headers: { 'STD-API-Token': WRITE, 'Content-Type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        }),
+      );
+      return { status: res.status, body: (await res.json()) as Json };
+    };
+    const petition = await call('POST', '/api/v1/petitions', { title: 'Save Elm Park' });
+    const href = new URL(helperOf(petition.body, 'record_signature_helper')).pathname;
+    const accepted = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        call('POST', inBackground(href), { person: person(`P${i}`, `p${i}@example.org`) }),
+      ),
+    );
+    expect(accepted.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
+    // The shutdown comes before the work has run.
+    expect(storage.countRecords({ tenantId: 1, kind: 'signature' })).toBe(0);
+    await closeStorageWhenIdle(storage, 2000, (m) => logs.push(m));
+    expect(logs).toEqual([]);
+    const reopened = openStorage(file);
+    try {
+      expect(reopened.countRecords({ tenantId: 1, kind: 'signature' })).toBe(5);
+    } finally {
+      reopened.close();
+    }
+  });
+});
