@@ -324,4 +324,25 @@ describe('seedActivity with few or no people', () => {
     }
     expect(data.counts.canvass).toBe(3);
   });
+
+  it.each([3, 100])(
+    "keeps the server's one record per person and parent with %i people",
+    (people) => {
+      const data = seeded(people);
+      const once = registry.all().filter((kind) => kind.oneRecordPer?.length);
+      expect(once.map((kind) => kind.singular).sort()).toEqual([
+        'attendance',
+        'signature',
+        'submission',
+      ]);
+      for (const kind of once) {
+        const keys = data.all(kind.singular).map((record) => {
+          const refs = referencesOf(record.doc);
+          return (kind.oneRecordPer ?? []).map((rel) => refs[rel]?.id).join(' ');
+        });
+        expect(keys.length, kind.singular).toBeGreaterThan(0);
+        expect(new Set(keys).size, kind.singular).toBe(keys.length);
+      }
+    },
+  );
 });
