@@ -24,10 +24,12 @@ export {
   recordSubmission,
 } from './helpers/record.js';
 export {
+  type AcceptedHelperResult,
   findMember,
   type HelperResult,
   helperFailures,
   isPartialSuccess,
+  type ProcessedHelperResult,
 } from './helpers/result.js';
 export * from './http/index.js';
 export {
@@ -86,5 +88,5 @@ export {
   type TargetCollection,
 } from './navigator/typed.js';
 export { linkTo, type WriteOptions } from './navigator/write.js';
-export * from './schema/index.js';
 export { actionNetwork, presetNamed, SERVER_PRESETS, type ServerPreset } from './presets/index.js';
+export * from './schema/index.js';

@@ -13,7 +13,8 @@ export type AdisErrorCode =
   | 'REDIRECT'
   | 'LINK_NOT_FOUND'
   | 'RATE_LIMITED'
-  | 'INVALID_LINK';
+  | 'INVALID_LINK'
+  | 'INVALID_IDEMPOTENCY_KEY';
 
 /**
  * Base class of every error the SDK throws. Each subclass fixes a literal `code`, so

@@ -1,4 +1,5 @@
 import type { HTTPError } from './http-error.js';
+import type { InvalidIdempotencyKeyError } from './invalid-idempotency-key-error.js';
 import type { InvalidLinkError } from './invalid-link-error.js';
 import type { LinkNotFoundError } from './link-not-found-error.js';
 import type { NetworkError } from './network-error.js';
@@ -12,6 +13,7 @@ export { AdisError, type AdisErrorCode } from './adis-error.js';
 export { ADIS_ERROR_BRAND } from './brand.js';
 export { decodeStdError, errorDescriptions, extractEmbeddedResults } from './decode-std-error.js';
 export { HTTPError, type HTTPErrorInit } from './http-error.js';
+export { InvalidIdempotencyKeyError } from './invalid-idempotency-key-error.js';
 export { InvalidLinkError, type InvalidLinkErrorInit } from './invalid-link-error.js';
 export { LinkNotFoundError } from './link-not-found-error.js';
 export { NetworkError } from './network-error.js';
@@ -41,6 +43,7 @@ export { TimeoutError, type TimeoutPhase } from './timeout-error.js';
 export {
   isAdisError,
   isHTTPError,
+  isInvalidIdempotencyKeyError,
   isInvalidLinkError,
   isLinkNotFoundError,
   isNetworkError,
@@ -75,4 +78,5 @@ export type AdisErrorUnion =
   | RedirectError
   | LinkNotFoundError
   | RateLimitError
-  | InvalidLinkError;
+  | InvalidLinkError
+  | InvalidIdempotencyKeyError;

@@ -1,6 +1,7 @@
 import { hasAdisBrand } from './brand.js';
 import type { HTTPError } from './http-error.js';
 import type { AdisErrorUnion } from './index.js';
+import type { InvalidIdempotencyKeyError } from './invalid-idempotency-key-error.js';
 import type { InvalidLinkError } from './invalid-link-error.js';
 import type { LinkNotFoundError } from './link-not-found-error.js';
 import type { NetworkError } from './network-error.js';
@@ -137,4 +138,17 @@ export function isRateLimitError(error: unknown): error is RateLimitError {
  */
 export function isInvalidLinkError(error: unknown): error is InvalidLinkError {
   return named(error, 'InvalidLinkError');
+}
+
+/**
+ * Whether a value is an {@link InvalidIdempotencyKeyError} (an `idempotencyKey` that
+ * cannot be sent).
+ *
+ * @example
+ * ```ts
+ * if (isInvalidIdempotencyKeyError(error)) console.error(error.key);
+ * ```
+ */
+export function isInvalidIdempotencyKeyError(error: unknown): error is InvalidIdempotencyKeyError {
+  return named(error, 'InvalidIdempotencyKeyError');
 }

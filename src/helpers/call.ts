@@ -4,12 +4,21 @@ import { NetworkError } from '../errors/network-error.js';
 import { ResponseFormatError } from '../errors/response-format-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { isJsonObject } from '../hal/link.js';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyFor } from '../http/idempotency-key.js';
 import { bodyValue, parseBody } from '../http/json-body.js';
+import {
+  DEFAULT_RETRY_LIMIT,
+  DEFAULT_RETRY_STATUS_CODES,
+  KEYED_POST_RETRY_STATUS_CODES,
+} from '../http/retry-policy.js';
+import { backgroundUrl } from './background.js';
 import { type HelperResult, isPartialSuccess, partialResult, successResult } from './result.js';
 
-// The light entry talks to `fetch` directly: the full SDK's transport (ky, retries,
-// rate limits, trusted origins) is far beyond a page's budget, and a helper call is a
-// single POST that must not be retried anyway (it may have been applied).
+// The light entry talks to `fetch` directly: the full SDK's transport (ky, rate limits,
+// trusted origins, hooks) is far beyond a page's budget. It keeps one thing of it, the
+// smallest that saves signatures: a call with an Idempotency-Key is retried, since a
+// page on a phone loses its connection more often than anything else goes wrong, and
+// the key makes a repeat safe. Retries stay inside the call's one deadline.
 
 /**
  * Options of the standalone helper functions (`recordSignature`, `callHelper`…).
@@ -32,12 +41,32 @@ export interface HelperCallOptions {
   /** Cancels the call; it then rejects with the signal's reason. */
   signal?: AbortSignal;
   /**
-   * Longest time the call may take, from sending to the end of the answer's body, ms,
-   * or `false` for none; past it the call rejects with a `TimeoutError`. Default 30 000.
+   * Longest time the call may take, from sending to the end of the answer's body, its
+   * retries and the waits between them included, ms, or `false` for none; past it the
+   * call rejects with a `TimeoutError`. Default 30 000.
    */
   timeout?: number | false;
   /** Extra request headers. */
   headers?: Record<string, string>;
+  /**
+   * The call's `Idempotency-Key`. By default a new random key per call, sent again with
+   * each retry: the call is retried (up to 3 times, within `timeout`) on a network
+   * error and on 408, 409, 429 and 5xx, and the server acts once. A string sends that
+   * key instead: make one per form with {@link newIdempotencyKey} and pass it on every
+   * submit, so that a signer who submits again after an error signs once. 1 to 255
+   * visible ASCII characters, else an `InvalidIdempotencyKeyError` before any request.
+   * `false` sends no key and never retries: for a server whose CORS does not allow the
+   * header (the browser then refuses the preflight; see docs/browser.md).
+   */
+  idempotencyKey?: string | false;
+  /**
+   * Asks the server to do the work later: `background_processing=true` is added to the
+   * href's query (its other parameters kept). A server that does so answers at once
+   * with `{}` (202 Accepted, or 200 on Action Network), and the call resolves with
+   * `accepted: true` and no record; one that ignores the parameter answers as usual.
+   * Default false.
+   */
+  background?: boolean;
 }
 
 /**
@@ -62,17 +91,25 @@ const DEFAULT_API_KEY_HEADER = 'STD-API-Token';
 const DEFAULT_TIMEOUT = 30_000;
 const ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.1';
 const BODY_PREVIEW_LENGTH = 500;
+// What the transport retries on a POST with a key.
+const RETRIED_STATUSES = [...DEFAULT_RETRY_STATUS_CODES, ...KEYED_POST_RETRY_STATUS_CODES];
+// A person is waiting on the page: a server that asks for a longer wait gets its error
+// back at once (with its Retry-After) instead of a page that hangs until the deadline.
+const LONGEST_RETRY_AFTER = 10_000;
 
 /**
  * POSTs a body to a helper link and reads the answer, with `fetch` only (no zod, no
  * ky): the call behind every standalone helper function, for helpers the SDK does not
- * name. A 2xx resolves (`{}` gives no record); a non-atomic 400 resolves with
- * `complete: false`; any other answer rejects with an `HTTPError` whose `stdError` is
- * decoded, a 2xx that is not a JSON object with a `ResponseFormatError`, a failed fetch
- * or body with a `NetworkError`, a call slower than `timeout` with a `TimeoutError`, and
- * an `href` that is not an http(s) URL with an `InvalidLinkError`. The body is sent as given, not
- * checked: the server checks it. With a key, a redirect is refused, so the key never
- * follows one to another address.
+ * name. A 2xx resolves (`{}` gives no record; with `background`, `accepted: true`); a
+ * non-atomic 400 resolves with `complete: false`; any other answer rejects with an
+ * `HTTPError` whose `stdError` is decoded, a 2xx that is not a JSON object with a
+ * `ResponseFormatError`, a failed fetch or body with a `NetworkError`, a call slower than
+ * `timeout` with a `TimeoutError`, an `href` that is not an http(s) URL with an
+ * `InvalidLinkError`, and an `idempotencyKey` that cannot be sent with an
+ * `InvalidIdempotencyKeyError`. The body is sent as given, not checked: the server
+ * checks it. The call carries an `Idempotency-Key` and is retried on network errors,
+ * 408, 409, 429 and 5xx (see `idempotencyKey`). With an API key, a redirect is
+ * refused, so the API key never follows one to another address.
  *
  * @example
  * ```ts
@@ -89,13 +126,17 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
   const method = 'POST';
   const { signal } = options;
   signal?.throwIfAborted();
-  checkHref(href);
+  const url = checkedUrl(href);
+  const target = options.background ? backgroundUrl(url) : href;
+  // One key for the logical call, sent unchanged with each attempt.
+  const key = idempotencyKeyFor(options.idempotencyKey, true, method, target);
   const headers = new Headers(options.headers);
   headers.set('accept', ACCEPT);
   headers.set('content-type', 'application/json');
   if (options.apiKey !== undefined) {
     headers.set(options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER, options.apiKey);
   }
+  if (key) headers.set(IDEMPOTENCY_KEY_HEADER, key);
   const fetcher = options.fetch ?? globalThis.fetch;
   // Serialised before the try: a body that cannot be (a BigInt, a cycle) is the caller's
   // TypeError, not a network failure.
@@ -106,29 +147,41 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
   const combined = signal && deadline ? AbortSignal.any([signal, deadline]) : (signal ?? deadline);
   let response: Response;
   let text: string;
-  try {
-    response = await fetcher(href, {
-      method,
-      headers,
-      body: json,
-      redirect: options.apiKey === undefined ? 'follow' : 'error',
-      ...(combined ? { signal: combined } : {}),
-    });
-    text = await response.text();
-  } catch (error) {
-    // A caller who aborted gets exactly the reason they aborted with.
-    if (signal?.aborted) throw signal.reason;
-    if (deadline?.aborted)
-      throw new TimeoutError(method, href, timeout === false ? 0 : timeout, { cause: error });
-    throw new NetworkError(method, href, error);
+  let wait = 0;
+  for (let retries = 0; ; retries++) {
+    try {
+      if (retries > 0) await pause(wait, combined);
+      response = await fetcher(target, {
+        method,
+        headers,
+        body: json,
+        redirect: options.apiKey === undefined ? 'follow' : 'error',
+        ...(combined ? { signal: combined } : {}),
+      });
+      text = await response.text();
+    } catch (error) {
+      // A caller who aborted gets exactly the reason they aborted with.
+      if (signal?.aborted) throw signal.reason;
+      if (deadline?.aborted)
+        throw new TimeoutError(method, target, timeout === false ? 0 : timeout, { cause: error });
+      if (!key || retries >= DEFAULT_RETRY_LIMIT) throw new NetworkError(method, target, error);
+      wait = backoff(retries);
+      continue;
+    }
+    if (!key || retries >= DEFAULT_RETRY_LIMIT || !RETRIED_STATUSES.includes(response.status))
+      break;
+    // Retry-After in seconds; its date form is rare enough to wait the backoff instead.
+    const asked = 1000 * Number(response.headers.get('retry-after') ?? Number.NaN);
+    wait = asked >= 0 ? asked : backoff(retries);
+    if (wait > LONGEST_RETRY_AFTER) break;
   }
-  const url = response.url || href;
+  const responseUrl = response.url || target;
   const parsed = parseBody(text);
   const value = bodyValue(parsed);
   if (!response.ok) {
     const error = new HTTPError({
       method,
-      url,
+      url: responseUrl,
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
@@ -142,30 +195,50 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
   if (parsed.kind === 'text' || (value !== undefined && !isJsonObject(value))) {
     throw new ResponseFormatError({
       method,
-      url,
+      url: responseUrl,
       status: response.status,
       contentType: response.headers.get('content-type'),
       bodyText: text.slice(0, BODY_PREVIEW_LENGTH),
       ...(parsed.kind === 'json' ? { reason: 'a JSON object or no body was expected' } : {}),
     });
   }
-  return successResult(response.status, value, options.record);
+  return successResult(response.status, value, options.record, options.background);
 }
 
 // The href is the server's data, passed on by the page: only http(s) is ever called.
 // A relative href is resolved against the page, as fetch would.
-function checkHref(href: string): void {
+function checkedUrl(href: string): URL {
   let url: URL | undefined;
   try {
     url = new URL(href, (globalThis as { location?: { href?: string } }).location?.href);
   } catch {
     url = undefined;
   }
-  if (url?.protocol === 'http:' || url?.protocol === 'https:') return;
+  if (url?.protocol === 'http:' || url?.protocol === 'https:') return url;
   throw new InvalidLinkError({
     rel: undefined,
     href,
     documentUrl: undefined,
     reason: url ? 'not an http(s) URL' : 'not an absolute URL',
+  });
+}
+
+// Full jitter over ky's schedule (0.3 s, 0.6 s, 1.2 s), as the transport waits.
+function backoff(retries: number): number {
+  return Math.random() * 300 * 2 ** retries;
+}
+
+// Rejects with the signal's reason when it aborts (the caller's, or the deadline).
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }

@@ -25,6 +25,7 @@
 export { AdisError, type AdisErrorCode } from '../errors/adis-error.js';
 export { decodeStdError, errorDescriptions } from '../errors/decode-std-error.js';
 export { HTTPError, type HTTPErrorInit } from '../errors/http-error.js';
+export { InvalidIdempotencyKeyError } from '../errors/invalid-idempotency-key-error.js';
 export { InvalidLinkError, type InvalidLinkErrorInit } from '../errors/invalid-link-error.js';
 export { LinkNotFoundError } from '../errors/link-not-found-error.js';
 export { NetworkError } from '../errors/network-error.js';
@@ -40,12 +41,14 @@ export { TimeoutError, type TimeoutPhase } from '../errors/timeout-error.js';
 export {
   isAdisError,
   isHTTPError,
+  isInvalidIdempotencyKeyError,
   isInvalidLinkError,
   isLinkNotFoundError,
   isNetworkError,
   isResponseFormatError,
   isTimeoutError,
 } from '../errors/type-guards.js';
+export { IDEMPOTENCY_KEY_HEADER, newIdempotencyKey } from '../http/idempotency-key.js';
 export type {
   ActionFunctionsInput,
   PersonSignupInput,
@@ -74,4 +77,11 @@ export {
   recordSignature,
   recordSubmission,
 } from './record.js';
-export { findMember, type HelperResult, helperFailures, isPartialSuccess } from './result.js';
+export {
+  type AcceptedHelperResult,
+  findMember,
+  type HelperResult,
+  helperFailures,
+  isPartialSuccess,
+  type ProcessedHelperResult,
+} from './result.js';

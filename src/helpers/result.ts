@@ -6,10 +6,15 @@ import { isJsonObject } from '../hal/link.js';
 // costs nothing at run time.
 
 /**
- * What a helper call did. A helper is non-atomic: the main record (and the person) may
- * be written while an action function (a tag, a list, an answer) failed. Such a call
- * resolves with `complete: false` and the failed parts in `failures`; only a call that
- * changed nothing (an atomic error) rejects.
+ * What a helper call did: either the server did the work and answered with its outcome
+ * ({@link ProcessedHelperResult}, `accepted: false`), or it took the call to do later
+ * ({@link AcceptedHelperResult}, `accepted: true`: a call made with `background: true`,
+ * or answered 202 Accepted, that came back without a record).
+ *
+ * A helper is non-atomic: the main record (and the person) may be written while an
+ * action function (a tag, a list, an answer) failed. Such a call resolves with
+ * `complete: false` and the failed parts in `failures`; only a call that changed
+ * nothing (an atomic error) rejects.
  *
  * @example
  * ```ts
@@ -20,7 +25,21 @@ import { isJsonObject } from '../hal/link.js';
  * console.log(result.record?.comments, result.person?.given_name);
  * ```
  */
-export interface HelperResult<R, P> {
+export type HelperResult<R, P> = ProcessedHelperResult<R, P> | AcceptedHelperResult;
+
+/**
+ * A helper call the server carried out and answered with its outcome: the records it
+ * wrote (when it sends them back) and the parts that failed.
+ *
+ * @example
+ * ```ts
+ * const result = await recordSignature(href, input, { apiKey });
+ * if (!result.accepted) console.log(result.status, result.record?.comments);
+ * ```
+ */
+export interface ProcessedHelperResult<R, P> {
+  /** Always false: the answer is the outcome of the call, not a promise to do it later. */
+  accepted: false;
   /** The HTTP status: 201 or 200 on success, 400 when parts failed. */
   status: number;
   /** False when some parts failed (a non-atomic answer). */
@@ -37,6 +56,64 @@ export interface HelperResult<R, P> {
   failures: ResourceStatus[];
   /** The decoded non-atomic `std:error`, when parts failed. */
   error: StdError | undefined;
+}
+
+/**
+ * A helper call the server accepted to carry out in the background
+ * (`?background_processing=true`): it answered 202 Accepted (the reference server) or
+ * 200 (Action Network) with `{}`. Nothing was written yet as far as the caller can
+ * know; the record appears later, and a failure of the background work is not reported
+ * to this call. Told apart from a call without a key that answered `{}` (which is a
+ * {@link ProcessedHelperResult} with no record) by `accepted`.
+ *
+ * @example
+ * ```ts
+ * const result = await recordSignature(href, input, { background: true });
+ * if (result.accepted) showThanks('Your signature will be counted shortly.');
+ * ```
+ */
+export interface AcceptedHelperResult {
+  /** Always true: the server took the call to carry out later. */
+  accepted: true;
+  /** The HTTP status: 202 Accepted, or 200 from servers that answer so (Action Network). */
+  status: number;
+  /** Always true: no part is known to have failed (later failures are not reported). */
+  complete: true;
+  /** Always undefined: the record does not exist yet. */
+  record: undefined;
+  /** Always undefined. */
+  person: undefined;
+  /** Always empty. */
+  failures: ResourceStatus[];
+  /** Always undefined. */
+  error: undefined;
+}
+
+/**
+ * The result of a 2xx answer that carried no record, when it says the server took the
+ * call to carry out later: the call asked for `background` processing, or the server
+ * answered 202 Accepted. Undefined otherwise (a call without a key answered `{}`).
+ *
+ * @example
+ * ```ts
+ * acceptedResult(202, false); // { accepted: true, status: 202, complete: true, record: undefined, ... }
+ * acceptedResult(200, false); // undefined
+ * ```
+ */
+export function acceptedResult(
+  status: number,
+  background: boolean | undefined,
+): AcceptedHelperResult | undefined {
+  if (!background && status !== 202) return undefined;
+  return {
+    accepted: true,
+    status,
+    complete: true,
+    record: undefined,
+    person: undefined,
+    failures: [],
+    error: undefined,
+  };
 }
 
 /**
@@ -101,22 +178,28 @@ export function helperFailures(stdError: StdError | undefined): ResourceStatus[]
 /**
  * The result of a 2xx helper answer, as plain data: the body is the main record (for
  * signup, the person), with the person under `_embedded`. `{}` or no body gives no
- * record.
+ * record, and an {@link AcceptedHelperResult} when the call asked for `background`
+ * processing or was answered 202.
  *
  * @example
  * ```ts
- * successResult(200, {}, 'signature'); // { status: 200, complete: true, record: undefined, ... }
+ * successResult(200, {}, 'signature'); // { accepted: false, status: 200, complete: true, record: undefined, ... }
+ * successResult(202, {}, 'signature', true); // { accepted: true, status: 202, ... }
  * ```
  */
 export function successResult<R, P>(
   status: number,
   body: unknown,
   recordName: string | undefined,
+  background?: boolean,
 ): HelperResult<R, P> {
   const main = isJsonObject(body) && Object.keys(body).length > 0 ? body : undefined;
+  const accepted = main ? undefined : acceptedResult(status, background);
+  if (accepted) return accepted;
   const embedded = main && isJsonObject(main._embedded) ? main._embedded : undefined;
   const person = recordName === 'person' ? main : findMember(embedded, 'person');
   return {
+    accepted: false,
     status,
     complete: true,
     record: main as R | undefined,
@@ -140,7 +223,7 @@ export function partialResult<R, P>(
   status: number,
   stdError: StdError,
   recordName: string | undefined,
-): HelperResult<R, P> {
+): ProcessedHelperResult<R, P> {
   const results = stdError.results;
   const person = findMember(results, 'person');
   let record: Record<string, unknown> | undefined;
@@ -154,6 +237,7 @@ export function partialResult<R, P>(
     record = other === undefined ? undefined : findMember(results, other);
   }
   return {
+    accepted: false,
     status,
     complete: false,
     record: record as R | undefined,

@@ -1,8 +1,10 @@
 import type { RetryOptions as KyRetryOptions, ShouldRetryState } from 'ky';
 
 /**
- * When and how often the transport retries. Only idempotent methods (GET, PUT, DELETE)
- * are ever retried: a POST or PATCH that timed out may have been applied.
+ * When and how often the transport retries. Only calls that are safe to repeat are
+ * ever retried: the idempotent methods (GET, PUT, DELETE) and a POST that carries an
+ * `Idempotency-Key` (creates and helper calls, unless keys are turned off). A POST
+ * without a key, or a PATCH, that timed out may have been applied, and is not retried.
  *
  * @example
  * ```ts
@@ -38,6 +40,14 @@ export const DEFAULT_RETRY_LIMIT = 3;
 export const DEFAULT_BACKOFF_LIMIT = 10_000;
 /** Default longest wait a server may ask for before the call fails instead, ms. */
 export const DEFAULT_MAX_RETRY_AFTER = 60_000;
+
+/**
+ * Retried on a POST that carries an `Idempotency-Key` only, and its `Retry-After`
+ * honoured: 409, which a server answers while a request with the same key is still in
+ * progress (the reference server's `IDEMPOTENCY_KEY_IN_PROGRESS`). On any other call a
+ * 409 is a conflict that another attempt will not change.
+ */
+export const KEYED_POST_RETRY_STATUS_CODES: readonly number[] = [409];
 
 const IDEMPOTENT_METHODS = ['get', 'put', 'delete'];
 
@@ -86,23 +96,43 @@ export function retryPolicy(retry: RetryOptions | number | false | undefined): R
 }
 
 /**
+ * The policy for a POST that carries an `Idempotency-Key`: the same limit and waits,
+ * and 409 (a request with the same key in progress) retried after its `Retry-After`.
+ *
+ * @example
+ * ```ts
+ * keyedPostPolicy(retryPolicy(undefined)).statusCodes; // [408, 429, 500, 502, 503, 504, 409]
+ * ```
+ */
+export function keyedPostPolicy(policy: RetryPolicy): RetryPolicy {
+  return {
+    ...policy,
+    statusCodes: [...policy.statusCodes, ...KEYED_POST_RETRY_STATUS_CODES],
+    afterStatusCodes: [...policy.afterStatusCodes, ...KEYED_POST_RETRY_STATUS_CODES],
+  };
+}
+
+/**
  * Translates the retry policy into ky's options, so ky's own machinery (exponential
  * backoff, jitter, Retry-After waits, retry on timeout) does the work. `shouldRetry`
  * decides first, so that a wait over the cap or an unreadable header never reaches
- * ky's Retry-After arithmetic.
+ * ky's Retry-After arithmetic. `retryPost` adds POST to the retried methods, for a POST
+ * that carries an `Idempotency-Key` (with {@link keyedPostPolicy}).
  *
  * @example
  * ```ts
  * ky(url, { retry: toKyRetry(retryPolicy(3), () => undefined) });
+ * ky(url, { method: 'POST', retry: toKyRetry(keyedPostPolicy(retryPolicy(3)), () => undefined, true) });
  * ```
  */
 export function toKyRetry(
   policy: RetryPolicy,
   shouldRetry: (state: ShouldRetryState) => boolean | undefined,
+  retryPost = false,
 ): KyRetryOptions {
   return {
     limit: policy.limit,
-    methods: IDEMPOTENT_METHODS,
+    methods: retryPost ? [...IDEMPOTENT_METHODS, 'post'] : IDEMPOTENT_METHODS,
     statusCodes: [...policy.statusCodes],
     afterStatusCodes: [...policy.afterStatusCodes],
     backoffLimit: policy.backoffLimit,

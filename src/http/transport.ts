@@ -9,12 +9,19 @@ import { ResponseFormatError } from '../errors/response-format-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { isAdisError, isNetworkError, isTimeoutError } from '../errors/type-guards.js';
 import { bufferResponse, textOf } from './body-reader.js';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyFor } from './idempotency-key.js';
 import { bodyValue, parseBody } from './json-body.js';
 import { originOf, TrustedOrigins } from './origins.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type Hop, isRedirectStatus, MAX_REDIRECTS, nextHop } from './redirects.js';
 import { type RequestedWait, requestedWait } from './retry-after.js';
-import { type RetryOptions, type RetryPolicy, retryPolicy, toKyRetry } from './retry-policy.js';
+import {
+  keyedPostPolicy,
+  type RetryOptions,
+  type RetryPolicy,
+  retryPolicy,
+  toKyRetry,
+} from './retry-policy.js';
 import type { TransportHooks } from './transport-hooks.js';
 
 export type { RetryOptions } from './retry-policy.js';
@@ -44,6 +51,15 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   /** Default true. `false` never sends the key (unauthenticated helper calls from browsers). */
   authenticate?: boolean;
+  /**
+   * The `Idempotency-Key` of a POST: by default (`undefined`) a new random key for this
+   * call when the transport's `idempotencyKeys` is on, sent unchanged with every retry
+   * and redirect hop that stays a POST; a string sends that key instead (1 to 255
+   * visible ASCII characters, else an `InvalidIdempotencyKeyError` before any request);
+   * `false` sends none. A POST with a key is retried like a GET; without one it never
+   * is. Ignored on other methods.
+   */
+  idempotencyKey?: string | false;
   /**
    * Shown the start of the response body as it arrives (the text so far, after each
    * chunk, up to 64 KiB) until it answers true: lets a caller act on the head of a
@@ -96,6 +112,14 @@ export interface TransportOptions {
   headers?: Record<string, string>;
   /** Observers of each attempt, response and retry, for logging and metrics. */
   hooks?: TransportHooks;
+  /**
+   * Default true: every POST (creates, helper calls) carries an `Idempotency-Key`, a new
+   * random key per call reused on its retries, and is therefore retried on network
+   * errors, timeouts, 408, 429, 5xx and 409 like a GET. `false` sends no key unless a
+   * call gives its own (`idempotencyKey`), and leaves the other POSTs unretried: for a
+   * server that refuses the header (a CORS preflight that does not allow it, a proxy).
+   */
+  idempotencyKeys?: boolean;
 }
 
 /** Sends requests for the SDK; see {@link createTransport}. */
@@ -158,11 +182,11 @@ async function runHook<E>(hook: ((event: E) => void | Promise<void>) | undefined
 
 /**
  * Creates the HTTP transport every other part of the SDK sends through. It sends the
- * API key only to trusted origins (and re-checks on every redirect hop), retries
- * idempotent requests with backoff and jitter honouring `Retry-After` up to a cap,
- * spaces request starts under a client-side rate limit, times out each attempt (body
- * included) and each stalled body, parses JSON leniently and turns every failure into
- * an SDK error.
+ * API key only to trusted origins (and re-checks on every redirect hop), gives every
+ * POST an `Idempotency-Key`, retries idempotent requests (and POSTs with a key) with
+ * backoff and jitter honouring `Retry-After` up to a cap, spaces request starts under a
+ * client-side rate limit, times out each attempt (body included) and each stalled body,
+ * parses JSON leniently and turns every failure into an SDK error.
  *
  * Every call settles within a time the options bound: per redirect hop, at most
  * `retry.limit + 1` attempts of at most `timeout` each, with at most
@@ -182,6 +206,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const keyHeader = options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
   const hooks = options.hooks ?? {};
   const policy = retryPolicy(options.retry);
+  const keyedPolicy = keyedPostPolicy(policy);
   const idleTimeout = checkedTimeout('idleTimeout', options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT);
   const defaultTimeout = checkedTimeout('timeout', options.timeout ?? DEFAULT_TIMEOUT);
   // Looked up per call so that fetch mocks installed after the transport (msw) still apply.
@@ -199,8 +224,18 @@ export function createTransport(options: TransportOptions = {}): Transport {
         reason: 'not an absolute http(s) URL',
       });
     }
+    // One key per logical call, made (or checked) before anything is sent.
+    const idempotencyKey =
+      call.method === 'POST'
+        ? idempotencyKeyFor(
+            call.idempotencyKey,
+            options.idempotencyKeys !== false,
+            'POST',
+            call.url,
+          )
+        : undefined;
     try {
-      return await followRedirects(call);
+      return await followRedirects(call, idempotencyKey);
     } catch (error) {
       // Whatever surfaced (fetch's AbortError, a limiter rejection, a half-read body),
       // a caller who aborted gets back exactly the reason they aborted with.
@@ -212,7 +247,10 @@ export function createTransport(options: TransportOptions = {}): Transport {
     }
   }
 
-  async function followRedirects(call: HttpRequest): Promise<HttpResponse> {
+  async function followRedirects(
+    call: HttpRequest,
+    idempotencyKey: string | undefined,
+  ): Promise<HttpResponse> {
     let hop: Hop = { method: call.method, url: call.url, body: call.body };
     const firstOrigin = originOf(call.url);
     // Once a chain leaves the trusted origins the key stays off, even if a later hop
@@ -222,7 +260,9 @@ export function createTransport(options: TransportOptions = {}): Transport {
     for (let redirects = 0; ; redirects++) {
       keyAllowed = keyAllowed && origins.has(hop.url);
       const crossOrigin = originOf(hop.url) !== firstOrigin;
-      const response = await send(call, hop, keyAllowed, crossOrigin);
+      // A hop that a redirect turned into a GET needs no key.
+      const hopKey = hop.method === 'POST' ? idempotencyKey : undefined;
+      const response = await send(call, hop, keyAllowed, crossOrigin, hopKey);
       // Only key-carrying hops use `redirect: 'manual'`; others let fetch follow.
       if (keyAllowed && response.type === 'opaqueredirect') {
         throw new RedirectError(hop.method, hop.url, 'opaque-redirect');
@@ -248,8 +288,12 @@ export function createTransport(options: TransportOptions = {}): Transport {
     hop: Hop,
     withKey: boolean,
     crossOrigin: boolean,
+    idempotencyKey: string | undefined,
   ): Promise<Response> {
     const { signal } = call;
+    // A POST with a key is safe to repeat: the server answers a repeat with the first answer.
+    const keyed = idempotencyKey !== undefined;
+    const hopPolicy = keyed ? keyedPolicy : policy;
     const timeout =
       call.timeout === undefined ? defaultTimeout : checkedTimeout('timeout', call.timeout);
     const event = { method: hop.method, url: hop.url, authenticated: withKey };
@@ -257,7 +301,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
     let attemptStart = 0;
     const shouldRetry = ({ error }: ShouldRetryState): boolean | undefined => {
       if (signal?.aborted) return false;
-      if (isKyHTTPError(error)) return retryDecision(error.response, policy);
+      if (isKyHTTPError(error)) return retryDecision(error.response, hopPolicy);
       // Only transport failures are worth another attempt; an error thrown by a hook is not.
       return isNetworkError(error) || isTimeoutError(error) || isKyTimeoutError(error)
         ? undefined
@@ -266,11 +310,11 @@ export function createTransport(options: TransportOptions = {}): Transport {
     try {
       return await ky(hop.url, {
         method: hop.method,
-        headers: requestHeaders(call, withKey, crossOrigin, hop.body !== undefined),
+        headers: requestHeaders(call, withKey, crossOrigin, hop.body !== undefined, idempotencyKey),
         ...(hop.body === undefined ? {} : { json: hop.body }),
         ...(signal ? { signal } : {}),
         timeout,
-        retry: toKyRetry(policy, shouldRetry),
+        retry: toKyRetry(hopPolicy, shouldRetry, keyed),
         redirect: withKey ? 'manual' : 'follow',
         // 3xx (and the status 0 of an opaque redirect) come back for us to follow.
         throwHttpErrors: (status) => status >= 400,
@@ -315,7 +359,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
           beforeRetry: [
             async ({ error, retryCount }) => {
               if (!hooks.beforeRetry) return;
-              const reported = await toAdisError(error, hop, timeout, policy);
+              const reported = await toAdisError(error, hop, timeout, hopPolicy);
               await runHook(hooks.beforeRetry, {
                 ...event,
                 attempt: retryCount + 1,
@@ -326,7 +370,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
         },
       });
     } catch (error) {
-      throw await toAdisError(error, hop, timeout, policy);
+      throw await toAdisError(error, hop, timeout, hopPolicy);
     }
   }
 
@@ -335,6 +379,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
     withKey: boolean,
     crossOrigin: boolean,
     hasBody: boolean,
+    idempotencyKey: string | undefined,
   ): Headers {
     const headers = new Headers({ accept: DEFAULT_ACCEPT });
     for (const [name, value] of Object.entries({ ...options.headers, ...call.headers })) {
@@ -349,6 +394,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
       headers.delete('cookie');
     }
     if (!hasBody) headers.delete('content-type');
+    if (idempotencyKey !== undefined) headers.set(IDEMPOTENCY_KEY_HEADER, idempotencyKey);
     return headers;
   }
 

@@ -150,7 +150,7 @@ export class NavigatorContext {
    * Sends a JSON body (or none) and reads the answer, which may be empty. An answer
    * that is JSON but not an object is a ResponseFormatError (for a DELETE it is
    * ignored). `authenticate: false` sends no API key (helpers called as a browser page
-   * would).
+   * would); `idempotencyKey` is the POST's key (see {@link HttpRequest.idempotencyKey}).
    *
    * @example
    * ```ts
@@ -161,7 +161,7 @@ export class NavigatorContext {
     method: HttpMethod,
     url: string,
     body: unknown,
-    options: CallOptions & { authenticate?: boolean } = {},
+    options: CallOptions & Pick<HttpRequest, 'authenticate' | 'idempotencyKey'> = {},
   ): Promise<SendResult> {
     const response = await this.transport.request({
       method,

@@ -1,7 +1,9 @@
 import type { z } from 'zod/mini';
 import { isHTTPError } from '../errors/type-guards.js';
 import { HalDocument } from '../hal/index.js';
+import { backgroundUrl } from '../helpers/background.js';
 import {
+  acceptedResult,
   findMember,
   type HelperResult,
   helperFailures,
@@ -26,6 +28,7 @@ import { outgoingBody, type WriteOptions } from './write.js';
  * ```ts
  * await petition.recordSignature(input, { authenticate: false }); // as a web page would
  * await petition.recordSignature(input, { returnResponse: false, signal: AbortSignal.timeout(5_000) });
+ * await petition.recordSignature(input, { background: true }); // answered at once, written later
  * ```
  */
 export interface HelperOptions extends WriteOptions {
@@ -34,6 +37,15 @@ export interface HelperOptions extends WriteOptions {
    * it; the server then answers `{}` on success and never returns records.
    */
   authenticate?: boolean;
+  /**
+   * Asks the server to do the work later (`?background_processing=true` added to the
+   * helper's address, its other query parameters kept), to answer a busy page at once.
+   * The call then resolves with an {@link AcceptedHelperResult} (`accepted: true`, no
+   * record) when the server answers without a record (202 Accepted, or 200 `{}`); a
+   * server that ignores the parameter answers as usual. Record helpers only: a notice
+   * helper (a message's `send_helper`) ignores it. Default false.
+   */
+  background?: boolean;
 }
 
 /**
@@ -81,27 +93,31 @@ export async function sendHelper(
   call: HelperCall,
   options: HelperOptions = {},
 ): Promise<HelperResult<Resource<object>, Resource<object>>> {
-  const { returnResponse, authenticate, signal, timeout } = options;
+  const { returnResponse, authenticate, signal, timeout, idempotencyKey, background } = options;
   // parse() returns the input unchanged when validation is off.
   const body = context.parse(call.schema, call.input, call.url, call.rel, 'write');
   const send = {
     ...(signal ? { signal } : {}),
     ...(timeout === undefined ? {} : { timeout }),
     ...(authenticate === false ? { authenticate } : {}),
+    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
   };
   const recordName = call.recordKind.singular;
   const isSignup = recordName === call.personKind.singular;
   try {
     const { status, document } = await context.send(
       'POST',
-      call.url,
+      background ? backgroundUrl(call.url) : call.url,
       outgoingBody(context, body, returnResponse),
       send,
     );
     // `{}` (calls without a key, servers that work in the background) or no body: no record.
     const main = document && Object.keys(document.body).length > 0 ? document : undefined;
+    const accepted = main ? undefined : acceptedResult(status, background);
+    if (accepted) return accepted;
     const personDocument = isSignup ? main : main && member(main, 'person');
     return {
+      accepted: false,
       status,
       complete: true,
       record: main && context.wrap(call.recordKind, main),
@@ -122,6 +138,7 @@ export async function sendHelper(
     const personDocument = member(beside, 'person');
     const recordDocument = isSignup ? personDocument : member(beside, recordName);
     return {
+      accepted: false,
       status: error.status,
       complete: false,
       record: recordDocument && context.wrap(call.recordKind, recordDocument),

@@ -6,6 +6,7 @@ import type { CallOptions, NavigatorContext } from './context.js';
  * @example
  * ```ts
  * await client.people.create(person, { returnResponse: false });
+ * await client.people.create(person, { idempotencyKey: `import-${row.id}` });
  * ```
  */
 export interface WriteOptions extends CallOptions {
@@ -14,6 +15,17 @@ export interface WriteOptions extends CallOptions {
    * return the resource, which saves bandwidth on bulk writes. Default: true (not sent).
    */
   returnResponse?: boolean;
+  /**
+   * The `Idempotency-Key` of a create (or helper call), both POSTs. By default a new
+   * random key for this call (unless the client was made with `idempotencyKeys:
+   * false`), sent again with each retry, so the server acts once however often the
+   * call is retried. A string sends that key instead: keep one per piece of work (a
+   * queued job that is retried whole, an imported row) so that a repeat of the whole
+   * call is recognised too. 1 to 255 visible ASCII characters, else an
+   * `InvalidIdempotencyKeyError` before the POST is sent. `false` sends no key, and the
+   * call is then never retried. An update (PUT) is idempotent already and sends none.
+   */
+  idempotencyKey?: string | false;
 }
 
 /**

@@ -90,6 +90,7 @@ describe('recordSignature (light entry)', () => {
     const seen = capture(() => HttpResponse.json(signature, { status: 201 }));
     const result = await recordSignature(HELPER, input, { apiKey: 'k' });
     expect(result).toEqual({
+      accepted: false,
       status: 201,
       complete: true,
       record: signature,

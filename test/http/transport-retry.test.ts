@@ -55,10 +55,10 @@ describe('retries', () => {
     expect(calls.count).toBe(3);
   });
 
-  it('never retries a POST', async () => {
+  it('never retries a POST without an Idempotency-Key', async () => {
     const calls = sequence('post', [503]);
     const failure = await createTransport({ retry: FAST })
-      .request({ method: 'POST', url: URL, body: {} })
+      .request({ method: 'POST', url: URL, body: {}, idempotencyKey: false })
       .catch((e) => e);
     expect(isHTTPError(failure)).toBe(true);
     expect(failure.status).toBe(503);
@@ -136,7 +136,7 @@ describe('retries', () => {
     expect(calls).toBe(2);
   });
 
-  it('does not retry a timed-out POST, and the per-call timeout wins', async () => {
+  it('does not retry a timed-out POST without a key, and the per-call timeout wins', async () => {
     let calls = 0;
     server.use(
       http.post(URL, async () => {
@@ -145,7 +145,7 @@ describe('retries', () => {
         return HttpResponse.json({});
       }),
     );
-    const failure = await createTransport({ timeout: 10_000, retry: FAST })
+    const failure = await createTransport({ timeout: 10_000, retry: FAST, idempotencyKeys: false })
       .request({ method: 'POST', url: URL, body: {}, timeout: 20 })
       .catch((e) => e);
     expect(isTimeoutError(failure)).toBe(true);

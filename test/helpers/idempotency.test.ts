@@ -1,0 +1,169 @@
+// The light entry's Idempotency-Key: a helper call carries one (a new key per call, the
+// same on each retry) and is retried on a broken connection, 408, 409, 429 and 5xx,
+// within its one deadline. With the key turned off it is sent once, as before.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  callHelper,
+  isHTTPError,
+  isInvalidIdempotencyKeyError,
+  isNetworkError,
+  isTimeoutError,
+  newIdempotencyKey,
+  recordSignature,
+} from '../../src/helpers/index.js';
+import {
+  type FaultServer,
+  faultServer,
+  json,
+  resetBeforeHeaders,
+  resetMidBody,
+  stallBody,
+  status,
+} from '../fixtures/fault-server.js';
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const input = { person: { given_name: 'Ana' } };
+
+let server: FaultServer | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await server?.close();
+  server = undefined;
+});
+
+async function settle(call: Promise<unknown>): Promise<unknown> {
+  return call.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+const keysOf = (path: string) =>
+  (server?.headers(path) ?? []).map((headers) => headers['idempotency-key']);
+
+describe('Idempotency-Key on the light entry', () => {
+  it('is sent on a helper call, and is a new key for each call', async () => {
+    server = await faultServer({ '/h': json({}) });
+    await recordSignature(server.url('/h'), input);
+    await recordSignature(server.url('/h'), input);
+    const [first, second] = keysOf('/h');
+    expect(first).toMatch(UUID_V4);
+    expect(second).toMatch(UUID_V4);
+    expect(second).not.toBe(first);
+  });
+
+  it('is the same on each retry: reset mid-request, 503, 429, then success', async () => {
+    server = await faultServer({
+      '/h': [
+        resetBeforeHeaders(),
+        status(503),
+        status(429, { 'retry-after': '0' }),
+        json({ comments: 'hi' }, 201),
+      ],
+    });
+    const result = await recordSignature(server.url('/h'), input, { apiKey: 'k' });
+    expect(result).toMatchObject({ accepted: false, status: 201, record: { comments: 'hi' } });
+    const keys = keysOf('/h');
+    expect(keys).toHaveLength(4);
+    expect(keys[0]).toMatch(UUID_V4);
+    expect(new Set(keys).size).toBe(1);
+    expect(new Set(server.bodies('/h'))).toEqual(new Set([JSON.stringify(input)]));
+  });
+
+  it('retries an answer that broke off mid-body', async () => {
+    server = await faultServer({ '/h': [resetMidBody(), json({}, 200)] });
+    const result = await recordSignature(server.url('/h'), input);
+    expect(result).toMatchObject({ status: 200, complete: true, record: undefined });
+    expect(server.hits('/h')).toBe(2);
+  });
+
+  it('retries a 409 (the same key in progress), waiting its Retry-After', async () => {
+    server = await faultServer({ '/h': [status(409, { 'retry-after': '1' }), json({}, 200)] });
+    const start = performance.now();
+    await recordSignature(server.url('/h'), input);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(950);
+    expect(server.hits('/h')).toBe(2);
+  });
+
+  it('gives up after 3 retries, with the last answer', async () => {
+    server = await faultServer({ '/h': status(502) });
+    const error = await settle(recordSignature(server.url('/h'), input));
+    expect(isHTTPError(error)).toBe(true);
+    expect(error).toMatchObject({ status: 502 });
+    expect(server.hits('/h')).toBe(4);
+  });
+
+  it('answers at once when the server asks for a wait longer than 10 s', async () => {
+    server = await faultServer({ '/h': status(429, { 'retry-after': '30' }) });
+    const start = performance.now();
+    const error = await settle(recordSignature(server.url('/h'), input));
+    expect(error).toMatchObject({ status: 429 });
+    expect((error as { headers: Headers }).headers.get('retry-after')).toBe('30');
+    expect(performance.now() - start).toBeLessThan(1_000);
+    expect(server.hits('/h')).toBe(1);
+  });
+
+  it.each([400, 404, 422])('does not retry a %i', async (code) => {
+    server = await faultServer({ '/h': status(code) });
+    expect(await settle(recordSignature(server.url('/h'), input))).toMatchObject({ status: code });
+    expect(server.hits('/h')).toBe(1);
+  });
+
+  it('keeps its retries inside the timeout: a TimeoutError, never a hang', async () => {
+    server = await faultServer({ '/h': [status(503, { 'retry-after': '5' }), stallBody()] });
+    const start = performance.now();
+    const error = await settle(recordSignature(server.url('/h'), input, { timeout: 300 }));
+    expect(isTimeoutError(error)).toBe(true);
+    expect(error).toMatchObject({ timeout: 300 });
+    expect(performance.now() - start).toBeLessThan(1_500);
+  });
+
+  it('rejects with the caller’s reason when aborted between two attempts', async () => {
+    server = await faultServer({ '/h': status(503, { 'retry-after': '5' }) });
+    const controller = new AbortController();
+    const reason = new Error('page closed');
+    setTimeout(() => controller.abort(reason), 100);
+    const start = performance.now();
+    const error = await settle(
+      recordSignature(server.url('/h'), input, { signal: controller.signal }),
+    );
+    expect(error).toBe(reason);
+    expect(performance.now() - start).toBeLessThan(1_000);
+    expect(server.hits('/h')).toBe(1);
+  });
+
+  it('sends the caller’s own key as given, on every attempt', async () => {
+    server = await faultServer({ '/h': [status(500), json({})] });
+    const idempotencyKey = newIdempotencyKey();
+    await recordSignature(server.url('/h'), input, { idempotencyKey });
+    expect(keysOf('/h')).toEqual([idempotencyKey, idempotencyKey]);
+  });
+
+  it('with the key off: no header, and no retry', async () => {
+    server = await faultServer({ '/h': [resetBeforeHeaders(), json({})] });
+    const error = await settle(recordSignature(server.url('/h'), input, { idempotencyKey: false }));
+    expect(isNetworkError(error)).toBe(true);
+    expect(server.hits('/h')).toBe(1);
+    expect(keysOf('/h')).toEqual([undefined]);
+  });
+
+  it.each(['', 'with space', 'ü', 'x'.repeat(256)])(
+    'refuses the own key %j with an InvalidIdempotencyKeyError, without a request',
+    async (idempotencyKey) => {
+      const fetch = vi.fn<typeof globalThis.fetch>();
+      const error = await settle(
+        callHelper('https://api.example.org/h', {}, { idempotencyKey, fetch }),
+      );
+      expect(isInvalidIdempotencyKeyError(error)).toBe(true);
+      expect(error).toMatchObject({ method: 'POST', url: 'https://api.example.org/h' });
+      expect(fetch).not.toHaveBeenCalled();
+    },
+  );
+
+  it('makes keys without crypto.randomUUID (a page served over plain http)', () => {
+    vi.spyOn(crypto, 'randomUUID').mockImplementation(() => {
+      throw new TypeError('crypto.randomUUID is not available outside secure contexts');
+    });
+    expect(newIdempotencyKey()).toMatch(UUID_V4);
+  });
+});

@@ -1,0 +1,329 @@
+// The transport's Idempotency-Key: every POST carries one (a new key per call, the same
+// on each of its retries), which makes it retryable like a GET; without a key a POST or
+// a PATCH is never retried. Against msw for what is sent, and against a real server for
+// connections that break.
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  isHTTPError,
+  isInvalidIdempotencyKeyError,
+  isNetworkError,
+  isRateLimitError,
+} from '../../src/errors/index.js';
+import {
+  createTransport,
+  type HttpMethod,
+  type TransportOptions,
+} from '../../src/http/transport.js';
+import {
+  type FaultServer,
+  faultServer,
+  json,
+  resetBeforeHeaders,
+  resetMidBody,
+  status,
+} from '../fixtures/fault-server.js';
+
+const URL = 'https://api.example.org/api/v1/people';
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const FAST: TransportOptions = { retry: { limit: 3, backoffLimit: 5 } };
+
+const msw = setupServer();
+beforeAll(() =>
+  msw.listen({
+    // The fault server's requests (127.0.0.1) go through to it.
+    onUnhandledRequest: (request, print) => {
+      if (new globalThis.URL(request.url).hostname !== '127.0.0.1') print.error();
+    },
+  }),
+);
+afterEach(() => msw.resetHandlers());
+afterAll(() => msw.close());
+
+let server: FaultServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** Answers every request on URL with the statuses in turn (then 201), recording each key. */
+function answering(statuses: number[] = [], headers: Record<string, string> = {}) {
+  const keys: (string | null)[] = [];
+  const handler = ({ request }: { request: Request }) => {
+    const status = statuses[keys.length];
+    keys.push(request.headers.get('idempotency-key'));
+    return status === undefined
+      ? HttpResponse.json({ ok: true }, { status: 201 })
+      : HttpResponse.json({ error: `status ${status}` }, { status, headers });
+  };
+  msw.use(http.all(URL, handler));
+  return keys;
+}
+
+async function settle(call: Promise<unknown>): Promise<unknown> {
+  return call.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+describe('the Idempotency-Key header', () => {
+  it('is sent on a POST: a version 4 UUID', async () => {
+    const keys = answering();
+    await createTransport().request({ method: 'POST', url: URL, body: {} });
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(UUID_V4);
+  });
+
+  it('is a new key for each call', async () => {
+    const keys = answering();
+    const transport = createTransport();
+    await transport.request({ method: 'POST', url: URL, body: {} });
+    await transport.request({ method: 'POST', url: URL, body: {} });
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+
+  it.each<HttpMethod>(['GET', 'PUT', 'PATCH', 'DELETE'])('is not sent on a %s', async (method) => {
+    const keys = answering();
+    await createTransport().request({
+      method,
+      url: URL,
+      idempotencyKey: 'ignored-here',
+      ...(method === 'PUT' || method === 'PATCH' ? { body: {} } : {}),
+    });
+    expect(keys).toEqual([null]);
+  });
+
+  it('is the caller’s own key when given, sent exactly', async () => {
+    const keys = answering([503]);
+    await createTransport(FAST).request({
+      method: 'POST',
+      url: URL,
+      body: {},
+      idempotencyKey: 'job-42:attempt~"all"',
+    });
+    expect(keys).toEqual(['job-42:attempt~"all"', 'job-42:attempt~"all"']);
+  });
+
+  it('replaces an Idempotency-Key given among the extra headers', async () => {
+    const keys = answering();
+    await createTransport({ headers: { 'Idempotency-Key': 'same-for-all' } }).request({
+      method: 'POST',
+      url: URL,
+      body: {},
+    });
+    expect(keys[0]).toMatch(UUID_V4);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['with a space', 'two words'],
+    ['with a control character', 'a\nb'],
+    ['not ASCII', 'clé'],
+    ['256 characters long', 'k'.repeat(256)],
+    ['not a string', 42 as unknown as string],
+  ])(
+    'refuses an own key %s with an InvalidIdempotencyKeyError, before any request',
+    async (_name, key) => {
+      const keys = answering();
+      const error = await settle(
+        createTransport().request({ method: 'POST', url: URL, body: {}, idempotencyKey: key }),
+      );
+      expect(isInvalidIdempotencyKeyError(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: 'INVALID_IDEMPOTENCY_KEY',
+        method: 'POST',
+        url: URL,
+        key,
+      });
+      expect((error as Error).message).toContain(`POST ${URL}`);
+      expect(keys).toEqual([]);
+    },
+  );
+
+  it('accepts an own key of 255 visible characters', async () => {
+    const keys = answering();
+    const key = `${'!~'.repeat(127)}x`;
+    await createTransport().request({ method: 'POST', url: URL, body: {}, idempotencyKey: key });
+    expect(keys).toEqual([key]);
+  });
+
+  it('stays on a 307 redirect, and is dropped when a 303 turns the POST into a GET', async () => {
+    const seen: [string, string | null][] = [];
+    const record = (request: Request) =>
+      seen.push([request.method, request.headers.get('idempotency-key')]);
+    msw.use(
+      http.post(URL, ({ request }) => {
+        record(request);
+        return new HttpResponse(null, { status: 307, headers: { location: `${URL}/moved` } });
+      }),
+      http.post(`${URL}/moved`, ({ request }) => {
+        record(request);
+        return new HttpResponse(null, { status: 303, headers: { location: `${URL}/done` } });
+      }),
+      http.get(`${URL}/done`, ({ request }) => {
+        record(request);
+        return HttpResponse.json({});
+      }),
+    );
+    // Redirects are followed by hand only for calls that carry the API key.
+    const transport = createTransport({ apiKey: 'k', trustedOrigins: [URL] });
+    await transport.request({ method: 'POST', url: URL, body: {} });
+    expect(seen.map(([method]) => method)).toEqual(['POST', 'POST', 'GET']);
+    expect(seen[0]?.[1]).toMatch(UUID_V4);
+    expect(seen[1]?.[1]).toBe(seen[0]?.[1]);
+    expect(seen[2]?.[1]).toBeNull();
+  });
+});
+
+describe('retries of a POST with a key', () => {
+  it('sends the same key on each retry: reset mid-request, 503, 429, then success', async () => {
+    server = await faultServer({
+      '/p': [resetBeforeHeaders(), status(503), status(429, { 'retry-after': '0' }), json({}, 201)],
+    });
+    const response = await createTransport(FAST).request({
+      method: 'POST',
+      url: server.url('/p'),
+      body: { given_name: 'Ana' },
+    });
+    expect(response.status).toBe(201);
+    const keys = server.headers('/p').map((headers) => headers['idempotency-key']);
+    expect(keys).toHaveLength(4);
+    expect(keys[0]).toMatch(UUID_V4);
+    expect(new Set(keys).size).toBe(1);
+    // The same body each time, so the server can tell a repeat from a reuse.
+    expect(new Set(server.bodies('/p'))).toEqual(new Set(['{"given_name":"Ana"}']));
+  });
+
+  it('retries a POST whose answer broke off mid-body, with the same key', async () => {
+    server = await faultServer({ '/p': [resetMidBody(), json({ ok: true }, 201)] });
+    const response = await createTransport({ ...FAST, idleTimeout: 200 }).request({
+      method: 'POST',
+      url: server.url('/p'),
+      body: {},
+    });
+    expect(response.body).toEqual({ ok: true });
+    const [first, second] = server.headers('/p').map((headers) => headers['idempotency-key']);
+    expect(first).toMatch(UUID_V4);
+    expect(second).toBe(first);
+  });
+
+  it('retries an own key too, with keys turned off for the transport', async () => {
+    const keys = answering([502]);
+    await createTransport({ ...FAST, idempotencyKeys: false }).request({
+      method: 'POST',
+      url: URL,
+      body: {},
+      idempotencyKey: 'mine',
+    });
+    expect(keys).toEqual(['mine', 'mine']);
+  });
+
+  it('retries a 409 (same key in progress), after its Retry-After, within the retry limit', async () => {
+    const keys = answering([409, 409, 409, 409], { 'retry-after': '0' });
+    const error = await settle(
+      createTransport(FAST).request({ method: 'POST', url: URL, body: {} }),
+    );
+    expect(isHTTPError(error)).toBe(true);
+    expect(error).toMatchObject({ status: 409 });
+    // The first attempt and 3 retries: the 409s count against the limit.
+    expect(keys).toHaveLength(4);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('succeeds once the request in progress has finished', async () => {
+    const keys = answering([409], { 'retry-after': '0' });
+    const response = await createTransport(FAST).request({ method: 'POST', url: URL, body: {} });
+    expect(response.status).toBe(201);
+    expect(keys).toHaveLength(2);
+  });
+
+  it('fails with a RateLimitError when a 409 asks for a longer wait than allowed', async () => {
+    const keys = answering([409], { 'retry-after': '120' });
+    const error = await settle(
+      createTransport({ retry: { limit: 3, maxRetryAfter: 1_000 } }).request({
+        method: 'POST',
+        url: URL,
+        body: {},
+      }),
+    );
+    expect(isRateLimitError(error)).toBe(true);
+    expect(error).toMatchObject({ status: 409, retryAfter: 120_000 });
+    expect(keys).toHaveLength(1);
+  });
+
+  it('does not retry a 422 (the key reused with another body)', async () => {
+    const keys = answering([422]);
+    const error = await settle(
+      createTransport(FAST).request({ method: 'POST', url: URL, body: {} }),
+    );
+    expect(error).toMatchObject({ status: 422 });
+    expect(keys).toHaveLength(1);
+  });
+});
+
+describe('calls that are never retried', () => {
+  it.each<[string, TransportOptions, string | false | undefined]>([
+    ['keys turned off for the transport', { idempotencyKeys: false }, undefined],
+    ['keys turned off for the call', {}, false],
+  ])('a POST with %s: no header, no retry', async (_name, options, idempotencyKey) => {
+    const keys = answering([503]);
+    const error = await settle(
+      createTransport({ ...FAST, ...options }).request({
+        method: 'POST',
+        url: URL,
+        body: {},
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      }),
+    );
+    expect(error).toMatchObject({ status: 503 });
+    expect(keys).toEqual([null]);
+  });
+
+  it('a POST without a key that loses its connection', async () => {
+    server = await faultServer({ '/p': [resetBeforeHeaders(), json({}, 201)] });
+    const error = await settle(
+      createTransport(FAST).request({
+        method: 'POST',
+        url: server.url('/p'),
+        body: {},
+        idempotencyKey: false,
+      }),
+    );
+    expect(isNetworkError(error)).toBe(true);
+    expect(server.hits('/p')).toBe(1);
+    expect(server.headers('/p')[0]?.['idempotency-key']).toBeUndefined();
+  });
+
+  it('a PATCH, whatever it is given', async () => {
+    const keys = answering([503]);
+    const error = await settle(
+      createTransport(FAST).request({ method: 'PATCH', url: URL, body: {}, idempotencyKey: 'k' }),
+    );
+    expect(error).toMatchObject({ status: 503 });
+    expect(keys).toEqual([null]);
+  });
+
+  it.each<HttpMethod>(['GET', 'PUT'])('a 409 on a %s', async (method) => {
+    const keys = answering([409], { 'retry-after': '0' });
+    const error = await settle(
+      createTransport(FAST).request({
+        method,
+        url: URL,
+        ...(method === 'PUT' ? { body: {} } : {}),
+      }),
+    );
+    expect(error).toMatchObject({ status: 409 });
+    expect(keys).toHaveLength(1);
+  });
+
+  it('a 409 on a POST without a key', async () => {
+    const keys = answering([409], { 'retry-after': '0' });
+    const error = await settle(
+      createTransport(FAST).request({ method: 'POST', url: URL, body: {}, idempotencyKey: false }),
+    );
+    expect(error).toMatchObject({ status: 409 });
+    expect(keys).toHaveLength(1);
+  });
+});
