@@ -20,7 +20,9 @@ import { outgoingBody, type WriteOptions } from './write.js';
  *
  * @example
  * ```ts
- * for await (const person of client.people.items({ limit: 500, readAhead: true })) { ... }
+ * for await (const person of client.people.items({ limit: 500, readAhead: true })) {
+ *   console.log(person.data.given_name);
+ * }
  * ```
  */
 export interface PagingOptions {
