@@ -23,6 +23,8 @@ import { EXPORTABLE_COLLECTIONS, type ExportableKind, exportableKind } from '../
 import { createFileOutput, type Output, resumeFileOutput, streamOutput } from '../export/output.js';
 import { ProgressBar, type ProgressStream } from '../export/progress.js';
 import { type DurableEvery, type ExportProgress, runExport } from '../export/run-export.js';
+import { requestedWait } from '../http/retry-after.js';
+import { DEFAULT_MAX_RETRY_AFTER } from '../http/retry-policy.js';
 import {
   type Client,
   connect,
@@ -35,6 +37,9 @@ import {
   isResponseFormatError,
   isTimeoutError,
 } from '../index.js';
+import { presetNamed, SERVER_PRESETS, type ServerPreset } from '../presets/index.js';
+import { packageVersion } from './package-version.js';
+import { namingWaits, waitText } from './wait-notice.js';
 
 /** A stream the command writes to, with what it can tell of a terminal. */
 export type CommandStream = Pick<Writable, 'write' | 'on' | 'off'> &
@@ -64,6 +69,8 @@ export interface CommandIO {
   durableEvery?: DurableEvery;
 }
 
+const SERVERS = Object.keys(SERVER_PRESETS);
+
 const USAGE = `Usage: adis-export [collection] --url <entry point> [options]
 
 Exports a collection of an ADIS server (people unless another is named) to NDJSON or
@@ -75,9 +82,14 @@ Options:
   --url <url>          the API entry point (or ADIS_URL), like https://api.example.org/api/v1/
   --key <key>          API key (or ADIS_KEY; the environment keeps it out of shell history)
   --key-header <name>  header that carries the key (default STD-API-Token)
+  --server <name>      what a known server needs (its key header, curie prefix and
+                       request rate): ${SERVERS.join(', ')}; --key-header and --rate
+                       given beside it win
   -f, --format <f>     ndjson or csv (default: csv for a .csv output, else ndjson)
   -o, --output <file>  write to a file (default: stdout); a file export can be resumed
-  --resume             continue the interrupted export into --output where it stopped
+  --resume             continue the interrupted export into --output where it stopped,
+                       with the --server, --key-header and --rate it ran with unless
+                       given again (the key is never saved: give it again)
   --force              overwrite --output, dropping any unfinished export into it
   --since <date>       only records modified after this ISO 8601 date-time
                        (filter=modified_date gt '<date>'; the summary of an export
@@ -85,13 +97,15 @@ Options:
   --filter <query>     a filter query of the server's, like "created_date gt '2026-01-01'"
   --columns <list>     CSV columns, comma-separated paths: given_name,
                        email_addresses[primary].address, custom_fields.ward, url
-  --rate <n>           at most n requests a second (default: no limit; 429s are retried)
+  --rate <n>           at most n requests a second, like 3.5 (default: no limit; a 429
+                       is retried after the wait the server asks for)
   --limit <n>          stop after n records
   --progress           always draw the progress line on stderr
   --no-progress        never draw it (default: drawn when stderr is a terminal and the
                        records go to a file)
   -q, --quiet          no summary on stderr, errors only
   -h, --help           show this help
+  --version            print the version
 `;
 
 /** A mistake in the command line: the message and exit code 2. */
@@ -102,6 +116,8 @@ interface Request {
   url: string | undefined;
   key: string | undefined;
   keyHeader: string | undefined;
+  /** A name of SERVER_PRESETS, checked. */
+  server: string | undefined;
   collection: string | undefined;
   format: 'ndjson' | 'csv' | undefined;
   output: string | undefined;
@@ -135,6 +151,10 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       io.stdout.write(USAGE);
       return 0;
     }
+    if (parsed === 'version') {
+      io.stdout.write(`adis-export ${await packageVersion()}\n`);
+      return 0;
+    }
     request = parsed;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -161,7 +181,7 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
 function parseCommandLine(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
-): Request | 'help' {
+): Request | 'help' | 'version' {
   let parsed: ReturnType<typeof parseOptions>;
   try {
     parsed = parseOptions(argv);
@@ -170,6 +190,7 @@ function parseCommandLine(
   }
   const { values, positionals } = parsed;
   if (values.help) return 'help';
+  if (values.version) return 'version';
   if (positionals.length > 1) {
     throw new UsageError(`one collection at a time, got ${positionals.join(', ')}`);
   }
@@ -182,6 +203,14 @@ function parseCommandLine(
   }
   if ((values.resume || values.force) && values.output === undefined) {
     throw new UsageError(`--${values.resume ? 'resume' : 'force'} needs --output <file>`);
+  }
+  if (values.server !== undefined) serverPreset(values.server);
+  const keyHeader = values['key-header'];
+  // Checked here: a name fetch refuses would otherwise fail every request, later.
+  if (keyHeader !== undefined && !HEADER_NAME.test(keyHeader)) {
+    throw new UsageError(
+      `--key-header must be an HTTP header name, got ${JSON.stringify(keyHeader)}`,
+    );
   }
   if (values.progress && values['no-progress']) {
     throw new UsageError('--progress and --no-progress contradict each other');
@@ -208,7 +237,8 @@ function parseCommandLine(
   return {
     url: values.url ?? env.ADIS_URL,
     key: values.key ?? env.ADIS_KEY,
-    keyHeader: values['key-header'],
+    keyHeader,
+    server: values.server,
     collection: positionals[0],
     format,
     output: values.output,
@@ -230,6 +260,7 @@ function parseOptions(argv: readonly string[]) {
       url: { type: 'string' },
       key: { type: 'string' },
       'key-header': { type: 'string' },
+      server: { type: 'string' },
       format: { type: 'string', short: 'f' },
       output: { type: 'string', short: 'o' },
       resume: { type: 'boolean' },
@@ -243,10 +274,23 @@ function parseOptions(argv: readonly string[]) {
       'no-progress': { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
     },
     allowPositionals: true,
     strict: true,
   });
+}
+
+/** An HTTP header name (a token of RFC 9110). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** The preset `--server` names; a usage error listing the known ones otherwise. */
+function serverPreset(name: string): ServerPreset {
+  const preset = presetNamed(name);
+  if (preset === undefined) {
+    throw new UsageError(`unknown --server ${JSON.stringify(name)}; one of: ${SERVERS.join(', ')}`);
+  }
+  return preset;
 }
 
 /** `--since`: an ISO 8601 date or date-time, as the filter `modified_date gt '…'`. */
@@ -294,14 +338,21 @@ async function exportWith(request: Request, io: CommandIO): Promise<number> {
   const resumed = request.resume ? saved : undefined;
   const settings = settle(request, resumed, outputPath);
 
+  let bar: ProgressBar | undefined;
   const client = await connect(settings.url, {
+    ...(settings.server === undefined ? {} : serverPreset(settings.server)),
     ...(request.key === undefined ? {} : { apiKey: request.key }),
-    ...(request.keyHeader === undefined ? {} : { apiKeyHeader: request.keyHeader }),
-    ...(request.rate === undefined ? {} : { rateLimit: request.rate }),
+    ...(settings.keyHeader === undefined ? {} : { apiKeyHeader: settings.keyHeader }),
+    ...(settings.rate === undefined ? {} : { rateLimit: settings.rate }),
     // Export what the server has, as it has it: one record a strict schema would
     // refuse must not stop a walk of a hundred thousand.
     validate: false,
     ...(io.signal ? { signal: io.signal } : {}),
+    fetch: namingWaits((line) => {
+      if (request.quiet) return;
+      bar?.done(); // redrawn at the next page
+      io.stderr.write(line);
+    }),
   });
   const startedAt = resumed?.startedAt ?? (await serverClock(client));
   const collection = client.collection(settings.kind);
@@ -322,7 +373,7 @@ async function exportWith(request: Request, io: CommandIO): Promise<number> {
   }
 
   const label = settings.kind.plural;
-  const bar = wantsProgress(request, io, outputPath !== undefined)
+  bar = wantsProgress(request, io, outputPath !== undefined)
     ? new ProgressBar(io.stderr, label, resumed?.records ?? 0)
     : undefined;
   const checkpoint = (progress: ExportProgress): Checkpoint => ({
@@ -332,6 +383,9 @@ async function exportWith(request: Request, io: CommandIO): Promise<number> {
     filter: settings.filter ?? null,
     format: format.name,
     columns: settings.columns?.map((column) => column.header) ?? null,
+    server: settings.server ?? null,
+    keyHeader: settings.keyHeader ?? null,
+    rate: settings.rate ?? null,
     next: progress.next ?? null,
     records: progress.records,
     bytes: progress.bytes,
@@ -407,6 +461,10 @@ interface Settings {
   filter: string | undefined;
   format: 'ndjson' | 'csv';
   columns: Column[] | undefined;
+  /** How to talk to the server: given now, else what the resumed run used. */
+  server: string | undefined;
+  keyHeader: string | undefined;
+  rate: number | undefined;
 }
 
 function settle(
@@ -468,6 +526,11 @@ function settle(
     filter: resumed ? (resumed.filter ?? undefined) : request.filter,
     format,
     columns: columnNames?.map(parseColumn),
+    // How the export talks to the server, unlike what it exports, may change on a resume
+    // (a slower --rate after 429s, say); what is not given again is what it used.
+    server: request.server ?? resumed?.server ?? undefined,
+    keyHeader: request.keyHeader ?? resumed?.keyHeader ?? undefined,
+    rate: request.rate ?? resumed?.rate ?? undefined,
   };
 }
 
@@ -523,7 +586,14 @@ function describeFailure(error: unknown, request: Request): string {
   if (isHTTPError(error)) {
     if (error.status === 401 || error.status === 403) {
       const given = request.key === undefined ? 'no API key was given' : 'check the key';
-      return `${error.method} ${error.url} was refused (${error.status} ${error.statusText}): ${given} (--key or ADIS_KEY${request.keyHeader ? '' : '; --key-header if the server reads another header'})`;
+      return `${error.method} ${error.url} was refused (${error.status} ${error.statusText}): ${given} (--key or ADIS_KEY${request.keyHeader || request.server ? '' : '; --server or --key-header if the server reads another header'})`;
+    }
+    if (error.status === 429) {
+      // Still refused after the retries: name the last wait asked for, if any.
+      const wait = requestedWait(error.headers);
+      const asked =
+        wait.kind === 'wait' ? `; the server asks to wait ${waitText(wait.ms, Date.now())}` : '';
+      return `${error.message}${asked}: run the command again later, with a lower --rate`;
     }
     if (error.status === 404) {
       return `${error.method} ${error.url} answered 404 Not Found: is --url the API entry point?`;
@@ -536,7 +606,11 @@ function describeFailure(error: unknown, request: Request): string {
   }
   if (isTimeoutError(error)) return `${error.message}; the server is slow or unreachable`;
   if (isRateLimitError(error)) {
-    return `${error.message}; wait that long and run the command again`;
+    return (
+      `rate limited: ${error.method} ${error.url} answered ${error.status} ${error.statusText}, ` +
+      `and the server asks to wait ${waitText(error.retryAfter, Date.now())}, longer than the ` +
+      `${DEFAULT_MAX_RETRY_AFTER / 1000} s adis-export waits by itself: run the command again after that`
+    );
   }
   if (isResponseFormatError(error) && isEntryPoint(error.url, request.url)) {
     return `${error.url} is not an ADIS entry point (${error.reason ?? 'not HAL+JSON'}): check --url`;

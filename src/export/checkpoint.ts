@@ -11,7 +11,9 @@
  * checkpoint past `bytes`, which a resume cuts off before it fetches `next`: those
  * records come again from the pages they were on.
  *
- * The API key is never saved: the file says where to resume, not how to log in.
+ * It also keeps how the export talked to the server (`--server`, `--key-header`,
+ * `--rate`), which a resume uses unless it is given them again. The API key is never
+ * saved: the file says where to resume, not how to log in.
  */
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import * as z from 'zod/mini';
@@ -27,6 +29,14 @@ const CheckpointSchema = z.object({
   format: z.enum(['ndjson', 'csv']),
   /** The CSV columns, in order (null for NDJSON). */
   columns: z.nullable(z.array(z.string())),
+  // The next three are optional so that a checkpoint saved before they existed still
+  // resumes (as an export without them).
+  /** The `--server` preset's name, if one was given. */
+  server: z.optional(z.nullable(z.string())),
+  /** The `--key-header`, if one was given (the key itself never). */
+  keyHeader: z.optional(z.nullable(z.string())),
+  /** The `--rate`, in requests a second, if one was given. */
+  rate: z.optional(z.nullable(z.number().check(z.positive()))),
   /** The page to fetch next; null when the last page has been written. */
   next: z.nullable(z.string()),
   /** Records written so far. */

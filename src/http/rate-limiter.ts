@@ -18,10 +18,10 @@ const monotonicClock: Clock = { now: () => performance.now() };
  * than a burst-then-wait window, because servers that answer 429 at "a few requests a
  * second" often count over windows shorter than a second.
  *
- * What it guarantees is on its own clock, at the moment it lets a request start: any n
- * consecutive starts are at least n / perSecond seconds apart, so no second holds more
- * than perSecond of them (a timer that fires early is checked against the clock and
- * waited out). What it cannot see is when each request reaches the server: that comes
+ * What it guarantees is on its own clock, at the moment it lets a request start: two
+ * starts n apart are at least n / perSecond seconds apart, so no second holds more than
+ * perSecond of them (a timer that fires early is checked against the clock and waited
+ * out). What it cannot see is when each request reaches the server: that comes
  * later by an amount that varies (a new connection's set-up, a busy event loop, the
  * network). A server that counts arrivals needs a rate under its limit, not at it:
  * at exactly its limit, a first request held up by 10 ms puts five arrivals in one

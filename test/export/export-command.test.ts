@@ -361,6 +361,106 @@ describe('rate limit', () => {
   });
 });
 
+/**
+ * The test server behind a front that reads the API key from `header` instead of
+ * STD-API-Token (which it drops), as servers in the wild do; `seen` is what reached it.
+ */
+async function keyHeaderServer(header: string) {
+  const seen: { key: string | null; stdKey: string | null; at: number }[] = [];
+  const inner = createApp({
+    storage: server.storage,
+    maxPageSize: PAGE,
+    logError: () => undefined,
+  });
+  const front = new Hono().all('*', (c) => {
+    const headers = new Headers(c.req.raw.headers);
+    const key = headers.get(header);
+    seen.push({ key, stdKey: headers.get('std-api-token'), at: performance.now() });
+    headers.delete('std-api-token');
+    headers.delete(header);
+    if (key !== null) headers.set('std-api-token', key);
+    return inner.fetch(new Request(c.req.raw, { headers }));
+  });
+  const running = await startServer({ app: front as never, port: 0 });
+  return { seen, entryPoint: running.entryPoint, close: () => running.close() };
+}
+
+describe('server presets', () => {
+  it('--server action-network sends the key as OSDI-API-Token, at most 3.5 requests a second', async () => {
+    const osdi = await keyHeaderServer('OSDI-API-Token');
+    try {
+      const args = ['--url', osdi.entryPoint, '--key', key, '--limit', '20', '-q'];
+      const { code, stdout } = await run([...args, '--server', 'action-network']);
+      expect(code).toBe(0);
+      expect(lines(stdout)).toHaveLength(20);
+      expect(osdi.seen.length).toBeGreaterThanOrEqual(4); // connect, the clock, two pages
+      for (const request of osdi.seen) expect(request).toMatchObject({ key, stdKey: null });
+      // Four requests at 3.5 a second leave 857 ms apart or more; they arrive within a
+      // few ms of that (the timing itself is tested with fake timers in test/presets).
+      expect(osdi.seen[3]!.at - osdi.seen[0]!.at).toBeGreaterThanOrEqual(800);
+
+      const without = await run(args);
+      expect(without.code).toBe(1);
+      expect(without.stderr).toContain(
+        'check the key (--key or ADIS_KEY; --server or --key-header if the server reads another header)',
+      );
+    } finally {
+      await osdi.close();
+    }
+  });
+});
+
+describe('resuming with the settings the export ran with', () => {
+  it('saves --rate and --key-header, never the key, and a resume without them uses them', async () => {
+    const front = await keyHeaderServer('X-Export-Key');
+    try {
+      const settings = ['--key-header', 'X-Export-Key'];
+      const whole = join(dir, 'through-front.ndjson');
+      const straight = await run([
+        '--url',
+        front.entryPoint,
+        '--key',
+        key,
+        ...settings,
+        '-o',
+        whole,
+      ]);
+      expect(straight.code).toBe(0);
+
+      const output = join(dir, 'remembered.ndjson');
+      const { child } = slowExport(output, front.entryPoint, [...settings, '--rate', '2']);
+      await waitFor(async () => {
+        const checkpoint = await readCheckpoint(checkpointPath(output)).catch(() => undefined);
+        return checkpoint && checkpoint.records > 0 ? checkpoint : undefined;
+      });
+      child.kill('SIGINT');
+      expect(await exitCode(child)).toBe(130);
+      const saved = await readFile(checkpointPath(output), 'utf8');
+      expect(JSON.parse(saved)).toMatchObject({ keyHeader: 'X-Export-Key', rate: 2, server: null });
+      expect(saved).not.toContain(key);
+
+      // Given again, a setting replaces the saved one: this header the server does not read.
+      const other = await run(['--key', key, '-o', output, '--resume', '--key-header', 'X-Other']);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain('401');
+      expect(front.seen.at(-1)).toMatchObject({ key: null });
+      expect(await readFile(checkpointPath(output), 'utf8')).toBe(saved);
+
+      const from = front.seen.length;
+      const resumed = await run(['--key', key, '-o', output, '--resume']);
+      expect(resumed.code).toBe(0);
+      expect(await readFile(output, 'utf8')).toBe(await readFile(whole, 'utf8'));
+      const sent = front.seen.slice(from);
+      for (const request of sent) expect(request.key).toBe(key);
+      // At 2 a second: the connect and at least two pages, 500 ms apart or more.
+      expect(sent.length).toBeGreaterThanOrEqual(3);
+      expect(sent.at(-1)!.at - sent[0]!.at).toBeGreaterThanOrEqual((sent.length - 1) * 500 - 50);
+    } finally {
+      await front.close();
+    }
+  });
+});
+
 describe('clear errors', () => {
   it('says when the server cannot be reached', async () => {
     const closed = await startServer({ app: new Hono() as never, port: 0 });
@@ -431,6 +531,12 @@ describe('clear errors', () => {
       [['--url', url, '--columns', 'given_name'], '--columns is for CSV'],
       [['--url', url, '--bogus'], "Unknown option '--bogus'"],
       [['people', 'tags', '--url', url], 'one collection at a time'],
+      [
+        ['--url', url, '--server', 'nation-builder'],
+        'unknown --server "nation-builder"; one of: action-network',
+      ],
+      [['--url', url, '--server', 'toString'], 'unknown --server "toString"'],
+      [['--url', url, '--key-header', 'OSDI API Token'], '--key-header must be an HTTP header'],
     ];
     for (const [args, message] of cases) {
       const { code, stderr } = await run(args);
@@ -444,17 +550,37 @@ describe('clear errors', () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);
     expect(stdout).toContain('Usage: adis-export [collection] --url <entry point>');
+    expect(stdout).toContain('--server <name>');
+    expect(stdout).toContain('action-network');
+    expect(stdout).toContain('--version');
+  });
+
+  it("prints the package's version with --version, whatever else is given", async () => {
+    const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const args of [['--version'], ['people', '--version', '--url', 'not a url']]) {
+      const { code, stdout, stderr } = await run(args);
+      expect(code).toBe(0);
+      expect(stdout).toBe(`adis-export ${version}\n`);
+      expect(stderr).toBe('');
+    }
   });
 });
 
 /**
- * The command in a process of its own, slowed to 2 requests a second so that
- * a test can stop it part way through; `stderr()` is what it has printed so far.
+ * The command in a process of its own, slowed to 2 requests a second (unless `args` say
+ * otherwise) so that a test can stop it part way through; `stderr()` is what it has
+ * printed so far.
  */
-function slowExport(output: string): { child: ChildProcess; stderr: () => string } {
+function slowExport(
+  output: string,
+  entryPoint = url,
+  args = ['--rate', '2'],
+): { child: ChildProcess; stderr: () => string } {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/export-cli.ts', '--url', url, '-o', output, '--rate', '2'],
+    ['--import', 'tsx', 'src/cli/export-cli.ts', '--url', entryPoint, '-o', output, ...args],
     { cwd: root, env: { ...process.env, ADIS_KEY: key }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let text = '';

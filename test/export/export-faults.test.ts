@@ -136,7 +136,10 @@ describe('adis-export against faults', () => {
     const args = ['--url', server.url('/api/'), '--output', 'people.ndjson', '--no-progress'];
     const first = await run(args, dir);
     expect(first.code).toBe(1);
-    expect(first.stderr).toContain('asks to wait 3600 s');
+    expect(first.stderr).toMatch(
+      /rate limited: GET .*page=2 answered 429 Too Many Requests, and the server asks to wait 3600 s \(1h 00m, until \d{4}-[\d-]+T[\d:]+Z\), longer than the 60 s adis-export waits by itself/,
+    );
+    expect(first.stderr).not.toContain('then the request is retried'); // no wait was made
     expect(first.stderr).toContain('--resume');
     const resumed = await run([...args, '--resume'], dir);
     expect(resumed.code).toBe(0);
@@ -146,6 +149,46 @@ describe('adis-export against faults', () => {
       .map((line) => (JSON.parse(line) as { given_name: string }).given_name);
     expect(names).toEqual(['P1', 'P2', 'P3']);
     expect(server.hits('/api/people')).toBe(1);
+  });
+
+  it('names the wait a 429 asks for while it waits, then goes on', async () => {
+    server = await faultServer({
+      '/api/': entryPoint,
+      '/api/people': firstPage,
+      // Once for the export that names the wait, once for the quiet one that does not.
+      '/api/people?page=2': [429, 200, 429, 200].map((code) =>
+        code === 429 ? status(429, { 'retry-after': '1' }) : secondPage,
+      ),
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'adis-export-faults-'));
+    const { code, stderr } = await run(['--url', server.url('/api/'), '-o', 'p.ndjson'], dir);
+    expect(code).toBe(0);
+    expect(stderr).toContain(
+      `adis-export: GET ${server.url('/api/people?page=2')} answered 429 Too Many Requests: ` +
+        'the server asks to wait 1 s, then the request is retried (3 retries at most)\n',
+    );
+    expect(await names(join(dir, 'p.ndjson'))).toEqual(['P1', 'P2', 'P3']);
+    const quiet = await run(['--url', server.url('/api/'), '-q'], dir);
+    expect(quiet.code).toBe(0);
+    expect(server.hits('/api/people?page=2')).toBe(4);
+    expect(quiet.stderr).toBe('');
+  });
+
+  it('names the last wait asked for when a 429 outlasts the retries', async () => {
+    const refused = status(429, { 'retry-after': '0' });
+    server = await faultServer({
+      '/api/': entryPoint,
+      '/api/people': [refused, refused, refused, refused],
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'adis-export-faults-'));
+    const { code, stderr } = await run(['--url', server.url('/api/'), '--no-progress'], dir);
+    expect(code).toBe(1);
+    expect(stderr.match(/answered 429 Too Many Requests: the server asks to wait/g)).toHaveLength(
+      4,
+    );
+    expect(stderr).toMatch(
+      /adis-export: .*429.*; the server asks to wait under a second \(until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\): run the command again later, with a lower --rate\n$/,
+    );
   });
 
   it('names a page that is not a HAL document without calling it an entry point', async () => {

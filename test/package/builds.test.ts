@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +84,38 @@ describe('the built adis-export command', () => {
     expect(failed?.stderr).toContain(`GET ${entryPoint} was refused (401`);
   });
 });
+
+describe('adis-export --version', () => {
+  it("prints the version of the package it is part of, from dist and from a global install's layout", async () => {
+    const { version } = packageJson(root);
+    const fromDist = await run(process.execPath, [`${root}dist/cli/export-cli.js`, '--version']);
+    expect(fromDist.stdout).toBe(`adis-export ${version}\n`);
+
+    // What `npm install -g` makes: the package under lib/node_modules, and a bin link to
+    // its command elsewhere. Its own package.json (another version here) must be read.
+    const prefix = await mkdtemp(join(tmpdir(), 'adis-global-'));
+    try {
+      const installed = join(prefix, 'lib', 'node_modules', 'adis-sdk');
+      await cp(join(root, 'dist'), join(installed, 'dist'), { recursive: true });
+      await writeFile(
+        join(installed, 'package.json'),
+        JSON.stringify({ ...packageJson(root), version: '9.8.7-global' }),
+      );
+      await symlink(join(root, 'node_modules'), join(installed, 'node_modules'));
+      await mkdir(join(prefix, 'bin'));
+      const bin = join(prefix, 'bin', 'adis-export');
+      await symlink(join(installed, 'dist', 'cli', 'export-cli.js'), bin);
+      const global = await run(bin, ['--version'], { cwd: tmpdir() });
+      expect(global.stdout).toBe('adis-export 9.8.7-global\n');
+    } finally {
+      await rm(prefix, { recursive: true, force: true });
+    }
+  });
+});
+
+function packageJson(dir: string): { version: string } {
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
+}
 
 describe('the built adis-server command', () => {
   it('starts with a shebang, so that npx adis-server runs it', () => {
