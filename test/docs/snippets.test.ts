@@ -6,11 +6,17 @@
  *   an example takes as given (`client`, `store`…) declared in GIVEN;
  * - the `ts` blocks of the guides in EXCERPTED are excerpts, word for word, of the
  *   example program or source they name (which `tsc` and the tests check), and the
- *   guides in SHOWN_WHOLE show the example file they name whole (a tested page).
+ *   guides in SHOWN_WHOLE show the example file they name whole (a tested page);
+ * - the message docs/export.md shows for an unreachable server is the one the built
+ *   `adis-export` prints (npm test builds first).
  */
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -159,5 +165,28 @@ describe('guide code', () => {
       (block) => !texts.some((lines) => containsRun(lines, trimmedLines(block.trimEnd()))),
     );
     expect(missing, `not found word for word in ${sources.join(' or ')}`).toEqual([]);
+  });
+});
+
+describe('docs/export.md', () => {
+  it('shows the message adis-export really prints for an unreachable server', async () => {
+    // A port nothing listens on: taken, then given back.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const folder = mkdtempSync(join(tmpdir(), 'adis-export-doc-'));
+    const url = `http://127.0.0.1:${port}/api/v1/`;
+    const failed = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'dist/cli/export-cli.js'), '--url', url, '-o', join(folder, 'people.csv')],
+      { env: { ...process.env, ADIS_KEY: 'any' } },
+    ).catch((error: { code: number; stderr: string }) => error);
+    rmSync(folder, { recursive: true, force: true });
+    expect('code' in failed && failed.code).toBe(1);
+    const printed = String(failed.stderr).trim().replaceAll(String(port), '8001');
+    expect(readFileSync(join(ROOT, 'docs/export.md'), 'utf8')).toContain(`\n${printed}\n`);
   });
 });
