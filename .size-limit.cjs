@@ -16,7 +16,11 @@ module.exports = [
     path: 'dist/helpers/index.js',
     import: '{ recordSignature }',
     gzip: true,
-    limit: '3.2 kB',
+    // 3.14 kB until issue 14, whose Idempotency-Key added 0.7 kB: the key and its
+    // check (with InvalidIdempotencyKeyError), and retries of a keyed call within its
+    // deadline, which save a signature whose connection broke; background_processing
+    // and the accepted result are 0.1 kB of it.
+    limit: '3.9 kB',
   },
   {
     // The prebuilt file for pages without a bundler (`adis-sdk/helpers/browser`,
@@ -35,8 +39,9 @@ module.exports = [
     gzip: true,
     modifyEsbuildConfig: initialLoad,
     // 31.4 kB after issue 12; issue 13's read path (the check that lets a record in
-    // shape skip zod's copy, early links for read-ahead) added 1.4 kB.
-    limit: '33 kB',
+    // shape skip zod's copy, early links for read-ahead) added 1.4 kB; issue 14's
+    // Idempotency-Key (key, check, error, keyed retries) and background helper calls 0.5 kB.
+    limit: '33.5 kB',
   },
   {
     // Everything the main entry exports, every kind included. Goal 30 kB (see above).
@@ -44,8 +49,9 @@ module.exports = [
     path: 'dist/index.js',
     import: '*',
     gzip: true,
-    // 42.9 kB after issue 12, plus the 1.4 kB of issue 13's read path (see above).
-    limit: '44.5 kB',
+    // 42.9 kB after issue 12, plus the 1.4 kB of issue 13's read path (see above) and
+    // the 0.9 kB of issue 14's Idempotency-Key and background helper calls.
+    limit: '45.4 kB',
   },
   {
     // Loaded on the first helper call (petition.recordSignature, client.signup, …).
