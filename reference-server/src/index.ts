@@ -38,6 +38,13 @@ export { personSignup, type SignupResult } from './domain/person-signup.js';
 export { type CollectionPage, RecordService } from './domain/records.js';
 export { type AppOptions, createApp, defaultRegistry } from './http/app.js';
 export type { AppEnv } from './http/env.js';
+export {
+  DEFAULT_IDEMPOTENCY_WAIT_MS,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_RETENTION_MS,
+  IDEMPOTENT_REPLAYED_HEADER,
+  type IdempotencyOptions,
+} from './http/idempotency.js';
 export { demoPerson, prng, type SeedOptions, seedPeople } from './seed.js';
 export {
   ACTIVITY_KINDS,
@@ -57,6 +64,8 @@ export {
 export type {
   Access,
   ApiKeyInfo,
+  IdempotencyKeyRef,
+  IdempotentAnswer,
   JsonObject,
   LookupKey,
   PageQuery,

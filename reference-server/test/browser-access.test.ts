@@ -51,6 +51,7 @@ describe('CORS', () => {
       'Content-Type',
       'Accept',
       'STD-API-Token',
+      'Idempotency-Key',
     ]);
     expect(res.headers.get('access-control-max-age')).toBe('600');
     expect(await res.text()).toBe('');
@@ -127,7 +128,9 @@ describe('CORS', () => {
       const res = await pending;
       expect(res.status, name).toBe(status);
       expect(res.headers.get('access-control-allow-origin'), name).toBe('*');
-      expect(res.headers.get('access-control-expose-headers'), name).toBe('Location,Retry-After');
+      expect(res.headers.get('access-control-expose-headers'), name).toBe(
+        'Location,Retry-After,Idempotent-Replayed',
+      );
     }
     failing = true;
     const crash = await call('GET', '/api/v1/');

@@ -87,6 +87,12 @@ export const ErrorCode = {
   REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
   // Anonymous (browser) calls: too many from one address.
   RATE_LIMITED: 'RATE_LIMITED',
+  // Idempotency-Key on POSTs (http/idempotency.ts): a header that is not 1 to 255
+  // visible ASCII characters; a key reused for another request; a key whose first
+  // request is still running past the wait.
+  INVALID_HEADER: 'INVALID_HEADER',
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  IDEMPOTENCY_KEY_IN_PROGRESS: 'IDEMPOTENCY_KEY_IN_PROGRESS',
   // Message helpers (send, schedule): why a message cannot move to the state asked for.
   MESSAGE_HAS_NO_TARGETS: 'MESSAGE_HAS_NO_TARGETS',
   MESSAGE_INCOMPLETE: 'MESSAGE_INCOMPLETE',

@@ -6,15 +6,48 @@
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { KindRegistry, RecordHelper } from '../domain/kinds.js';
+import type { KindRegistry, RecordHelper, ResourceKind } from '../domain/kinds.js';
 import type { AppEnv } from './env.js';
 import { API_PREFIX } from './links.js';
 import { rateLimited, type TokenBuckets } from './rate-limit.js';
 
+/** A call without a key to a record helper: the kind and id in its URL, and the helper. */
+export interface AnonymousCall {
+  kind: ResourceKind;
+  id: string;
+  helper: RecordHelper;
+}
+
 /**
- * The record helper a call without a key may reach: a POST to
+ * The record helper call a request without a key may make: a POST to
  * `/api/v1/<plural>/<id>/<path>` where the kind declares a helper at `<path>` open to
  * anonymous callers. Undefined for every other call (which then needs a key).
+ *
+ * @example
+ * ```ts
+ * anonymousCallOf(registry, 'POST', '/api/v1/petitions/7c9e…/record_signature_helper');
+ * // { kind: <petition>, id: '7c9e…', helper: <record_signature_helper> }
+ * ```
+ */
+export function anonymousCallOf(
+  registry: KindRegistry,
+  method: string,
+  path: string,
+): AnonymousCall | undefined {
+  if (method !== 'POST' || !path.startsWith(`${API_PREFIX}/`)) return undefined;
+  const parts = path
+    .slice(API_PREFIX.length + 1)
+    .replace(/\/+$/, '')
+    .split('/');
+  if (parts.length !== 3 || parts.some((part) => part === '')) return undefined;
+  const [plural, id, helperPath] = parts;
+  const kind = registry.byPlural(plural ?? '');
+  const helper = kind?.helpers?.find((h) => h.anonymous && h.path === helperPath);
+  return kind && helper && id ? { kind, id, helper } : undefined;
+}
+
+/**
+ * The record helper a call without a key may reach ({@link anonymousCallOf}'s helper).
  *
  * @example
  * ```ts
@@ -27,15 +60,7 @@ export function anonymousHelperOf(
   method: string,
   path: string,
 ): RecordHelper | undefined {
-  if (method !== 'POST' || !path.startsWith(`${API_PREFIX}/`)) return undefined;
-  const parts = path
-    .slice(API_PREFIX.length + 1)
-    .replace(/\/+$/, '')
-    .split('/');
-  if (parts.length !== 3 || parts.some((part) => part === '')) return undefined;
-  const [plural, , helperPath] = parts;
-  const kind = registry.byPlural(plural ?? '');
-  return kind?.helpers?.find((helper) => helper.anonymous && helper.path === helperPath);
+  return anonymousCallOf(registry, method, path)?.helper;
 }
 
 /** The node request of @hono/node-server, when the app is served by it. */

@@ -13,6 +13,7 @@ import { answerAfterCommit } from './answer-after-commit.js';
 import { limitBody } from './body-limit.js';
 import { apiCors, checkCorsOrigins } from './cors.js';
 import type { AppConfig, AppEnv } from './env.js';
+import { type IdempotencyOptions, idempotentPosts } from './idempotency.js';
 import { keyRateLimit } from './key-rate-limit.js';
 import { API_PREFIX } from './links.js';
 import {
@@ -108,6 +109,11 @@ export interface AppOptions {
   anonymousRateLimit?: RateLimit | false;
   /** Recipients per second of a (simulated) message send. Default 50. */
   messageSendRate?: number;
+  /**
+   * `Idempotency-Key` on POSTs: how long a repeat waits for the first request with its
+   * key, and the clock answers expire by (24 hours). See `http/idempotency.ts`.
+   */
+  idempotency?: IdempotencyOptions;
 }
 
 /**
@@ -216,6 +222,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.use(`${API_PREFIX}/*`, (c, next) =>
     c.get('anonymous') === true ? anonymousBodyLimit(c, next) : keyedBodyLimit(c, next),
   );
+  // After authentication (keys are per tenant) and the limits (their refusals are not
+  // answers to store); inside answerAfterCommit, which answers after the commit.
+  app.use(`${API_PREFIX}/*`, idempotentPosts(config, options.idempotency));
   registerEntryPoint(app, config);
   // Before the generic record routes, which would take `/metadata` for a collection.
   registerMetadata(app, config);

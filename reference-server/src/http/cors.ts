@@ -7,6 +7,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from './env.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.js';
 
 /**
  * Methods a cross-origin page may use on the API.
@@ -19,14 +20,20 @@ import type { AppEnv } from './env.js';
 export const CORS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /**
- * Response headers a cross-origin page may read: where a record was created, when to retry.
+ * Response headers a cross-origin page may read: where a record was created, when to
+ * retry, whether an answer is a replay of an earlier request with the same
+ * `Idempotency-Key`.
  *
  * @example
  * ```ts
- * CORS_EXPOSED_HEADERS.join(','); // 'Location,Retry-After'
+ * CORS_EXPOSED_HEADERS.join(','); // 'Location,Retry-After,Idempotent-Replayed'
  * ```
  */
-export const CORS_EXPOSED_HEADERS = ['Location', 'Retry-After'] as const;
+export const CORS_EXPOSED_HEADERS = [
+  'Location',
+  'Retry-After',
+  IDEMPOTENT_REPLAYED_HEADER,
+] as const;
 
 /**
  * How long (seconds) a browser may reuse a preflight answer.
@@ -75,7 +82,7 @@ export function apiCors(options: ApiCorsOptions): MiddlewareHandler<AppEnv> {
   const preflight = cors({
     origin: origins === '*' ? '*' : [...origins],
     allowMethods: [...CORS_METHODS],
-    allowHeaders: ['Content-Type', 'Accept', options.apiKeyHeader],
+    allowHeaders: ['Content-Type', 'Accept', options.apiKeyHeader, IDEMPOTENCY_KEY_HEADER],
     exposeHeaders: [...CORS_EXPOSED_HEADERS],
     maxAge: CORS_MAX_AGE,
   });

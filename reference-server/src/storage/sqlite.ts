@@ -49,6 +49,8 @@ import {
   CommitError,
   type DateFilter,
   DuplicateIdentifierError,
+  type IdempotencyKeyRef,
+  type IdempotentAnswer,
   type PageQuery,
   type ParentRef,
   type RecordFilter,
@@ -59,6 +61,13 @@ import {
 } from './storage.js';
 
 type Db = Database.Database;
+
+/**
+ * Expired idempotent answers each save deletes at most: twice the rate they expire at
+ * (one save, one expiry a retention period later), so the table never grows past about
+ * one period of answers, and a save never pays for a long sweep.
+ */
+const IDEMPOTENT_EXPIRY_BATCH = 2;
 
 /** Contributions and totals are stored as integers in units of 1/10000. */
 const TOTAL_SCALE = 10000;
@@ -240,6 +249,28 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX records_by_id ON records (kind, id, tenant_id);
     `);
   },
+  (db) => {
+    db.exec(`
+      -- The answers to POSTs that carried an Idempotency-Key, for their repeats: one per
+      -- key, per tenant and per kind of caller (anonymous 1: calls without an API key).
+      -- Written in the same commit as the writes of the request they answer. Rows older
+      -- than the retention (24 h) count as absent and are deleted a few at a time by each
+      -- new save, oldest first (idempotent_answers_by_age).
+      CREATE TABLE idempotent_answers (
+        id INTEGER PRIMARY KEY,
+        tenant_id INTEGER NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        anonymous INTEGER NOT NULL CHECK (anonymous IN (0, 1)),
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        headers TEXT NOT NULL,
+        body BLOB NOT NULL,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE UNIQUE INDEX idempotent_answers_by_key ON idempotent_answers (tenant_id, anonymous, key);
+      CREATE INDEX idempotent_answers_by_age ON idempotent_answers (created_ms);
+    `);
+  },
 ];
 
 /**
@@ -367,6 +398,8 @@ export class SqliteStorage implements Storage {
   private unsynced: Batch[] = [];
   private syncing: Batch[] = [];
   private syncRunning = false;
+  /** Holds on commits ({@link holdCommit}) not yet released. */
+  private holds = 0;
 
   constructor(path: string, options: SqliteStorageOptions = {}) {
     this.path = path;
@@ -537,6 +570,53 @@ export class SqliteStorage implements Storage {
     this.stmt(
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     ).run(key, value);
+  }
+
+  findIdempotentAnswer(ref: IdempotencyKeyRef, notBeforeMs: number): IdempotentAnswer | undefined {
+    const row = this.stmt(
+      `SELECT fingerprint, status, headers, body, created_ms FROM idempotent_answers
+       WHERE tenant_id = ? AND anonymous = ? AND key = ? AND created_ms >= ?`,
+    ).get(ref.tenantId, ref.anonymous ? 1 : 0, ref.key, notBeforeMs) as
+      | { fingerprint: string; status: number; headers: string; body: Buffer; created_ms: number }
+      | undefined;
+    if (!row) return undefined;
+    return {
+      fingerprint: row.fingerprint,
+      status: row.status,
+      headers: JSON.parse(row.headers) as [string, string][],
+      body: row.body,
+      createdMs: row.created_ms,
+    };
+  }
+
+  saveIdempotentAnswer(
+    ref: IdempotencyKeyRef,
+    answer: IdempotentAnswer,
+    expireBeforeMs: number,
+  ): void {
+    this.transaction(() => {
+      this.stmt(
+        `DELETE FROM idempotent_answers WHERE id IN (SELECT id FROM idempotent_answers
+         WHERE created_ms < ? ORDER BY created_ms LIMIT ${IDEMPOTENT_EXPIRY_BATCH})`,
+      ).run(expireBeforeMs);
+      this.stmt(
+        `INSERT INTO idempotent_answers
+           (tenant_id, anonymous, key, fingerprint, status, headers, body, created_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, anonymous, key) DO UPDATE SET fingerprint = excluded.fingerprint,
+           status = excluded.status, headers = excluded.headers, body = excluded.body,
+           created_ms = excluded.created_ms`,
+      ).run(
+        ref.tenantId,
+        ref.anonymous ? 1 : 0,
+        ref.key,
+        answer.fingerprint,
+        answer.status,
+        JSON.stringify(answer.headers),
+        Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength),
+        answer.createdMs,
+      );
+    });
   }
 
   private seqOf(tenantId: number, kind: string, id: string): number | undefined {
@@ -1006,10 +1086,11 @@ export class SqliteStorage implements Storage {
 
   /**
    * Runs `fn` as one unit of work (see {@link Storage.transaction}). Outside any
-   * transaction: its own transaction, committed before returning; with group commit, a
-   * savepoint in the open batch (opened if needed), committed on the next turn of the
-   * event loop. Inside one: a savepoint, so helpers that call insertRecord inside their
-   * own transaction stay atomic, and a part that fails rolls back alone.
+   * transaction: its own transaction, committed before returning; with group commit, or
+   * while a commit is held ({@link holdCommit}), a savepoint in the open batch (opened
+   * if needed), committed on the next turn of the event loop or at the last release.
+   * Inside one: a savepoint, so helpers that call insertRecord inside their own
+   * transaction stay atomic, and a part that fails rolls back alone.
    *
    * @example
    * ```ts
@@ -1020,11 +1101,11 @@ export class SqliteStorage implements Storage {
    * ```
    */
   transaction<T>(fn: () => T): T {
-    if (this.groupCommit) {
+    if (this.groupCommit || this.batch || this.holds > 0) {
       // SQLite ends the transaction itself on some errors (disk full, I/O): the batch's
       // earlier units are gone with it, so its requests must hear so.
       if (this.batch && !this.db.inTransaction) this.failBatch(new Error('SQLite rolled back'));
-      if (!this.batch) this.openBatch();
+      if (!this.batch && !this.db.inTransaction) this.openBatch();
       return this.unit(fn);
     }
     if (this.db.inTransaction) return this.unit(fn);
@@ -1074,10 +1155,14 @@ export class SqliteStorage implements Storage {
     setImmediate(() => this.commitBatch());
   }
 
-  /** Commits the open batch, if any; false when the commit failed. */
-  private commitBatch(): boolean {
+  /**
+   * Commits the open batch, if any; false when the commit failed. While a commit is
+   * held it waits (the last release commits) unless `force` ({@link flush}).
+   */
+  private commitBatch(force = false): boolean {
     const batch = this.batch;
     if (!batch || !this.db.open) return true;
+    if (this.holds > 0 && !force) return true;
     if (!this.db.inTransaction) {
       this.failBatch(new Error('SQLite rolled back'));
       return false;
@@ -1182,6 +1267,38 @@ export class SqliteStorage implements Storage {
     batch.reject(error);
   }
 
+  /**
+   * Holds commits back until released (see {@link Storage.holdCommit}). With group
+   * commit the open batch, and any batch opened meanwhile, waits for the last release
+   * and is then committed on the next turn of the event loop, so that requests arriving
+   * meanwhile still share it; without, writes meanwhile go into a batch as with group
+   * commit, committed at once by the last release.
+   *
+   * @example
+   * ```ts
+   * const release = storage.holdCommit();
+   * try {
+   *   storage.insertRecord(write);
+   *   await somethingElse();
+   *   storage.saveIdempotentAnswer(ref, answer, Date.now() - 86_400_000);
+   * } finally {
+   *   release(); // both commit together
+   * }
+   * ```
+   */
+  holdCommit(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      if (this.holds > 0 || !this.batch) return;
+      if (this.groupCommit) setImmediate(() => this.commitBatch());
+      else this.commitBatch();
+    };
+  }
+
   commitMark(): number {
     return this.batch ? this.batch.id : this.nextBatchId;
   }
@@ -1194,7 +1311,7 @@ export class SqliteStorage implements Storage {
   }
 
   flush(): void {
-    if (!this.commitBatch()) throw this.failure?.error ?? new CommitError('a commit failed');
+    if (!this.commitBatch(true)) throw this.failure?.error ?? new CommitError('a commit failed');
     if (this.failure?.batchId === Infinity) throw this.failure.error;
     const pending = [...this.syncing, ...this.unsynced];
     if (pending.length === 0) return;

@@ -69,6 +69,31 @@ export interface Contribution {
   value: number;
 }
 
+/**
+ * Whose idempotency key a stored answer is filed under: keys are per tenant, and calls
+ * without an API key (a page calling a helper, the tenant being the record's) have a
+ * namespace of their own beside the tenant's keyed calls.
+ */
+export interface IdempotencyKeyRef {
+  tenantId: number;
+  /** True for calls without an API key. */
+  anonymous: boolean;
+  /** The `Idempotency-Key` header as sent. */
+  key: string;
+}
+
+/** The answer to a POST that carried an `Idempotency-Key`, as stored for its repeats. */
+export interface IdempotentAnswer {
+  /** Hash of what identifies the request (method, path and query, body bytes). */
+  fingerprint: string;
+  status: number;
+  /** The answer's headers (name, value), in order. */
+  headers: readonly (readonly [string, string])[];
+  body: Uint8Array;
+  /** When the first request was answered, in milliseconds since the epoch. */
+  createdMs: number;
+}
+
 /** A date comparison on a record's own timestamps. */
 export interface DateFilter {
   column: 'created_date' | 'modified_date';
@@ -255,6 +280,23 @@ export interface Storage {
   childrenOf(tenantId: number, parent: ParentRef): ChildRef[];
 
   /**
+   * The stored answer filed under `ref`, unless it was stored before `notBeforeMs`
+   * (an expired answer is as good as none).
+   */
+  findIdempotentAnswer(ref: IdempotencyKeyRef, notBeforeMs: number): IdempotentAnswer | undefined;
+  /**
+   * Files `answer` under `ref` in a unit of work of its own (replacing an expired one),
+   * and removes a few answers stored before `expireBeforeMs`, so that a table written at
+   * any rate holds about one retention period of answers. Call it inside
+   * {@link holdCommit} to commit it with the writes of the request it answers.
+   */
+  saveIdempotentAnswer(
+    ref: IdempotencyKeyRef,
+    answer: IdempotentAnswer,
+    expireBeforeMs: number,
+  ): void;
+
+  /**
    * Runs `fn` as one unit of work: all of its writes or none (a throw rolls back its
    * own writes only, and is rethrown). A nested call is a unit of its own inside the
    * outer one (a savepoint): its throw, if caught, leaves the outer unit's other writes.
@@ -269,6 +311,27 @@ export interface Storage {
    * ```
    */
   transaction<T>(fn: () => T): T;
+  /**
+   * Holds commits back until the returned function is called: every write made
+   * meanwhile, by this caller or anyone else, commits in one commit with the writes the
+   * caller makes just before releasing. So work that spans `await`s (a request whose
+   * writes are followed by the storing of its answer) is committed whole or not at all.
+   * Writes that would have been committed at once are batched while a hold is on, and
+   * {@link durable} tells when they are committed, as with group commit. Release every
+   * hold (in a `finally`): commits wait for the last one. {@link flush} commits anyway.
+   *
+   * @example
+   * ```ts
+   * const release = storage.holdCommit();
+   * try {
+   *   await work(); // writes
+   *   storage.saveIdempotentAnswer(ref, answer, expireBefore);
+   * } finally {
+   *   release();
+   * }
+   * ```
+   */
+  holdCommit(): () => void;
   /**
    * A position in the sequence of commits, to give to {@link durable} later. Take it
    * before the work it should cover starts (the HTTP layer takes one per request).

@@ -1,0 +1,290 @@
+/**
+ * `Idempotency-Key` on POSTs (the IETF draft "The Idempotency-Key HTTP Header Field"):
+ * a POST that carries a key is answered once; a repeat of it within
+ * {@link IDEMPOTENCY_RETENTION_MS} gets the first answer again, byte for byte, and
+ * writes nothing, so a client may retry a create or a helper call that timed out.
+ *
+ * - The key is 1 to 255 visible ASCII characters, compared as sent; else 400
+ *   `INVALID_HEADER`. Without the header nothing here runs beyond reading it.
+ * - Keys are per tenant: the API key's tenant; for a call without an API key (a page
+ *   calling a helper) the tenant of the record in its URL, in a namespace of its own, so
+ *   that an anonymous caller can never be answered with a keyed call's answer (anonymous
+ *   answers say nothing about stored data: `{}` or a std:error).
+ * - The same request is the same method, path and query, and body bytes (a sha256 of
+ *   them). The same key with another request: 422 `IDEMPOTENCY_KEY_REUSED`.
+ * - A repeat that arrives while the first is still running (or its commit not yet
+ *   durable) waits for it, up to `waitMs`, then gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS`
+ *   with `Retry-After`. In-process: one server owns its database file.
+ * - What is stored: every answer the route gave, 2xx and 4xx (the 400 of a helper call
+ *   that wrote part of its work included), except statuses a retry may change (401,
+ *   403, 408, 409, 413, 425, 429) and 5xx. Refusals before the route (authentication,
+ *   rate and size limits) never reach this middleware. A repeat of a request whose answer
+ *   was not stored runs again.
+ * - Atomicity: the answer is saved in the same commit as the request's writes (a hold on
+ *   commits, `Storage.holdCommit`, spans the route), so after a crash both exist or
+ *   neither does.
+ */
+import { createHash } from 'node:crypto';
+import type { Context, MiddlewareHandler, Next } from 'hono';
+import { ApiError, apiError, ErrorCode } from '../domain/errors.js';
+import type { IdempotencyKeyRef, IdempotentAnswer } from '../storage/storage.js';
+import { anonymousCallOf } from './anonymous.js';
+import type { AppConfig, AppEnv } from './env.js';
+import { requestHeader } from './request-header.js';
+
+/**
+ * The request header naming a POST's idempotency key.
+ *
+ * @example
+ * ```ts
+ * headers.set(IDEMPOTENCY_KEY_HEADER, crypto.randomUUID());
+ * ```
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/**
+ * The response header (value `true`) marking an answer replayed from an earlier request
+ * with the same key.
+ *
+ * @example
+ * ```ts
+ * const replayed = res.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true';
+ * ```
+ */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/**
+ * How long an answer is kept for repeats: 24 hours. An older key counts as new.
+ *
+ * @example
+ * ```ts
+ * IDEMPOTENCY_RETENTION_MS / 3_600_000; // 24
+ * ```
+ */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How long a repeat waits for the first request with its key, by default: 10 s.
+ *
+ * @example
+ * ```ts
+ * createApp({ storage, idempotency: { waitMs: DEFAULT_IDEMPOTENCY_WAIT_MS / 2 } });
+ * ```
+ */
+export const DEFAULT_IDEMPOTENCY_WAIT_MS = 10_000;
+
+/**
+ * Options of the `Idempotency-Key` handling (`AppOptions.idempotency`).
+ *
+ * @example
+ * ```ts
+ * const options: IdempotencyOptions = { waitMs: 2000, now: () => Date.now() };
+ * ```
+ */
+export interface IdempotencyOptions {
+  /**
+   * How long (ms) a repeat waits for the first request with its key to finish before it
+   * is answered 409 `IDEMPOTENCY_KEY_IN_PROGRESS`. Default
+   * {@link DEFAULT_IDEMPOTENCY_WAIT_MS}.
+   */
+  waitMs?: number;
+  /** The clock answers are dated and expired by, in ms since the epoch. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** 1 to 255 visible ASCII characters (0x21 to 0x7E), as the SDK sends them. */
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Statuses a retry may change, never stored: an expired or wrong API key, a conflict
+ * with the current state, a request too large or too early, a rate limit.
+ */
+const NOT_STORED = new Set([401, 403, 408, 409, 413, 425, 429]);
+
+/** Response headers about the connection, not the answer: never stored. */
+const CONNECTION_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+]);
+
+/** Seconds a repeat refused with 409 is told to wait. */
+const IN_PROGRESS_RETRY_AFTER = '1';
+
+/** A first request still running, and when its answer may be given (or is known lost). */
+interface Running {
+  fingerprint: string;
+  done: Promise<void>;
+}
+
+/**
+ * The middleware (registered in `app.ts` after authentication and the body limits,
+ * before the routes).
+ *
+ * @example
+ * ```ts
+ * app.use('/api/v1/*', idempotentPosts(config, { waitMs: 10_000 }));
+ * ```
+ */
+export function idempotentPosts(
+  config: AppConfig,
+  options: IdempotencyOptions = {},
+): MiddlewareHandler<AppEnv> {
+  const waitMs = options.waitMs ?? DEFAULT_IDEMPOTENCY_WAIT_MS;
+  if (!Number.isFinite(waitMs) || waitMs < 0) {
+    throw new RangeError(`idempotency.waitMs must be a number of ms >= 0, got ${waitMs}`);
+  }
+  const now = options.now ?? Date.now;
+  const { storage } = config;
+  const running = new Map<string, Running>();
+  // Not async itself: a call without a key costs a method check and a header look-up.
+  const keyed = async (c: Context<AppEnv>, next: Next, key: string) => {
+    checkKey(key);
+    const ref = refOf(c, config, key);
+    // An anonymous call naming no record of any tenant: the route answers 404.
+    if (!ref) return next();
+    const fingerprint = fingerprintOf(c);
+    const slot = `${ref.tenantId}\u0000${ref.anonymous ? 'a' : 'k'}\u0000${key}`;
+    const deadline = performance.now() + waitMs;
+    for (let first = running.get(slot); first; first = running.get(slot)) {
+      if (first.fingerprint !== fingerprint) throw reused(key);
+      if (!(await settledWithin(first.done, deadline - performance.now()))) throw inProgress();
+    }
+    // From here to running.set nothing awaits: no other request can start with this key.
+    const stored = storage.findIdempotentAnswer(ref, now() - IDEMPOTENCY_RETENTION_MS);
+    if (stored) {
+      if (stored.fingerprint !== fingerprint) throw reused(key);
+      return responseOf(stored, true);
+    }
+    let finish = () => {};
+    running.set(slot, { fingerprint, done: new Promise<void>((resolve) => (finish = resolve)) });
+    const mark = storage.commitMark();
+    try {
+      const release = storage.holdCommit();
+      try {
+        await next();
+        const status = c.res.status;
+        if (status >= 200 && status < 500 && !NOT_STORED.has(status)) {
+          const answer = await answerOf(c.res, fingerprint, now());
+          storage.saveIdempotentAnswer(ref, answer, answer.createdMs - IDEMPOTENCY_RETENTION_MS);
+          // Unset first: Hono would otherwise rebuild the new answer around a stream.
+          c.res = undefined;
+          c.res = responseOf(answer, false);
+        }
+      } finally {
+        release();
+      }
+      // Repeats wait until this answer may be given (its commit durable); if the commit
+      // fails, the answer is gone with the writes and a repeat runs the request again.
+      await storage.durable(mark).catch(() => undefined);
+    } finally {
+      running.delete(slot);
+      finish();
+    }
+  };
+  return (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    const key = requestHeader(c, IDEMPOTENCY_KEY_HEADER);
+    return key === undefined ? next() : keyed(c, next, key);
+  };
+}
+
+/** Refuses a key that is not 1 to 255 visible ASCII characters. */
+function checkKey(key: string): void {
+  if (VALID_KEY.test(key)) return;
+  const problem =
+    key.length === 0
+      ? 'is empty'
+      : key.length > 255
+        ? `is ${key.length} characters long`
+        : `has a character outside visible ASCII at position ${[...key].findIndex((ch) => !VALID_KEY.test(ch)) + 1}`;
+  throw apiError(
+    400,
+    ErrorCode.INVALID_HEADER,
+    `the ${IDEMPOTENCY_KEY_HEADER} header ${problem}: it must be 1 to 255 visible ASCII characters (no spaces)`,
+    { hint: `${IDEMPOTENCY_KEY_HEADER}: <a new UUID for each request>` },
+  );
+}
+
+/** Whose key it is: the API key's tenant, or for a call without one the record's tenant. */
+function refOf(c: Context<AppEnv>, config: AppConfig, key: string): IdempotencyKeyRef | undefined {
+  if (c.get('anonymous') !== true)
+    return { tenantId: c.get('auth').tenant.id, anonymous: false, key };
+  const call = anonymousCallOf(config.registry, c.req.method, c.req.path);
+  const tenant = call && config.storage.tenantOfRecord(call.kind.singular, call.id);
+  return tenant ? { tenantId: tenant.id, anonymous: true, key } : undefined;
+}
+
+/** sha256 of the method, the path and query, and the body bytes as received. */
+function fingerprintOf(c: Context<AppEnv>): string {
+  const url = new URL(c.req.url);
+  const hash = createHash('sha256').update(`${c.req.method} ${url.pathname}${url.search}\n`);
+  const body = c.get('body');
+  if (body !== undefined) hash.update(body);
+  return hash.digest('base64url');
+}
+
+/** True once `done` settles, false when `ms` pass first. */
+function settledWithin(done: Promise<void>, ms: number): Promise<boolean> {
+  if (ms <= 0) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void done.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/** The route's answer, read whole, to store. */
+async function answerOf(
+  res: Response,
+  fingerprint: string,
+  createdMs: number,
+): Promise<IdempotentAnswer> {
+  const headers: [string, string][] = [];
+  res.headers.forEach((value, name) => {
+    if (!CONNECTION_HEADERS.has(name)) headers.push([name, value]);
+  });
+  const body = new Uint8Array(await res.arrayBuffer());
+  return { fingerprint, status: res.status, headers, body, createdMs };
+}
+
+/** A stored answer as a response; `replayed` adds `Idempotent-Replayed: true`. */
+function responseOf(answer: IdempotentAnswer, replayed: boolean): Response {
+  const headers = new Headers(
+    answer.headers.map(([name, value]): [string, string] => [name, value]),
+  );
+  if (replayed) headers.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  // A copy as Uint8Array<ArrayBuffer>, which BodyInit takes (a Buffer from SQLite may sit
+  // in a shared pool); an empty body as none, which a 204 requires.
+  const body = answer.body.byteLength === 0 ? null : new Uint8Array(answer.body);
+  return new Response(body, { status: answer.status, headers });
+}
+
+function reused(key: string): ApiError {
+  return apiError(
+    422,
+    ErrorCode.IDEMPOTENCY_KEY_REUSED,
+    `the ${IDEMPOTENCY_KEY_HEADER} ${JSON.stringify(key)} was used in the last 24 hours for another request (method, path, query or body differ)`,
+    {
+      hint: `send a new ${IDEMPOTENCY_KEY_HEADER} for a new request; repeat a request byte for byte`,
+    },
+  );
+}
+
+function inProgress(): ApiError {
+  return new ApiError(
+    409,
+    [
+      {
+        error_code: ErrorCode.IDEMPOTENCY_KEY_IN_PROGRESS,
+        description: `a request with this ${IDEMPOTENCY_KEY_HEADER} is still in progress; retry in ${IN_PROGRESS_RETRY_AFTER} s`,
+        hint: 'wait for Retry-After seconds, then repeat the request: it gets the first answer',
+      },
+    ],
+    'request',
+    { 'Retry-After': IN_PROGRESS_RETRY_AFTER },
+  );
+}
