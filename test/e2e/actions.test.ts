@@ -89,12 +89,16 @@ describe('petitions and signatures', () => {
 
   it('pages a petition with more signatures than fit on a page', async () => {
     const petition = await f.client.petitions.create({ title: 'Popular petition' });
+    // 105 signers: one signature per person and petition (a second would update the first).
+    const signers = await Promise.all(
+      Array.from({ length: 105 }, (_, i) => newPerson(f.client, `Signer ${i}`)),
+    );
     const urls = await Promise.all(
-      Array.from({ length: 105 }, (_, i) =>
+      signers.map((signer, i) =>
         petition
           .signatures()
           .create(
-            { comments: `#${i}`, _links: { 'std:person': linkTo(i % 2 ? ana : ben) } },
+            { comments: `#${i}`, _links: { 'std:person': linkTo(signer) } },
             { returnResponse: false },
           ),
       ),
@@ -111,13 +115,13 @@ describe('petitions and signatures', () => {
   it('keeps total_signatures exact under concurrent writes', async () => {
     const petition = await f.client.petitions.create({ title: 'Busy petition' });
     const signers = await Promise.all(
-      Array.from({ length: 4 }, (_, i) => newPerson(f.client, `Signer ${i}`)),
+      Array.from({ length: 40 }, (_, i) => newPerson(f.client, `Signer ${i}`)),
     );
     const signatures = await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
+      signers.map((signer, i) =>
         petition.signatures().create({
           comments: `signature ${i}`,
-          _links: { 'std:person': linkTo(signers[i % signers.length] ?? ana) },
+          _links: { 'std:person': linkTo(signer) },
         }),
       ),
     );

@@ -50,12 +50,16 @@ function level(event: EventResource, title: string): TicketLevel | undefined {
 
 describe('events and attendances', () => {
   let event: EventResource;
-  const rsvp = (status: AttendanceInput['status'], tickets: Ticket[] = []) =>
-    event.attendances().create({
+  let guests = 0;
+  /** An RSVP by a new guest: one attendance per person and event (a second updates it). */
+  const rsvp = async (status: AttendanceInput['status'], tickets: Ticket[] = []) => {
+    const guest = await client.people.create({ given_name: `Guest ${++guests}` });
+    return event.attendances().create({
       ...(status ? { status } : {}),
       ...(tickets.length ? { tickets } : {}),
-      _links: { 'std:person': linkTo(ana) },
+      _links: { 'std:person': linkTo(guest) },
     });
+  };
 
   beforeAll(async () => {
     event = await client.events.create({
@@ -87,7 +91,7 @@ describe('events and attendances', () => {
     await rsvp('tentative');
     expect(accepted.data.status).toBe('accepted');
     expect((await accepted.event()).url).toBe(event.url);
-    expect((await accepted.person()).url).toBe(ana.url);
+    const guest = await accepted.person();
 
     event = await event.refresh();
     expect(event.data).toMatchObject({ total_accepted: 2, total_tickets: 4, total_amount: 95 });
@@ -96,7 +100,15 @@ describe('events and attendances', () => {
     expect(level(event, 'Press')).toMatchObject({ total_tickets: 0, total_amount: 0 });
     expect(level(event, 'Press')?.limit ?? undefined).toBeUndefined();
     expect(await event.attendances().toArray()).toHaveLength(4);
-    expect(await ana.attendances().toArray()).toHaveLength(4);
+    expect(urls(await guest.attendances().toArray())).toEqual([accepted.url]);
+    // The same guest answering again updates their attendance: 200, totals follow it.
+    const again = await event.attendances().create({
+      status: 'accepted',
+      tickets: [general, { ...general, title: ' general ' }],
+      _links: { 'std:person': linkTo(guest) },
+    });
+    expect(again.url).toBe(accepted.url);
+    expect((await event.refresh()).data).toMatchObject({ total_accepted: 2, total_tickets: 4 });
   });
 
   it('keeps the available limit through a GET-then-PUT round trip of ticket_levels', async () => {

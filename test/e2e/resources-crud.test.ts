@@ -47,6 +47,11 @@ import { type Fixture, httpError, links, newPerson, startFixture } from './fixtu
 /** The records the action and record kinds link to. */
 interface Deps {
   person: PersonResource;
+  /**
+   * A signer per `n`: a signature, submission or attendance is one per person and
+   * petition, form or event, so a second create by the same person updates the first.
+   */
+  signers: readonly PersonResource[];
   canvasser: PersonResource;
   organization: OrganizationResource;
   petition: PetitionResource;
@@ -95,6 +100,9 @@ function crud<K extends AnyKind>(kind: K) {
 const run = crypto.randomUUID().slice(0, 8);
 const ids = (name: string, n: number, ...suffixes: string[]) =>
   (suffixes.length ? suffixes : ['a']).map((s) => `crm:${name}-${n}-${s}-${run}`);
+
+/** The person who acts in case `n` (see {@link Deps.signers}). */
+const signer = (d: Deps, n: number): PersonResource => d.signers[n] ?? d.person;
 
 const shareOptions = [
   { network_a_share: { title: 'Save the park', total_shares: 3 } },
@@ -367,7 +375,7 @@ const CASES: CrudCase[] = [
       origin_system: 'Petition site',
       action_date: '2026-03-01T10:00:00Z',
       referrer_data: { source: 'email-0412' },
-      _links: links({ 'std:person': d.person, 'std:petition': d.petition }),
+      _links: links({ 'std:person': signer(d, n), 'std:petition': d.petition }),
     }),
     changes: (_d, n) => ({
       identifiers: ids('signature', n, 'b'),
@@ -384,7 +392,7 @@ const CASES: CrudCase[] = [
       origin_system: 'Form site',
       action_date: '2026-03-01T10:00:00Z',
       custom_fields: { shift: 'morning', tshirt: 'M' },
-      _links: links({ 'std:person': d.person, 'std:form': d.form }),
+      _links: links({ 'std:person': signer(d, n), 'std:form': d.form }),
     }),
     changes: (_d, n) => ({
       identifiers: ids('submission', n, 'b'),
@@ -446,7 +454,7 @@ const CASES: CrudCase[] = [
         { title: 'General', amount: 10, currency: 'USD' },
         { title: 'General', amount: 10, currency: 'USD' },
       ],
-      _links: links({ 'std:person': d.person, 'std:event': d.event }),
+      _links: links({ 'std:person': signer(d, n), 'std:event': d.event }),
     }),
     changes: (_d, n) => ({
       identifiers: ids('attendance', n, 'b'),
@@ -562,12 +570,14 @@ let deps: Deps;
 beforeAll(async () => {
   f = await startFixture();
   const { client } = f;
-  const [person, canvasser] = await Promise.all([
+  const [person, canvasser, ...signers] = await Promise.all([
     newPerson(client, 'Dep'),
     newPerson(client, 'Canvasser'),
+    ...[0, 1, 2, 3].map((n) => newPerson(client, `Signer ${n}`)),
   ]);
   deps = {
     person,
+    signers,
     canvasser,
     organization: await client.organizations.create({ organization: 'Dep org' }),
     petition: await client.petitions.create({ title: 'Dep petition' }),
