@@ -3,7 +3,8 @@ import type { ServerPreset } from './server-preset.js';
 /**
  * Action Network's OSDI API (`https://actionnetwork.org/api/v2/`): the key goes in
  * `OSDI-API-Token`, relations are named `osdi:…`, and the server allows 4 requests a
- * second per key, answering 429 beyond that.
+ * second per key, answering 429 beyond that. It documents no `Idempotency-Key`, so POSTs
+ * (creates, helper calls) are sent without one and never retried.
  *
  * Why 3.5 requests a second and not 4: the client spaces the moments it sends, but the
  * server counts the moments requests arrive, and the time in between varies. Measured
@@ -32,4 +33,7 @@ export const actionNetwork: ServerPreset = {
   apiKeyHeader: 'OSDI-API-Token',
   curiePrefix: 'osdi',
   rateLimit: 3.5,
+  // Action Network documents no Idempotency-Key: a POST it would not recognise when
+  // sent again must not be retried (a signature recorded twice), as before keys existed.
+  idempotencyKeys: false,
 };

@@ -28,6 +28,7 @@ export type ServerPreset = Readonly<
       | 'idleTimeout'
       | 'headers'
       | 'validate'
+      | 'idempotencyKeys'
     >
   >
 >;

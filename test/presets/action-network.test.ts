@@ -38,6 +38,9 @@ function actionNetworkLike(pages: number) {
       return Response.json({ error: 'API Key invalid or not present' }, { status: 401 });
     }
     const url = new URL(request.url);
+    if (request.method === 'POST') {
+      return Response.json({ error: 'try again later' }, { status: 503 });
+    }
     if (url.pathname === '/api/v2/') {
       return Response.json({
         motd: 'Welcome to the Action Network OSDI API v2 Entry Point!',
@@ -142,6 +145,22 @@ describe('the Action Network preset', () => {
     }
   });
 
+  it('sends POSTs without an Idempotency-Key and never retries them (none documented)', async () => {
+    const server = actionNetworkLike(1);
+    const client = await connect(`${BASE}/`, {
+      ...actionNetwork,
+      apiKey: KEY,
+      fetch: server.fetch,
+    });
+    const failed = await client.people
+      .create({ given_name: 'Ana' })
+      .catch((error: unknown) => error);
+    expect(isHTTPError(failed) && failed.status).toBe(503);
+    const posts = server.sent.filter((request) => request.url === `${BASE}/people`);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.headers.has('Idempotency-Key')).toBe(false);
+  });
+
   it('lets options given after it win', async () => {
     const server = actionNetworkLike(1);
     const client = await connect(`${BASE}/`, {
@@ -174,6 +193,7 @@ describe('the preset table', () => {
       'idleTimeout',
       'headers',
       'validate',
+      'idempotencyKeys',
     ];
     for (const preset of Object.values(SERVER_PRESETS)) {
       for (const key of Object.keys(preset)) expect(allowed).toContain(key);
@@ -182,6 +202,7 @@ describe('the preset table', () => {
       apiKeyHeader: 'OSDI-API-Token',
       curiePrefix: 'osdi',
       rateLimit: 3.5,
+      idempotencyKeys: false,
     });
   });
 });
