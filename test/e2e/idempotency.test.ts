@@ -1,0 +1,203 @@
+// Idempotency-Key and background processing end to end, against the reference server:
+// a call whose answer is lost after the server wrote it is retried by the SDK with the
+// same key, and the server replays the first answer instead of writing again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Client,
+  callHelper,
+  connect,
+  isHTTPError,
+  newIdempotencyKey,
+  recordDonation,
+  recordSignature,
+} from '../../src/index.js';
+import { type HelperFixture, startHelperFixture } from './helpers-fixture.js';
+
+let f: HelperFixture;
+beforeAll(async () => {
+  f = await startHelperFixture();
+});
+afterAll(() => f.server.close());
+
+/** What the lossy fetch saw: each POST's key and whether the server replayed it. */
+interface Exchange {
+  key: string | null;
+  status: number;
+  replayed: boolean;
+}
+
+/**
+ * The server's fetch, except that the answer to the first `losses` POSTs is lost after
+ * the server has done the work (read and thrown away, as a connection that drops on the
+ * way back): the caller sees a network error and cannot know the call was applied.
+ */
+function lossyFetch(losses = 1) {
+  const posts: Exchange[] = [];
+  let toLose = losses;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const response = await f.server.fetch(request.clone());
+    if (request.method !== 'POST') return response;
+    posts.push({
+      key: request.headers.get('idempotency-key'),
+      status: response.status,
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+    });
+    if (toLose > 0) {
+      toLose--;
+      await response.arrayBuffer();
+      throw new TypeError('fetch failed', { cause: new Error('ECONNRESET') });
+    }
+    return response;
+  };
+  return { fetch, posts };
+}
+
+// No email or phone: the server matches nobody, so every signature that is written is
+// a new one, and a retry the server did not recognise would show as a second signature.
+const unmatched = { person: { given_name: 'Ana' } };
+
+async function lossyClient(fetch: typeof globalThis.fetch): Promise<Client> {
+  return connect(f.server.entryPoint, {
+    apiKey: f.server.keys.write,
+    fetch,
+    retry: { limit: 3, backoffLimit: 20 },
+  });
+}
+
+async function totalPeople(): Promise<number> {
+  const first = await f.client.people.pages().next();
+  return first.value?.totalRecords ?? Number.NaN;
+}
+
+describe('a retried call is applied once', () => {
+  it('writes one signature when a helper call’s answer is lost and the SDK retries (full SDK)', async () => {
+    const petition = await f.client.petitions.create({ title: 'Lossy network' });
+    const { fetch, posts } = lossyFetch();
+    const client = await lossyClient(fetch);
+    const result = await (await client.petitions.get(petition.url)).recordSignature({
+      comments: 'Once',
+      ...unmatched,
+    });
+    expect(result).toMatchObject({ accepted: false, status: 201, complete: true });
+    expect(posts).toHaveLength(2);
+    expect(posts[0]?.key).toBeTruthy();
+    expect(posts[1]).toEqual({ key: posts[0]?.key, status: 201, replayed: true });
+    // The record returned is the one the first attempt wrote.
+    const signatures = await petition.signatures().toArray();
+    expect(signatures.map((s) => s.url)).toEqual([result.record?.url]);
+    expect((await petition.refresh()).data.total_signatures).toBe(1);
+  });
+
+  it('writes one signature from a page (light entry, no API key) whose answer was lost', async () => {
+    const petition = await f.client.petitions.create({ title: 'Lossy page' });
+    const href = petition.link('std:record_signature_helper')?.url() ?? '';
+    const { fetch, posts } = lossyFetch();
+    const result = await recordSignature(href, unmatched, { fetch });
+    expect(result).toMatchObject({ accepted: false, status: 200, record: undefined });
+    expect(posts.map((p) => [p.key, p.replayed])).toEqual([
+      [posts[0]?.key, false],
+      [posts[0]?.key, true],
+    ]);
+    expect((await petition.refresh()).data.total_signatures).toBe(1);
+  });
+
+  it('without the key, the same lost answer is a NetworkError the caller cannot safely retry', async () => {
+    const petition = await f.client.petitions.create({ title: 'No key' });
+    const href = petition.link('std:record_signature_helper')?.url() ?? '';
+    const { fetch, posts } = lossyFetch();
+    const error = await recordSignature(href, unmatched, { fetch, idempotencyKey: false }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'NETWORK' });
+    expect(posts).toEqual([{ key: null, status: 200, replayed: false }]);
+    // The call was applied: a retry without a key would have signed a second time.
+    await recordSignature(href, unmatched, { fetch: f.server.fetch, idempotencyKey: false });
+    expect((await petition.refresh()).data.total_signatures).toBe(2);
+  });
+
+  it('writes one person when a create’s answer is lost twice', async () => {
+    const before = await totalPeople();
+    const { fetch, posts } = lossyFetch(2);
+    const client = await lossyClient(fetch);
+    const created = await client.people.create({ given_name: 'Replayed', family_name: 'Once' });
+    expect(posts).toHaveLength(3);
+    expect(new Set(posts.map((p) => p.key)).size).toBe(1);
+    expect(posts.map((p) => p.replayed)).toEqual([false, true, true]);
+    expect(await totalPeople()).toBe(before + 1);
+    expect((await f.client.people.get(created.url)).data.family_name).toBe('Once');
+  });
+
+  it('recognises a whole job run again with its own key', async () => {
+    const page = await f.client.fundraisingPages.create({ title: 'Job queue' });
+    const href = page.link('std:record_donation_helper')?.url() ?? '';
+    const job = { id: newIdempotencyKey(), body: { amount: 5, currency: 'USD', ...unmatched } };
+    const options = { apiKey: f.server.keys.write, fetch: f.server.fetch };
+    const first = await recordDonation(href, job.body, { ...options, idempotencyKey: job.id });
+    // The worker died before marking the job done; the queue runs it again.
+    const again = await recordDonation(href, job.body, { ...options, idempotencyKey: job.id });
+    expect(again.record).toEqual(first.record);
+    expect((await page.refresh()).data.total_donations).toBe(1);
+  });
+
+  it('refuses the same key with another body: 422 IDEMPOTENCY_KEY_REUSED, not retried', async () => {
+    const petition = await f.client.petitions.create({ title: 'Reused key' });
+    const href = petition.link('std:record_signature_helper')?.url() ?? '';
+    const idempotencyKey = newIdempotencyKey();
+    await callHelper(href, { comments: 'first', ...unmatched }, { ...f.keyed, idempotencyKey });
+    const error = await callHelper(
+      href,
+      { comments: 'second', ...unmatched },
+      { ...f.keyed, idempotencyKey },
+    ).catch((e: unknown) => e);
+    expect(isHTTPError(error)).toBe(true);
+    expect(error).toMatchObject({ status: 422 });
+    expect(
+      (
+        error as {
+          stdError?: { resource_status: { error_descriptions: { error_code: string }[] }[] };
+        }
+      ).stdError?.resource_status[0]?.error_descriptions[0]?.error_code,
+    ).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await petition.refresh()).data.total_signatures).toBe(1);
+  });
+});
+
+describe('background processing', () => {
+  /** Polls until `probe` holds, for at most 2 s. */
+  async function eventually(probe: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 2_000;
+    while (!(await probe())) {
+      if (Date.now() > deadline) throw new Error('not within 2 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it('accepts a signature (202 {}), which then appears (full SDK)', async () => {
+    const petition = await f.client.petitions.create({ title: 'Later' });
+    const result = await petition.recordSignature(
+      { comments: 'In the background', ...unmatched },
+      { background: true },
+    );
+    expect(result).toEqual({
+      accepted: true,
+      status: 202,
+      complete: true,
+      record: undefined,
+      person: undefined,
+      failures: [],
+      error: undefined,
+    });
+    await eventually(async () => (await petition.refresh()).data.total_signatures === 1);
+    const [signature] = await petition.signatures().toArray();
+    expect(signature?.data.comments).toBe('In the background');
+  });
+
+  it('accepts a signature from a page (light entry), which then appears', async () => {
+    const petition = await f.client.petitions.create({ title: 'Later, from a page' });
+    const href = petition.link('std:record_signature_helper')?.url() ?? '';
+    const result = await recordSignature(href, unmatched, { ...f.anonymous, background: true });
+    expect(result).toMatchObject({ accepted: true, status: 202, record: undefined });
+    await eventually(async () => (await petition.refresh()).data.total_signatures === 1);
+  });
+});
