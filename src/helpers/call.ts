@@ -228,8 +228,10 @@ function backoff(retries: number): number {
   return Math.random() * 300 * 2 ** retries;
 }
 
-// Rejects with the signal's reason when it aborts (the caller's, or the deadline).
+// Rejects with the signal's reason when it aborts (the caller's, or the deadline),
+// also when it already has.
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  signal?.throwIfAborted();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener(
