@@ -130,6 +130,25 @@ describe('one signature per person and petition', () => {
     expect(other.status).toBe(201);
     expect((await read(h, petition._links.self.href)).total_signatures).toBe(2);
     expect(await count(h, 'signatures')).toBe(2);
+    // A petition link that contradicts the collection's is refused, not taken as Ana's
+    // signature of that other petition.
+    const elsewhere = await create(h, 'petitions', { title: 'Fix the swings' });
+    const signedThere = await h.json('POST', elsewhere._links['std:signatures'].href, {
+      body: { comments: 'There', _links: personLink(ana) },
+    });
+    expect(signedThere.status).toBe(201);
+    const contradicting = await h.json('POST', signatures, {
+      body: {
+        comments: 'Moved?',
+        _links: { ...personLink(ana), 'std:petition': { href: elsewhere._links.self.href } },
+      },
+    });
+    expect(contradicting.status).toBe(400);
+    expect(errorOf(contradicting.body)[0]).toMatchObject({
+      error_code: 'INVALID_LINK',
+      properties: ['_links.std:petition'],
+    });
+    expect((await read(h, signedThere.body._links.self.href)).comments).toBe('There');
     // A link that names nothing is still refused as on any create.
     const broken = await h.json('POST', signatures, {
       body: { _links: { 'std:person': { href: 'http://adis.test/api/v1/people/nope' } } },

@@ -486,23 +486,33 @@ export class RecordService {
 
   /**
    * The record a create would duplicate (see {@link ResourceKind.oneRecordPer}), read
-   * from its links and parent as {@link create} reads them; none when they have problems,
-   * which the create then reports.
+   * from its links and parent; none when one of them is missing or names no record of a
+   * kind the reference allows, which the create then reports. (The look-up itself finds
+   * nothing for records that do not exist: no need to read them first.)
    */
   private existingFor(
     tenant: Tenant,
     kind: ResourceKind,
     options: CreateOptions,
   ): StoredRecord | undefined {
-    if (!kind.oneRecordPer?.length) return undefined;
-    const errors: ErrorDescription[] = [];
-    const refs = this.applyLinks(tenant, kind, {}, options.links ?? {}, errors);
-    if (errors.length > 0) return undefined;
-    if (options.parent) {
-      const { rel, ref } = options.parent;
-      const sent = refs[rel];
-      if (sent && (sent.kind !== ref.kind || sent.id !== ref.id)) return undefined;
-      refs[rel] = ref;
+    const rels = kind.oneRecordPer;
+    if (!rels?.length) return undefined;
+    const refs: References = {};
+    for (const rel of rels) {
+      const sent = options.links?.[rel];
+      const fixed = options.parent?.rel === rel ? options.parent.ref : undefined;
+      const target =
+        sent && !('invalid' in sent)
+          ? { kind: this.registry.byPlural(sent.plural)?.singular, id: sent.id }
+          : undefined;
+      // A link that contradicts the collection's parent: the create refuses it.
+      if (fixed && sent !== undefined && (target?.kind !== fixed.kind || target.id !== fixed.id)) {
+        return undefined;
+      }
+      const ref = fixed ?? target;
+      const allowed = kind.references.find((r) => r.rel === rel)?.kinds ?? [];
+      if (!ref?.kind || !allowed.includes(ref.kind)) return undefined;
+      refs[rel] = { kind: ref.kind, id: ref.id };
     }
     return this.recordWith(tenant, kind, refs);
   }
