@@ -53,6 +53,8 @@ export async function startCli(options: CliOptions): Promise<{ child: ChildProce
       options.keys,
       '--seed',
       String(options.seed),
+      // No access log: a line per request would be measured along with the server.
+      '--quiet',
     ],
     { cwd: options.cwd ?? SERVER_DIR, stdio: ['ignore', 'pipe', 'inherit'] },
   );

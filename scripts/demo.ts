@@ -29,7 +29,16 @@ function waitForExit(child: ChildProcess): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  const args = ['--import', 'tsx', 'src/cli.ts', '--port', port, ...(db ? ['--db', db] : [])];
+  // --quiet: the server's access log would interleave a line per request with the tour.
+  const args = [
+    '--import',
+    'tsx',
+    'src/cli.ts',
+    '--port',
+    port,
+    '--quiet',
+    ...(db ? ['--db', db] : []),
+  ];
   const server = spawn(process.execPath, args, {
     cwd: new URL('reference-server/', root),
     stdio: ['ignore', 'pipe', 'inherit'],

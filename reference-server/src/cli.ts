@@ -161,6 +161,17 @@ function checkedOption(
   }
 }
 
+/** `--key-rate`: calls per key a second, from 1; undefined without the flag (no limit). */
+function keyRateOption(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_WINDOW_CALLS) {
+    throw new UsageError(
+      `--key-rate must be an integer from 1 to ${MAX_WINDOW_CALLS}, got ${JSON.stringify(raw)} (leave it out for no limit)`,
+    );
+  }
+  return Number(raw);
+}
+
 /** `--cors-origin` values: `*`, or origins (comma-separated, flag repeatable). */
 function corsOriginsOption(raw: string[] | undefined): string[] | '*' {
   if (raw === undefined) return '*';
@@ -219,10 +230,7 @@ async function main(argv: string[]): Promise<void> {
   if (messageSendRate === 0) throw new UsageError('--message-send-rate must be at least 1');
   const apiKeyHeader = checkedOption('key-header', values['key-header'], checkApiKeyHeader);
   const curiePrefix = checkedOption('curie-prefix', values['curie-prefix'], checkCuriePrefix);
-  const keyRate = integerOption('key-rate', values['key-rate'], 0, MAX_WINDOW_CALLS);
-  if (values['key-rate'] !== undefined && keyRate === 0) {
-    throw new UsageError('--key-rate must be at least 1 (leave it out for no limit)');
-  }
+  const keyRate = keyRateOption(values['key-rate']);
 
   // Group commit: concurrent requests share one fsync; each answer waits for its commit.
   const storage = openStorage(dbPath, { groupCommit: true });
@@ -293,7 +301,7 @@ async function main(argv: string[]): Promise<void> {
     messageSendRate,
     apiKeyHeader,
     curiePrefix,
-    keyRateLimit: keyRate || false,
+    keyRateLimit: keyRate ?? false,
     accessLog: accessLog?.write,
   });
   let running: Awaited<ReturnType<typeof startServer>>;

@@ -52,6 +52,7 @@ describe('CORS', () => {
       'Accept',
       'STD-API-Token',
       'Idempotency-Key',
+      'X-Request-Id',
     ]);
     expect(res.headers.get('access-control-max-age')).toBe('600');
     expect(await res.text()).toBe('');
@@ -129,7 +130,7 @@ describe('CORS', () => {
       expect(res.status, name).toBe(status);
       expect(res.headers.get('access-control-allow-origin'), name).toBe('*');
       expect(res.headers.get('access-control-expose-headers'), name).toBe(
-        'Location,Retry-After,Idempotent-Replayed',
+        'Location,Retry-After,Idempotent-Replayed,X-Request-Id',
       );
     }
     failing = true;

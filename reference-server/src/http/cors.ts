@@ -6,6 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { REQUEST_ID_HEADER } from './access-log.js';
 import type { AppEnv } from './env.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.js';
 
@@ -26,13 +27,14 @@ export const CORS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
  *
  * @example
  * ```ts
- * CORS_EXPOSED_HEADERS.join(','); // 'Location,Retry-After,Idempotent-Replayed'
+ * CORS_EXPOSED_HEADERS.join(','); // 'Location,Retry-After,Idempotent-Replayed,X-Request-Id'
  * ```
  */
 export const CORS_EXPOSED_HEADERS = [
   'Location',
   'Retry-After',
   IDEMPOTENT_REPLAYED_HEADER,
+  REQUEST_ID_HEADER,
 ] as const;
 
 /**
@@ -82,7 +84,13 @@ export function apiCors(options: ApiCorsOptions): MiddlewareHandler<AppEnv> {
   const preflight = cors({
     origin: origins === '*' ? '*' : [...origins],
     allowMethods: [...CORS_METHODS],
-    allowHeaders: ['Content-Type', 'Accept', options.apiKeyHeader, IDEMPOTENCY_KEY_HEADER],
+    allowHeaders: [
+      'Content-Type',
+      'Accept',
+      options.apiKeyHeader,
+      IDEMPOTENCY_KEY_HEADER,
+      REQUEST_ID_HEADER,
+    ],
     exposeHeaders: [...CORS_EXPOSED_HEADERS],
     maxAge: CORS_MAX_AGE,
   });

@@ -99,7 +99,8 @@ function renameMembers(object: JsonObject, from: string, to: string, path: strin
         400,
         ErrorCode.INVALID_PROPERTY,
         `${path}${key} and ${path}${target} name the same relation; send one of them`,
-        { properties: [`${path}${key}`, `${path}${target}`] },
+        // One path: the error's paths are written under the server's prefix anyway.
+        { properties: [`${path}${key}`] },
       );
     }
     renamed ??= {};
