@@ -40,8 +40,10 @@ module.exports = [
     modifyEsbuildConfig: initialLoad,
     // 31.4 kB after issue 12; issue 13's read path (the check that lets a record in
     // shape skip zod's copy, early links for read-ahead) added 1.4 kB; issue 14's
-    // Idempotency-Key (key, check, error, keyed retries) and background helper calls 0.5 kB.
-    limit: '33.5 kB',
+    // Idempotency-Key (key, check, error, keyed retries) and background helper calls 0.5 kB,
+    // and client.version (std_version, osdi_version or <prefix>_version) 0.1 kB. Server
+    // presets are not in it: a bundle that imports connect alone leaves them out.
+    limit: '33.6 kB',
   },
   {
     // Everything the main entry exports, every kind included. Goal 30 kB (see above).
@@ -50,8 +52,9 @@ module.exports = [
     import: '*',
     gzip: true,
     // 42.9 kB after issue 12, plus the 1.4 kB of issue 13's read path (see above) and
-    // the 0.9 kB of issue 14's Idempotency-Key and background helper calls.
-    limit: '45.4 kB',
+    // the 0.9 kB of issue 14's Idempotency-Key and background helper calls, and its
+    // server presets (SERVER_PRESETS, actionNetwork) and client.version, 0.25 kB.
+    limit: '45.65 kB',
   },
   {
     // Loaded on the first helper call (petition.recordSignature, client.signup, …).
