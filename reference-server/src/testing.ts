@@ -124,6 +124,9 @@ export interface TestServerOptions {
    * `false` (in-process calls have no client address, so they would all share one
    * bucket and a test's anonymous calls would start failing with 429 after ten), and
    * `logError` discards reports (the 500 response already carries the reference).
+   * `{ apiKeyHeader: 'OSDI-API-Token', curiePrefix: 'osdi', keyRateLimit: 4 }` makes
+   * the kit answer like Action Network (its key header, `osdi:` relations and
+   * `osdi_version`, 429 past 4 calls a second per key), for code written for it.
    */
   app?: Omit<AppOptions, 'storage'>;
 }
