@@ -123,7 +123,9 @@ describe('keyRateLimit', () => {
   it('refuses a rate that is not a whole number of calls', () => {
     const storage = openStorage(':memory:');
     for (const rate of [0, -4, 2.5, Number.POSITIVE_INFINITY]) {
-      expect(() => createApp({ storage, keyRateLimit: rate }), String(rate)).toThrow(RangeError);
+      expect(() => createApp({ storage, keyRateLimit: rate }), String(rate)).toThrow(
+        /^keyRateLimit must be a whole number of calls from 1 to 10000/,
+      );
     }
     storage.close();
   });

@@ -14,7 +14,7 @@ import { limitBody } from './body-limit.js';
 import { apiCors, checkCorsOrigins } from './cors.js';
 import type { AppConfig, AppEnv } from './env.js';
 import { type IdempotencyOptions, idempotentPosts } from './idempotency.js';
-import { keyRateLimit } from './key-rate-limit.js';
+import { keyRateLimit, keyWindowsFor } from './key-rate-limit.js';
 import { API_PREFIX } from './links.js';
 import {
   apiHeaders,
@@ -24,7 +24,7 @@ import {
   errorHandler,
   notFound,
 } from './middleware.js';
-import { type RateLimit, SlidingWindows, TokenBuckets } from './rate-limit.js';
+import { type RateLimit, type SlidingWindows, TokenBuckets } from './rate-limit.js';
 import { CANONICAL_PREFIX, checkCuriePrefix } from './relations.js';
 import { registerDocs } from './routes/docs.js';
 import { registerEntryPoint } from './routes/entry-point.js';
@@ -192,9 +192,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     throw new RangeError(`messageSendRate must be a positive number, got ${sendRate}`);
   }
   const rateLimit = options.anonymousRateLimit ?? DEFAULT_ANONYMOUS_RATE_LIMIT;
-  const keyRate = options.keyRateLimit ?? false;
   // Built here so that a bad rate fails when the app is created, not at the first call.
-  const keyWindows = keyRate === false ? undefined : new SlidingWindows({ calls: keyRate });
+  const keyWindows = keyWindowsFor(options.keyRateLimit ?? false);
   // strict: false so that `/api/v1/` and `/api/v1` (and `/people/`) are the same route.
   // PatternRouter: hono's default (SmartRouter) cannot use its RegExpRouter for these
   // routes (a helper's static segment after `:id`) and falls back to TrieRouter, which

@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './env.js';
-import { rateLimited, type SlidingWindows } from './rate-limit.js';
+import { MAX_WINDOW_CALLS, rateLimited, SlidingWindows } from './rate-limit.js';
 import { requestHeader } from './request-header.js';
 
 /**
@@ -37,4 +37,25 @@ export function keyRateLimit(
     }
     return next();
   };
+}
+
+/**
+ * The windows of `AppOptions.keyRateLimit`: `rate` calls per key in any rolling second,
+ * or undefined for `false` (no limit). Throws a `RangeError` naming the option for a
+ * rate that is not a whole number from 1 to {@link MAX_WINDOW_CALLS}.
+ *
+ * @example
+ * ```ts
+ * keyWindowsFor(4); // SlidingWindows of 4 calls a second
+ * keyWindowsFor(false); // undefined
+ * ```
+ */
+export function keyWindowsFor(rate: number | false): SlidingWindows | undefined {
+  if (rate === false) return undefined;
+  if (!Number.isInteger(rate) || rate < 1 || rate > MAX_WINDOW_CALLS) {
+    throw new RangeError(
+      `keyRateLimit must be a whole number of calls from 1 to ${MAX_WINDOW_CALLS}, or false, got ${rate}`,
+    );
+  }
+  return new SlidingWindows({ calls: rate });
 }
