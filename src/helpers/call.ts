@@ -9,6 +9,7 @@ import { bodyValue, parseBody } from '../http/json-body.js';
 import {
   DEFAULT_RETRY_LIMIT,
   DEFAULT_RETRY_STATUS_CODES,
+  isKeyedRetryStatus,
   KEYED_POST_RETRY_STATUS_CODES,
 } from '../http/retry-policy.js';
 import { backgroundUrl } from './background.js';
@@ -51,7 +52,7 @@ export interface HelperCallOptions {
   /**
    * The call's `Idempotency-Key`. By default a new random key per call, sent again with
    * each retry: the call is retried (up to 3 times, within `timeout`) on a network
-   * error and on 408, 409, 429 and 5xx, and the server acts once. A string sends that
+   * error and on 408, 429, 5xx and a 409 with Retry-After, and the server acts once. A string sends that
    * key instead: make one per form with {@link newIdempotencyKey} and pass it on every
    * submit, so that a signer who submits again after an error signs once. 1 to 255
    * visible ASCII characters, else an `InvalidIdempotencyKeyError` before any request.
@@ -108,7 +109,7 @@ const LONGEST_RETRY_AFTER = 10_000;
  * `InvalidLinkError`, and an `idempotencyKey` that cannot be sent with an
  * `InvalidIdempotencyKeyError`. The body is sent as given, not checked: the server
  * checks it. The call carries an `Idempotency-Key` and is retried on network errors,
- * 408, 409, 429 and 5xx (see `idempotencyKey`). With an API key, a redirect is
+ * 408, 429, 5xx and a 409 with Retry-After (see `idempotencyKey`). With an API key, a redirect is
  * refused, so the API key never follows one to another address.
  *
  * @example
@@ -170,8 +171,11 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
     }
     if (!key || retries >= DEFAULT_RETRY_LIMIT || !RETRIED_STATUSES.includes(response.status))
       break;
+    const retryAfter = response.headers.get('retry-after');
+    // A 409 without Retry-After is a conflict, not a request with this key in progress.
+    if (retryAfter === null && isKeyedRetryStatus(response.status)) break;
     // Retry-After in seconds; its date form is rare enough to wait the backoff instead.
-    const asked = 1000 * Number(response.headers.get('retry-after') ?? Number.NaN);
+    const asked = 1000 * Number(retryAfter ?? Number.NaN);
     wait = asked >= 0 ? asked : backoff(retries);
     if (wait > LONGEST_RETRY_AFTER) break;
   }

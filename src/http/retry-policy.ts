@@ -43,11 +43,25 @@ export const DEFAULT_MAX_RETRY_AFTER = 60_000;
 
 /**
  * Retried on a POST that carries an `Idempotency-Key` only, and its `Retry-After`
- * honoured: 409, which a server answers while a request with the same key is still in
- * progress (the reference server's `IDEMPOTENCY_KEY_IN_PROGRESS`). On any other call a
- * 409 is a conflict that another attempt will not change.
+ * honoured: 409 with `Retry-After`, which a server answers while a request with the same
+ * key is still in progress (the reference server's `IDEMPOTENCY_KEY_IN_PROGRESS`). A 409
+ * without `Retry-After`, or on any other call, is a conflict that another attempt will
+ * not change.
  */
 export const KEYED_POST_RETRY_STATUS_CODES: readonly number[] = [409];
+
+/**
+ * Whether a status is one of {@link KEYED_POST_RETRY_STATUS_CODES}: retried on a keyed
+ * POST only when the answer carries `Retry-After`.
+ *
+ * @example
+ * ```ts
+ * isKeyedRetryStatus(409); // true
+ * ```
+ */
+export function isKeyedRetryStatus(status: number): boolean {
+  return KEYED_POST_RETRY_STATUS_CODES.includes(status);
+}
 
 const IDEMPOTENT_METHODS = ['get', 'put', 'delete'];
 

@@ -16,6 +16,7 @@ import { RateLimiter } from './rate-limiter.js';
 import { type Hop, isRedirectStatus, MAX_REDIRECTS, nextHop } from './redirects.js';
 import { type RequestedWait, requestedWait } from './retry-after.js';
 import {
+  isKeyedRetryStatus,
   keyedPostPolicy,
   type RetryOptions,
   type RetryPolicy,
@@ -433,7 +434,10 @@ function serverWait(response: Response, policy: RetryPolicy): RequestedWait {
  */
 function retryDecision(response: Response, policy: RetryPolicy): boolean | undefined {
   const wait = serverWait(response, policy);
-  if (wait.kind === 'none') return undefined;
+  // A 409 is worth another attempt only when the server says when to come back (a
+  // request with the same key still in progress); without Retry-After it is a conflict
+  // (a message already sent) that the same request will meet again.
+  if (wait.kind === 'none') return isKeyedRetryStatus(response.status) ? false : undefined;
   if (!policy.statusCodes.includes(response.status)) return false;
   if (wait.kind === 'unparsable') return true;
   return wait.ms > policy.maxRetryAfter ? false : undefined;

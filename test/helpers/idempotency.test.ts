@@ -85,6 +85,13 @@ describe('Idempotency-Key on the light entry', () => {
     expect(server.hits('/h')).toBe(2);
   });
 
+  it('does not retry a 409 without Retry-After (a conflict, such as a message already sent)', async () => {
+    server = await faultServer({ '/h': [status(409), json({}, 200)] });
+    const error = await settle(recordSignature(server.url('/h'), input));
+    expect(error).toMatchObject({ status: 409 });
+    expect(server.hits('/h')).toBe(1);
+  });
+
   it('gives up after 3 retries, with the last answer', async () => {
     server = await faultServer({ '/h': status(502) });
     const error = await settle(recordSignature(server.url('/h'), input));

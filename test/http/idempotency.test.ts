@@ -232,6 +232,15 @@ describe('retries of a POST with a key', () => {
     expect(new Set(keys).size).toBe(1);
   });
 
+  it('does not retry a 409 without Retry-After (a conflict, not a request in progress)', async () => {
+    const keys = answering([409, 409]);
+    const error = await settle(
+      createTransport(FAST).request({ method: 'POST', url: URL, body: {} }),
+    );
+    expect(error).toMatchObject({ status: 409 });
+    expect(keys).toHaveLength(1);
+  });
+
   it('succeeds once the request in progress has finished', async () => {
     const keys = answering([409], { 'retry-after': '0' });
     const response = await createTransport(FAST).request({ method: 'POST', url: URL, body: {} });
