@@ -30,6 +30,7 @@ import type { AppEnv } from './http/env.js';
 import { seedPeople } from './seed.js';
 import { seedActivity } from './seed-activity.js';
 import { type RunningServer, startServer } from './server.js';
+import { closeStorageWhenIdle } from './shutdown.js';
 import { openStorage } from './storage/sqlite.js';
 import type { Access, Storage } from './storage/storage.js';
 
@@ -289,7 +290,8 @@ export function createTestServer(
     reset() {
       const previous = current();
       backend = fresh();
-      previous.storage.close();
+      // Work accepted with background_processing finishes on the old database first.
+      void closeStorageWhenIdle(previous.storage);
     },
     async listen() {
       current();
@@ -306,7 +308,8 @@ export function createTestServer(
       try {
         await Promise.all(listening.map((server) => server.close()));
       } finally {
-        closing.storage.close();
+        // Work accepted with background_processing is done before the database closes.
+        await closeStorageWhenIdle(closing.storage);
       }
     },
   };

@@ -128,6 +128,8 @@ describe('background processing of helper calls', () => {
     expect(logs[0]).toMatch(
       / [0-9a-f]{16} background POST \/api\/v1\/events\/.+ failed: .*TICKETS_SOLD_OUT/,
     );
+    // The reference code is the accepted call's request id.
+    expect(logs[0]).toContain(` ${accepted.headers.get('X-Request-Id')} background `);
     expect(await total(h, event._links.self.href, 'total_tickets')).toBe(0);
     expect((await h.json('GET', '/api/v1/people')).body.total_records).toBe(0);
   });

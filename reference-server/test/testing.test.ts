@@ -312,6 +312,45 @@ describe('listen', () => {
   });
 });
 
+describe('work accepted with background_processing', () => {
+  /** A kit that keeps its error reports, with one background signature accepted. */
+  async function accepted(): Promise<{ kit: TestServer; logs: string[]; petition: string }> {
+    const logs: string[] = [];
+    const kit = createTestServer({ app: { logError: (message) => logs.push(message) } });
+    const petition = await call(kit.fetch, `${kit.entryPoint}petitions`, kit.keys.write, {
+      method: 'POST',
+      body: { title: 'Save Elm Park' },
+    });
+    const helper = petition.body._links['std:record_signature_helper'].href;
+    // Not `call`: reading the body would give the work a turn to finish before close().
+    const answer = await kit.fetch(`${helper}?background_processing=true`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', [KEY_HEADER]: kit.keys.write },
+      body: JSON.stringify({ person: { email_addresses: [{ address: 'ana@example.org' }] } }),
+    });
+    expect(answer.status).toBe(202);
+    return { kit, logs, petition: petition.body._links.self.href };
+  }
+
+  it('is done before close() closes the database', async () => {
+    const { kit, logs } = await accepted();
+    await kit.close();
+    // Work that met a closed database would be reported by now.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logs).toEqual([]);
+  });
+
+  it('is done on the old database after a reset', async () => {
+    const { kit, logs, petition } = await accepted();
+    kit.reset();
+    // The old database stays open until the signature is written, then closes.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logs).toEqual([]);
+    expect((await call(kit.fetch, petition, kit.keys.read)).status).toBe(404);
+    await kit.close();
+  });
+});
+
 describe('after close', () => {
   it('rejects calls, resets and listens with a clear error', async () => {
     const kit = createTestServer();

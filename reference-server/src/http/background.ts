@@ -15,7 +15,6 @@
  * The pending work is kept per storage: it is writes to that database, and closing the
  * database is what must wait for it.
  */
-import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { ApiError, apiError, ErrorCode, errorBody } from '../domain/errors.js';
 import type { JsonObject, Storage } from '../storage/storage.js';
@@ -84,8 +83,9 @@ export function acceptInBackground(
     tasks = new Set();
     pending.set(storage, tasks);
   }
+  // The request's id (X-Request-Id, the access log's last column) finds the failure later.
+  const reference = c.get('requestId');
   const log = (detail: string) => {
-    const reference = randomBytes(8).toString('hex');
     config.logError(
       `[${new Date().toISOString()}] ${reference} background ${what} failed: ${detail}`,
     );
