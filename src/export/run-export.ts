@@ -135,7 +135,9 @@ export async function runExport(run: ExportRun): Promise<ExportProgress> {
         records: progress.records + items.length,
         totalRecords: page.totalRecords,
         // A limit cut inside a page leaves no page to resume from: that export is done.
-        next: finished ? undefined : page.next,
+        // The cursor, not `next`: a `next` that loops back to a page already read ends
+        // the walk, and must not be resumed from.
+        next: finished ? undefined : page.cursor,
         bytes: output.bytes,
       };
       run.onPage?.(progress);

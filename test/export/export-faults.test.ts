@@ -315,3 +315,39 @@ describe('adis-export against faults', () => {
     expect(events.at(-1)).toBe(`flush ${written}`);
   });
 });
+
+describe('a next link that loops back', () => {
+  it('ends the export, and leaves no page to resume from', async () => {
+    const routes = fivePages();
+    // The last page's next points back at the first page, as some servers do.
+    routes[pagePath(5)] = json({
+      _links: { next: { href: pagePath(1) } },
+      _embedded: { 'std:people': [person(9), person(10)] },
+    });
+    server = await faultServer(routes);
+    const client = await connect(server.url('/api/'), { validate: false });
+    const seen: ExportProgress[] = [];
+    let written = '';
+    const output: Output = {
+      get bytes() {
+        return Buffer.byteLength(written);
+      },
+      async write(chunk) {
+        written += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+      },
+      async flush() {},
+      async close() {},
+    };
+    const done = await runExport({
+      collection: client.people,
+      format: ndjsonFormat(),
+      output,
+      onPage: (progress) => seen.push(progress),
+    });
+    expect(done.records).toBe(10);
+    expect(server.hits(pagePath(1))).toBe(1);
+    // A checkpoint taken after the last page must not send a resume back to page 1.
+    expect(seen.at(-1)?.next).toBeUndefined();
+    expect(seen.at(-2)?.next).toBe(server.url(pagePath(5)));
+  });
+});
