@@ -14,10 +14,12 @@
  *
  *   npm run bench:helpers --workspace adis-server
  *   npm run bench:helpers --workspace adis-server -- --clients 1,10 --duration 5 --people 20000
+ *   npm run bench:helpers --workspace adis-server -- --idempotency-keys   # as the SDK calls
  *
  * The root benchmark calls {@link benchHelpers}.
  */
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +44,11 @@ export interface HelperBenchOptions {
   nodeArgs?: readonly string[];
   /** Working directory of the server process (where `--cpu-prof` writes). */
   cwd?: string;
+  /**
+   * Send a new `Idempotency-Key` with every call, as the SDK does by default: the
+   * server then stores each answer with the call's writes. Default false.
+   */
+  idempotencyKeys?: boolean;
 }
 
 /** What {@link benchHelpers} measured. */
@@ -151,7 +158,13 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
         const begin = performance.now();
         const counted = measuring;
         try {
-          const res = await fetch(helper, { method: 'POST', headers, body });
+          const res = await fetch(helper, {
+            method: 'POST',
+            headers: options.idempotencyKeys
+              ? { ...headers, 'Idempotency-Key': randomUUID() }
+              : headers,
+            body,
+          });
           await res.arrayBuffer();
           if (res.status >= 200 && res.status < 300) {
             acknowledged++;
@@ -204,14 +217,16 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '5' },
       people: { type: 'string', default: '10000' },
       db: { type: 'string', default: 'file,:memory:' },
+      'idempotency-keys': { type: 'boolean', default: false },
     },
   });
+  const idempotencyKeys = values['idempotency-keys'];
   const clientCounts = values.clients.split(',').map(Number);
   const dbs = values.db.split(',') as ('file' | ':memory:')[];
   const durationSeconds = Number(values.duration);
   const people = Number(values.people);
   console.log(
-    `record_signature_helper over HTTP, new person + add_tags per call, ${people} people seeded, ${durationSeconds} s each\n`,
+    `record_signature_helper over HTTP, new person + add_tags per call${idempotencyKeys ? ', an Idempotency-Key each' : ''}, ${people} people seeded, ${durationSeconds} s each\n`,
   );
   console.log(
     `${'database'.padEnd(10)} ${'clients'.padStart(7)} ${'calls/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)}  check`,
@@ -219,7 +234,7 @@ async function main(): Promise<void> {
   let ok = true;
   for (const db of dbs) {
     for (const clients of clientCounts) {
-      const r = await benchHelpers({ db, clients, durationSeconds, people });
+      const r = await benchHelpers({ db, clients, durationSeconds, people, idempotencyKeys });
       const exact = r.totalSignatures === r.acknowledged && r.failed === 0;
       ok &&= exact;
       console.log(
