@@ -31,6 +31,7 @@ import type { IdempotencyKeyRef, IdempotentAnswer } from '../storage/storage.js'
 import { anonymousCallOf } from './anonymous.js';
 import type { AppConfig, AppEnv } from './env.js';
 import { requestHeader } from './request-header.js';
+import { sentJson } from './respond.js';
 
 /**
  * The request header naming a POST's idempotency key.
@@ -166,11 +167,15 @@ export function idempotentPosts(
         await next();
         const status = c.res.status;
         if (status >= 200 && status < 500 && !NOT_STORED.has(status)) {
-          const answer = await answerOf(c.res, fingerprint, now());
+          const sent = sentJson(c.res);
+          const answer = await answerOf(c.res, sent, fingerprint, now());
           storage.saveIdempotentAnswer(ref, answer, answer.createdMs - IDEMPOTENCY_RETENTION_MS);
-          // Unset first: Hono would otherwise rebuild the new answer around a stream.
-          c.res = undefined;
-          c.res = responseOf(answer, false);
+          // A body read from the stream is gone from the route's answer: send the copy.
+          if (sent === undefined) {
+            // Unset first: Hono would otherwise rebuild the new answer around a stream.
+            c.res = undefined;
+            c.res = responseOf(answer, false);
+          }
         }
       } finally {
         release();
@@ -237,9 +242,10 @@ function settledWithin(done: Promise<void>, ms: number): Promise<boolean> {
   });
 }
 
-/** The route's answer, read whole, to store. */
+/** The route's answer, to store: the JSON it was built from, else its body read whole. */
 async function answerOf(
   res: Response,
+  sent: string | Uint8Array | undefined,
   fingerprint: string,
   createdMs: number,
 ): Promise<IdempotentAnswer> {
@@ -247,7 +253,12 @@ async function answerOf(
   res.headers.forEach((value, name) => {
     if (!CONNECTION_HEADERS.has(name)) headers.push([name, value]);
   });
-  const body = new Uint8Array(await res.arrayBuffer());
+  const body =
+    sent === undefined
+      ? new Uint8Array(await res.arrayBuffer())
+      : typeof sent === 'string'
+        ? Buffer.from(sent)
+        : sent;
   return { fingerprint, status: res.status, headers, body, createdMs };
 }
 

@@ -56,7 +56,27 @@ export function halJson(
 ): Response {
   const headers = new Headers(extraHeaders);
   setApiHeaders(headers);
-  return new Response(json, { status, headers });
+  const response = new Response(json, { status, headers });
+  if (json !== null) SENT_JSON.set(response, json);
+  return response;
+}
+
+// The JSON each response of ours was built from: a middleware that needs the bytes of an
+// answer (Idempotency-Key keeps it) reads them here instead of draining the body stream
+// and building the response again, which took the keyed helper call a fifth longer.
+const SENT_JSON = new WeakMap<Response, string | Uint8Array>();
+
+/**
+ * The JSON a response made by {@link halJson} (or {@link hal}) carries, as given;
+ * undefined for an empty body or a response made elsewhere (then read the body).
+ *
+ * @example
+ * ```ts
+ * sentJson(hal({ motd: 'hi' })); // '{"motd":"hi"}'
+ * ```
+ */
+export function sentJson(response: Response): string | Uint8Array | undefined {
+  return SENT_JSON.get(response);
 }
 
 /**
