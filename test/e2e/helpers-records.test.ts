@@ -4,6 +4,7 @@ import {
   canvassKind,
   connect,
   donationKind,
+  errorDescriptions,
   isHTTPError,
   isResourceOf,
   linkTo,
@@ -380,6 +381,38 @@ describe('the other record helpers', () => {
       f.anonymous,
     );
     expect(anonymous.status).toBe(200);
+  });
+
+  it('canvass: the canvasser given as a link, checked by the SDK and the server', async () => {
+    const target = await f.client.people.create({
+      given_name: 'Ula',
+      email_addresses: [{ address: uniqueEmail('Ula') }],
+    });
+    const canvasser = await f.client.people.create({
+      given_name: 'Vic',
+      email_addresses: [{ address: uniqueEmail('Vic') }],
+    });
+    const result = await target.recordCanvass({
+      canvass: {
+        contact_type: 'door',
+        success: true,
+        _links: { 'std:canvasser': { href: canvasser.url } },
+      },
+    });
+    expect(result.status).toBe(201);
+    expect((await result.record?.canvasser())?.url).toBe(canvasser.url);
+    // A link to no person is the server's 400 INVALID_LINK, nothing written.
+    const error = await httpError(
+      target.recordCanvass({
+        canvass: {
+          contact_type: 'door',
+          success: true,
+          _links: { 'std:canvasser': { href: `${canvasser.url}-gone` } },
+        },
+      }),
+      400,
+    );
+    expect(errorDescriptions(error.stdError)[0]).toMatchObject({ error_code: 'INVALID_LINK' });
   });
 
   it('submission: keyed only; without a key 401', async () => {
