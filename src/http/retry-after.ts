@@ -26,6 +26,8 @@ export type RequestedWait =
  * rate-limit reset header (seconds, or epoch seconds), exactly as ky's retry loop reads
  * them, so that the transport's decision and ky's wait agree. A date in the past is a
  * wait of 0. A value that is neither a finite number nor a date is `unparsable`.
+ * `names` limits the headers read (`['retry-after']` for a 409, whose rate-limit reset
+ * headers, sent on every answer by some servers, say nothing about the conflict).
  *
  * @example
  * ```ts
@@ -33,8 +35,12 @@ export type RequestedWait =
  * requestedWait(new Headers({ 'retry-after': 'soon' })); // { kind: 'unparsable', … }
  * ```
  */
-export function requestedWait(headers: Headers, now: number = Date.now()): RequestedWait {
-  for (const header of WAIT_HEADERS) {
+export function requestedWait(
+  headers: Headers,
+  now: number = Date.now(),
+  names: readonly string[] = WAIT_HEADERS,
+): RequestedWait {
+  for (const header of names) {
     const value = headers.get(header);
     if (value === null) continue;
     // ky skips an empty value (and then backs off normally); so does this.

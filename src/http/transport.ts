@@ -302,7 +302,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
     let attemptStart = 0;
     const shouldRetry = ({ error }: ShouldRetryState): boolean | undefined => {
       if (signal?.aborted) return false;
-      if (isKyHTTPError(error)) return retryDecision(error.response, hopPolicy);
+      if (isKyHTTPError(error)) return retryDecision(error.response, hopPolicy, keyed);
       // Only transport failures are worth another attempt; an error thrown by a hook is not.
       return isNetworkError(error) || isTimeoutError(error) || isKyTimeoutError(error)
         ? undefined
@@ -420,10 +420,15 @@ function checkedTimeout(name: string, value: number | false): number | false {
  * error report use, so they always agree.
  */
 function serverWait(response: Response, policy: RetryPolicy): RequestedWait {
-  return policy.afterStatusCodes.includes(response.status)
-    ? requestedWait(response.headers)
-    : { kind: 'none' };
+  if (!policy.afterStatusCodes.includes(response.status)) return { kind: 'none' };
+  // A 409 says "come back later" only with Retry-After: the rate-limit reset headers some
+  // servers send on every answer would turn a conflict into a wait, or a RateLimitError.
+  return isKeyedRetryStatus(response.status)
+    ? requestedWait(response.headers, Date.now(), ONLY_RETRY_AFTER)
+    : requestedWait(response.headers);
 }
+
+const ONLY_RETRY_AFTER = ['retry-after'];
 
 /**
  * What the transport says about retrying a status that ky would retry: `false` when the
@@ -432,12 +437,16 @@ function serverWait(response: Response, policy: RetryPolicy): RequestedWait {
  * naming the wait cannot be read, and `undefined` to let ky decide and wait what the
  * server asked.
  */
-function retryDecision(response: Response, policy: RetryPolicy): boolean | undefined {
+function retryDecision(
+  response: Response,
+  policy: RetryPolicy,
+  keyed: boolean,
+): boolean | undefined {
   const wait = serverWait(response, policy);
-  // A 409 is worth another attempt only when the server says when to come back (a
-  // request with the same key still in progress); without Retry-After it is a conflict
-  // (a message already sent) that the same request will meet again.
-  if (wait.kind === 'none') return isKeyedRetryStatus(response.status) ? false : undefined;
+  // On a keyed POST a 409 is worth another attempt only when the server says when to
+  // come back (a request with the same key still in progress); without Retry-After it
+  // is a conflict (a message already sent) that the same request will meet again.
+  if (wait.kind === 'none') return keyed && isKeyedRetryStatus(response.status) ? false : undefined;
   if (!policy.statusCodes.includes(response.status)) return false;
   if (wait.kind === 'unparsable') return true;
   return wait.ms > policy.maxRetryAfter ? false : undefined;

@@ -241,6 +241,18 @@ describe('retries of a POST with a key', () => {
     expect(keys).toHaveLength(1);
   });
 
+  it('reads only Retry-After on a 409: a rate-limit reset header does not make it a wait', async () => {
+    const soon = String(Math.floor(Date.now() / 1000) + 3600);
+    const keys = answering([409, 409], { 'x-ratelimit-reset': soon, 'ratelimit-reset': '2' });
+    const error = await settle(
+      createTransport(FAST).request({ method: 'POST', url: URL, body: {} }),
+    );
+    expect(isHTTPError(error)).toBe(true);
+    expect(isRateLimitError(error)).toBe(false);
+    expect(error).toMatchObject({ status: 409 });
+    expect(keys).toHaveLength(1);
+  });
+
   it('succeeds once the request in progress has finished', async () => {
     const keys = answering([409], { 'retry-after': '0' });
     const response = await createTransport(FAST).request({ method: 'POST', url: URL, body: {} });
