@@ -132,7 +132,7 @@ export async function syncPeople(
   const finished: SyncState = { since: later(since, run.mark), run: null };
   const changed =
     run.after === null ? client.people : client.people.filter(field('modified_date').ge(run.after));
-  const people = run.cursor === null ? changed : client.people.fromPage(run.cursor);
+  const people = run.cursor === null ? changed : changed.fromPage(run.cursor);
   let fetched = 0;
   let pages = 0;
   for await (const page of people.pages({ readAhead: true })) {

@@ -52,10 +52,11 @@ export interface HelperCallOptions {
   /**
    * The call's `Idempotency-Key`. By default a new random key per call, sent again with
    * each retry: the call is retried (up to 3 times, within `timeout`) on a network
-   * error and on 408, 429, 5xx and a 409 with Retry-After, and the server acts once. A string sends that
-   * key instead: make one per form with {@link newIdempotencyKey} and pass it on every
-   * submit, so that a signer who submits again after an error signs once. 1 to 255
-   * visible ASCII characters, else an `InvalidIdempotencyKeyError` before any request.
+   * error and on 408, 429, 5xx and a 409 with Retry-After, and the server acts once. A
+   * string sends that key instead: keep one made with {@link newIdempotencyKey} across
+   * submits whose outcome is unknown (a `NetworkError` or `TimeoutError`), so that a
+   * signer who submits again then signs once, and make a new one after any answer. 1 to
+   * 255 visible ASCII characters, else an `InvalidIdempotencyKeyError` before any request.
    * `false` sends no key and never retries: for a server whose CORS does not allow the
    * header (the browser then refuses the preflight; see docs/browser.md).
    */

@@ -17,13 +17,22 @@ const VALID_KEY = /^[!-~]{1,255}$/;
  * A new random idempotency key: a version 4 UUID from `crypto.getRandomValues`, which,
  * unlike `crypto.randomUUID`, works on plain http pages too (not only in secure
  * contexts). The SDK makes one per logical call by itself; make one yourself to keep
- * the same key across calls that must act once, such as a form submitted again after a
- * failure or a queued job that is retried whole.
+ * the same key across calls that must act once: a form submitted again after a network
+ * error or a timeout (whose outcome is unknown), or a queued job that is retried whole.
+ * After an answer, make a new one: the server replays the old key's answer, or refuses
+ * it (422) for a corrected body.
  *
  * @example
  * ```ts
- * const idempotencyKey = newIdempotencyKey(); // '1b4e28ba-2fa1-41d2-883f-0016d3cca427'
- * form.addEventListener('submit', () => recordSignature(href, read(form), { idempotencyKey }));
+ * let idempotencyKey = newIdempotencyKey(); // '1b4e28ba-2fa1-41d2-883f-0016d3cca427'
+ * form.addEventListener('submit', async () => {
+ *   try {
+ *     await recordSignature(href, read(form), { idempotencyKey });
+ *     idempotencyKey = newIdempotencyKey(); // answered: the next submit is a new request
+ *   } catch (error) {
+ *     if (!isNetworkError(error) && !isTimeoutError(error)) idempotencyKey = newIdempotencyKey();
+ *   }
+ * });
  * ```
  */
 export function newIdempotencyKey(): string {

@@ -147,6 +147,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
   readonly #locate: (options: CallOptions) => Promise<string>;
   readonly #kind: AnyKind;
   readonly #firstPage: HalDocument | undefined;
+  readonly #resumedFrom: ((options: CallOptions) => Promise<string>) | undefined;
 
   /**
    * A collection of `kind` whose URL `locate` resolves. Applications get collections
@@ -158,6 +159,9 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
    * @param kind - The kind of the collection's records.
    * @param firstPage - The first page when it is already at hand (embedded in the
    *   resource that links the collection), so it is not fetched again.
+   * @param resumedFrom - For a walk resumed from a cursor ({@link Collection.fromPage}):
+   *   resolves the URL of the collection's own first page, which the walk counts as
+   *   read, so that a `next` looping back to it ends the walk.
    *
    * @example
    * ```ts
@@ -169,11 +173,13 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     locate: (options: CallOptions) => Promise<string>,
     kind: AnyKind,
     firstPage?: HalDocument,
+    resumedFrom?: (options: CallOptions) => Promise<string>,
   ) {
     this.#context = context;
     this.#locate = locate;
     this.#kind = kind;
     this.#firstPage = firstPage;
+    this.#resumedFrom = resumedFrom;
   }
 
   /**
@@ -229,6 +235,10 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
         return cursor;
       },
       this.#kind,
+      undefined,
+      // The pages before the cursor were read by the walk that saved it: a server whose
+      // last `next` points back at the first page must not start this walk over.
+      this.#locate,
     );
   }
 
@@ -392,6 +402,9 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     // page number, since `?page=1` and the bare collection URL are the same page.
     const visited = new Set<string>();
     const pageNumbers = new Set<number>();
+    // Pages are numbered upwards: one numbered below the walk's first page is a loop back
+    // (to page 1, say) that a walk resumed from a cursor has not seen itself.
+    let lowestNumber: number | undefined;
     // With read-ahead, the request for the next page may leave while this one is still
     // arriving: as soon as the head of its body holds the page's `_links` (earlyLinks).
     // Only while the loop waits for that page (so never more than one page ahead of
@@ -422,6 +435,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
       options.signal?.throwIfAborted();
       const first = await this.#locate({ signal });
       visited.add(first);
+      if (this.#resumedFrom) visited.add(await this.#resumedFrom({ signal }));
       let url = this.#firstPage?.url ?? first;
       let pending: Promise<HalDocument> | undefined = this.#firstPage
         ? Promise.resolve(this.#firstPage)
@@ -437,6 +451,8 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
         if (raw.count === 0) return;
         if (raw.number !== undefined) {
           if (pageNumbers.has(raw.number)) return;
+          if (lowestNumber !== undefined && raw.number < lowestNumber) return;
+          lowestNumber ??= raw.number;
           pageNumbers.add(raw.number);
         }
         const self = document.selfUrl;

@@ -79,6 +79,50 @@ describe('fromPage', () => {
     ]);
   });
 
+  it('a resumed walk ends where the next link loops back to page 1, as an unbroken walk does', async () => {
+    const fixture = peopleServer({ people: 10, perPage: 2, loopingNext: true });
+    server.use(...fixture.handlers);
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    const seen: string[] = [];
+    let saved: string | undefined;
+    for await (const page of client.people.pages()) {
+      seen.push(...page.items.map((person) => String(person.data.given_name)));
+      saved = page.cursor;
+      if (page.number === 2) break;
+    }
+    for await (const page of client.people.fromPage(String(saved)).pages()) {
+      seen.push(...page.items.map((person) => String(person.data.given_name)));
+      saved = page.cursor;
+    }
+    // Every person once: the loop back to page 1 is fetched, seen to be numbered below
+    // the walk's first page, and ends the walk.
+    expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => `Person ${i + 1}`));
+    // The last page's cursor is still the looping link (only fetching it tells): a
+    // script records that the walk ended, as examples/sync-changes.ts does.
+    expect(saved).toBe(`${BASE}/people?page=1`);
+  });
+
+  it('a resumed walk ends where next points back at the collection, pages unnumbered', async () => {
+    const people = (from: number) => [from, from + 1].map((n) => ({ given_name: `P${n}` }));
+    const page = (n: number, next: string) => ({
+      _links: { self: { href: `${BASE}/people${n === 1 ? '' : `?p=${n}`}` }, next: { href: next } },
+      _embedded: { 'std:people': people(2 * n - 1) },
+    });
+    server.use(
+      http.get(`${BASE}/`, () =>
+        HttpResponse.json({ _links: { 'std:people': { href: `${BASE}/people` } } }),
+      ),
+      http.get(`${BASE}/people`, ({ request }) => {
+        const n = Number(new URL(request.url).searchParams.get('p') ?? '1');
+        // The last page's next is the collection itself.
+        return HttpResponse.json(page(n, n < 3 ? `${BASE}/people?p=${n + 1}` : `${BASE}/people`));
+      }),
+    );
+    const client = await connect(`${BASE}/`);
+    const resumed = await client.people.fromPage(`${BASE}/people?p=2`).toArray();
+    expect(resumed.map((person) => person.data.given_name)).toEqual(['P3', 'P4', 'P5', 'P6']);
+  });
+
   it('without read-ahead fetches each page exactly once across a crash', async () => {
     const fixture = peopleServer({ people: 5, perPage: 2 });
     server.use(...fixture.handlers);
