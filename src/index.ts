@@ -42,7 +42,7 @@ export {
 export { Collection, type Page, type PagingOptions } from './navigator/collection.js';
 export type { CallOptions, NavigatorContext, SendResult } from './navigator/context.js';
 export * from './navigator/filter.js';
-export type { HelperOptions } from './navigator/helper-call.js';
+export type { HelperOptions, NoticeHelperOptions } from './navigator/helper-call.js';
 export { type UntypedData, untypedKind, untypedKindOf } from './navigator/kind.js';
 export {
   type CanvassContactType,

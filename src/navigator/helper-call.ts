@@ -10,7 +10,7 @@ import {
   isPartialSuccess,
 } from '../helpers/result.js';
 import type { AnyKind } from '../schema/kind.js';
-import type { NavigatorContext } from './context.js';
+import type { CallOptions, NavigatorContext } from './context.js';
 import type { Resource } from './resource.js';
 import { outgoingBody, type WriteOptions } from './write.js';
 
@@ -47,6 +47,19 @@ export interface HelperOptions extends WriteOptions {
    */
   background?: boolean;
 }
+
+/**
+ * Options of a notice helper method (a message's `send()`, `schedule(…)`): the call's
+ * signal and timeout, and its `Idempotency-Key` (see {@link WriteOptions.idempotencyKey}):
+ * a job that sends a message keeps its own key, so that the job run again sends once.
+ *
+ * @example
+ * ```ts
+ * await message.send({ idempotencyKey: `send-${job.id}` });
+ * await message.send({ idempotencyKey: false }); // sent once, never retried
+ * ```
+ */
+export type NoticeHelperOptions = CallOptions & Pick<WriteOptions, 'idempotencyKey'>;
 
 /**
  * What {@link sendHelper} needs to know about one helper.

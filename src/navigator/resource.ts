@@ -11,7 +11,7 @@ import type {
 } from '../schema/kind.js';
 import { Collection } from './collection.js';
 import type { CallOptions, NavigatorContext } from './context.js';
-import { type HelperOptions, sendHelper } from './helper-call.js';
+import { type HelperOptions, type NoticeHelperOptions, sendHelper } from './helper-call.js';
 import type { ResourceOf } from './typed.js';
 import { outgoingBody, type WriteOptions } from './write.js';
 
@@ -395,7 +395,7 @@ export function resourceClass(kind: AnyKind): DerivedClass {
   for (const [name, helper] of Object.entries(kind.helpers) as [string, Helper][]) {
     methods[name] =
       helper.type === 'notice' && helper.body === undefined
-        ? function (options?: CallOptions) {
+        ? function (options?: NoticeHelperOptions) {
             return this.callHelper(helper, undefined, options);
           }
         : function (input: unknown, options?: HelperOptions) {

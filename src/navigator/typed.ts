@@ -12,7 +12,7 @@ import type {
 import type { KindNamed, SpecKind } from '../schema/kinds/index.js';
 import type { Collection } from './collection.js';
 import type { CallOptions } from './context.js';
-import type { HelperOptions } from './helper-call.js';
+import type { HelperOptions, NoticeHelperOptions } from './helper-call.js';
 import type { UntypedData } from './kind.js';
 import type { Resource } from './resource.js';
 
@@ -81,8 +81,8 @@ export type HelperMethod<H> =
       ) => Promise<HelperResult<Target<N>, Target<'person'>>>
     : H extends NoticeHelper<infer B>
       ? B extends string
-        ? (input: BodyInput<B>, options?: CallOptions) => Promise<HelperNotice>
-        : (options?: CallOptions) => Promise<HelperNotice>
+        ? (input: BodyInput<B>, options?: NoticeHelperOptions) => Promise<HelperNotice>
+        : (options?: NoticeHelperOptions) => Promise<HelperNotice>
       : never;
 
 /**

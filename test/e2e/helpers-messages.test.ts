@@ -66,6 +66,18 @@ describe('send and stopSending', () => {
     ]);
   });
 
+  it("a job's own Idempotency-Key: the job run again gets the first answer, not a 409", async () => {
+    const message = await newMessage();
+    const first = await message.send({ idempotencyKey: 'send-job-1' });
+    const again = await message.send({ idempotencyKey: 'send-job-1' });
+    expect(again).toEqual(first);
+    // Without the key, the second send is the conflict it is.
+    expect(await codes(message.send({ idempotencyKey: false }), 409)).toEqual([
+      expect.stringMatching(/^MESSAGE_ALREADY_SEN(T|DING)$/),
+    ]);
+    await message.stopSending();
+  });
+
   it('refuses a message without targets or without its text', async () => {
     const untargeted = await newMessage({ _links: {} });
     expect(await codes(untargeted.send(), 400)).toEqual(['MESSAGE_HAS_NO_TARGETS']);
