@@ -203,6 +203,63 @@ describe('curiePrefix osdi', () => {
     expect(Object.keys(tooLarge.body)).toEqual(['osdi:error']);
   });
 
+  it('writes every std: segment of an error property path under osdi:, not only _links.', async () => {
+    const { json } = osdiHarness();
+    const person = (given: string, address: string) => ({
+      given_name: given,
+      email_addresses: [{ address }],
+    });
+    const tia = await json('POST', '/api/v1/people', { body: person('Tia', 'tia@example.org') });
+    const cal = await json('POST', '/api/v1/people', { body: person('Cal', 'cal@example.org') });
+    const helper = tia.body._links['osdi:record_canvass_helper'].href;
+    const descriptionOf = (body: Json) =>
+      body['osdi:error'].resource_status[0].error_descriptions[0];
+
+    // A link below canvass: the domain reports it at canvass._links.std:canvasser.
+    const badLink = await json('POST', helper, {
+      body: {
+        canvass: {
+          contact_type: 'door',
+          _links: { 'osdi:canvasser': { href: 'http://adis.test/api/v1/people/nobody' } },
+        },
+      },
+    });
+    expect(badLink.status, JSON.stringify(badLink.body)).toBe(400);
+    expect(descriptionOf(badLink.body)).toMatchObject({
+      error_code: 'INVALID_LINK',
+      properties: ['canvass._links.osdi:canvasser'],
+    });
+
+    const twice = await json('POST', helper, {
+      body: {
+        canvass: {
+          canvasser: person('Cal', 'cal@example.org'),
+          _links: { 'osdi:canvasser': { href: cal.body._links.self.href } },
+        },
+      },
+    });
+    expect(twice.status, JSON.stringify(twice.body)).toBe(400);
+    expect(descriptionOf(twice.body)).toMatchObject({
+      error_code: 'INVALID_PROPERTY',
+      properties: ['canvass.canvasser', 'canvass._links.osdi:canvasser'],
+    });
+
+    // A member of the control object: std:control.return_response on the inside.
+    const badControl = await json('POST', '/api/v1/people', {
+      body: { given_name: 'Di', 'osdi:control': { return_response: 'no' } },
+    });
+    expect(badControl.status).toBe(400);
+    expect(descriptionOf(badControl.body)).toMatchObject({
+      error_code: 'INVALID_CONTROL',
+      properties: ['osdi:control.return_response'],
+    });
+    for (const refused of [badLink, twice, badControl]) {
+      expect(JSON.stringify(refused.body['osdi:error'].resource_status)).not.toMatch(
+        /"properties":\[[^\]]*std:/,
+      );
+    }
+  });
+
   it('answers helpers with osdi: relations, the person embedded as osdi:person', async () => {
     const { json } = osdiHarness();
     const petition = await json('POST', '/api/v1/petitions', { body: { title: 'Trees' } });

@@ -117,7 +117,8 @@ function renameMembers(object: JsonObject, from: string, to: string, path: strin
  * A body the domain built with canonical `std:` relations (an error body, a helper's
  * answer), with them under `prefix`: its top-level members (`std:error`, `std:person`
  * beside a non-atomic error), the members of its `_embedded`, and in an error the
- * resource names and the `_links.std:…` property paths. Records rendered into it
+ * resource names and every `std:` segment of its property paths (`_links.std:…`,
+ * `canvass._links.std:…`, `std:control.…`). Records rendered into it
  * already carry the prefix (the renderers write it), and nothing else is touched. The
  * same object with the default prefix.
  *
@@ -143,14 +144,27 @@ export function presentBody(body: JsonObject, prefix: string): JsonObject {
   return out;
 }
 
-/** An error member's resource names and `_links.std:` property paths under `own`. */
+/**
+ * A segment of a dotted property path that starts with `std:`: at the start or after a
+ * dot (`_links.std:person`, `canvass._links.std:canvasser`, `std:control.return_response`).
+ */
+const CANONICAL_SEGMENT = new RegExp(`(^|\\.)${CANONICAL}`, 'g');
+
+/**
+ * An error member's resource names, and every `std:` segment of its property paths,
+ * under `own`.
+ */
 function presentError(error: JsonObject, own: string): JsonObject {
   const statuses = error.resource_status;
   if (!Array.isArray(statuses)) return error;
-  const rename = (name: unknown, lead: string) =>
-    typeof name === 'string' && name.startsWith(lead + CANONICAL)
-      ? lead + own + name.slice(lead.length + CANONICAL.length)
+  const renameResource = (name: unknown) =>
+    typeof name === 'string' && name.startsWith(CANONICAL)
+      ? own + name.slice(CANONICAL.length)
       : name;
+  const renamePath = (path: unknown) =>
+    typeof path === 'string'
+      ? path.replace(CANONICAL_SEGMENT, (_, lead: string) => lead + own)
+      : path;
   return {
     ...error,
     resource_status: statuses.map((status) => {
@@ -158,14 +172,14 @@ function presentError(error: JsonObject, own: string): JsonObject {
       const descriptions = status.error_descriptions;
       return {
         ...status,
-        resource: rename(status.resource, ''),
+        resource: renameResource(status.resource),
         ...(Array.isArray(descriptions)
           ? {
               error_descriptions: descriptions.map((description) =>
                 isPlainObject(description) && Array.isArray(description.properties)
                   ? {
                       ...description,
-                      properties: description.properties.map((path) => rename(path, '_links.')),
+                      properties: description.properties.map(renamePath),
                     }
                   : description,
               ),
