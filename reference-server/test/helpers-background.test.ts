@@ -2,11 +2,12 @@
  * `?background_processing=true` on helper calls: the call is checked first (a bad body
  * still gets its 400), answered 202 with `{}`, and done right after; what fails then is
  * logged with a reference code. A shutdown waits for the work before closing the
- * database.
+ * database. Under an Idempotency-Key the stored 202 commits with the work.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, openStorage } from '../src/index.js';
 import { closeStorageWhenIdle } from '../src/shutdown.js';
@@ -208,5 +209,105 @@ describe('shutdown with background work pending', () => {
     } finally {
       reopened.close();
     }
+  });
+});
+
+describe('a keyed background call', () => {
+  const dirs: string[] = [];
+  const closers: (() => void)[] = [];
+  afterEach(() => {
+    for (const close of closers.splice(0)) close();
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * A server on a database file, and a second, read-only connection to the file: what
+   * it sees is what a crash at that moment would leave.
+   */
+  function onFile(groupCommit: boolean) {
+    const dir = mkdtempSync(join(tmpdir(), 'adis-background-key-'));
+    dirs.push(dir);
+    const file = join(dir, 'data.db');
+    const storage = openStorage(file, { groupCommit });
+    storage.putApiKey(WRITE, 'acme', 'write');
+    storage.flush();
+    const logs: string[] = [];
+    const app = createApp({ storage, logError: (m) => logs.push(m) });
+    const reader = new Database(file, { readonly: true });
+    closers.push(
+      () => reader.close(),
+      () => storage.close(),
+    );
+    const call = async (path: string, body: Json, idempotencyKey?: string) => {
+      const res = await app.fetch(
+        new Request(`http://adis.test${path}`, {
+          method: 'POST',
+          headers: {
+            'STD-API-Token': WRITE,
+            'Content-Type': 'application/json',
+            ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
+          },
+          body: JSON.stringify(body),
+        }),
+      );
+      return { status: res.status, body: (await res.json()) as Json, res };
+    };
+    const onDisk = (kind: string) => ({
+      answers: (reader.prepare('SELECT count(*) AS n FROM idempotent_answers').get() as Json).n,
+      records: (
+        reader.prepare('SELECT count(*) AS n FROM records WHERE kind = ?').get(kind) as Json
+      ).n,
+    });
+    return { storage, call, onDisk, logs };
+  }
+
+  it.each([false, true])(
+    'commits its stored 202 with the work, never before it (groupCommit %s)',
+    async (groupCommit) => {
+      const { call, onDisk, logs } = onFile(groupCommit);
+      const petition = await call('/api/v1/petitions', { title: 'Save Elm Park' });
+      const href = new URL(helperOf(petition.body, 'record_signature_helper')).pathname;
+      const accepted = await call(inBackground(href), { person: ANA }, 'sign-once');
+      expect(accepted.status).toBe(202);
+      // Right after the 202: a crash now leaves the answer and the signature, or neither.
+      const seen = onDisk('signature');
+      expect([
+        [0, 0],
+        [1, 1],
+      ]).toContainEqual([seen.answers, seen.records]);
+      await eventually('the signature', () => onDisk('signature').records === 1);
+      expect(onDisk('signature')).toEqual({ answers: 1, records: 1 });
+      const repeat = await call(inBackground(href), { person: ANA }, 'sign-once');
+      expect(repeat.status).toBe(202);
+      expect(repeat.res.headers.get('Idempotent-Replayed')).toBe('true');
+      expect(onDisk('signature')).toEqual({ answers: 1, records: 1 });
+      expect(logs).toEqual([]);
+    },
+  );
+
+  it('a work that throws still releases the commits: the 202 is kept, later writes commit', async () => {
+    const { storage, call, onDisk, logs } = onFile(false);
+    const event = await call('/api/v1/events', {
+      title: 'Gala',
+      type: 'ticketed',
+      ticket_levels: [{ title: 'Adult', limit: 1 }],
+    });
+    const href = new URL(helperOf(event.body, 'record_attendance_helper')).pathname;
+    const accepted = await call(
+      inBackground(href),
+      { person: ANA, tickets: [{ title: 'Adult' }, { title: 'Adult' }] },
+      'sold-out',
+    );
+    expect(accepted.status).toBe(202);
+    await eventually('the log line', () => logs.length === 1);
+    expect(logs[0]).toContain('TICKETS_SOLD_OUT');
+    // The accepted call is answered (and its answer stored); its work wrote nothing.
+    expect(onDisk('attendance')).toEqual({ answers: 1, records: 0 });
+    // No hold is left: a write commits at once, as without group commit it does.
+    const before = storage.commits;
+    const created = await call('/api/v1/people', person('Bo', 'bo@example.org'));
+    expect(created.status).toBe(201);
+    expect(storage.commits - before).toBe(1);
+    expect(onDisk('person').records).toBe(1);
   });
 });

@@ -12,6 +12,14 @@
  * committed (a crash, `kill -9`), the call is lost and the caller cannot learn so. A
  * clean shutdown waits for the work ({@link backgroundIdle}, used by `shutdown.ts`).
  *
+ * Commits are held (`Storage.holdCommit`) from the acceptance until the work has run,
+ * so that whatever the accepting request wrote commits with the work: under an
+ * `Idempotency-Key` the stored 202 and the work's writes are one commit, and a crash
+ * leaves both or neither (never a stored 202 whose retry is replayed without the work).
+ * A keyed call's 202 therefore leaves once the work has committed (the key's answer is
+ * given only once durable); without a key it leaves at once. With group commit the open
+ * batch waits for the work too, one turn of the event loop.
+ *
  * The pending work is kept per storage: it is writes to that database, and closing the
  * database is what must wait for it.
  */
@@ -62,8 +70,10 @@ function describe(error: unknown): string {
 
 /**
  * Answers `202` with `{}` and runs `work` right after the answer (on the next turn of
- * the event loop), then waits for its writes to be committed. Call it only once the
- * call has been checked: what fails later is only logged.
+ * the event loop), then waits for its writes to be committed. Commits are held from
+ * this call until `work` has run (or thrown), so that the request's own writes (a stored
+ * idempotent answer) commit with the work's. Call it only once the call has been
+ * checked: what fails later is only logged.
  *
  * @example
  * ```ts
@@ -90,16 +100,28 @@ export function acceptInBackground(
       `[${new Date().toISOString()}] ${reference} background ${what} failed: ${detail}`,
     );
   };
+  // Held from the acceptance to the end of the work: what the call's request commits
+  // (its stored answer under an Idempotency-Key) commits with the work, never before it.
+  const release = storage.holdCommit();
   const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
     .then(async () => {
       const mark = storage.commitMark();
-      const failure = work();
+      let failure: JsonObject | undefined;
+      try {
+        failure = work();
+      } finally {
+        // Released before awaiting the commit, which (with group commit) waits for it.
+        release();
+      }
       if (failure) log(JSON.stringify(failure));
       // Only a commit makes it happen: a failed one loses the writes, so say so.
       await storage.durable(mark);
     })
     .catch((error: unknown) => log(describe(error)))
-    .finally(() => tasks.delete(task));
+    .finally(() => {
+      release();
+      tasks.delete(task);
+    });
   tasks.add(task);
   return hal({}, 202);
 }
