@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { accessLine, batchedLines, newRequestId, requestIdFor } from '../src/http/access-log.js';
 import { errorOf, harness } from './helpers.js';
 
@@ -83,11 +83,49 @@ describe('access log', () => {
     }
   });
 
-  it('is off unless asked for', async () => {
-    const h = harness();
-    const res = await h.call('GET', '/api/v1/');
-    // Nothing to observe but that the answer still carries its id.
-    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{16}$/);
+  it('is off unless asked for: without accessLog no line is written anywhere', async () => {
+    // Everything a default sink could write through: the console and both streams.
+    const written: string[] = [];
+    const capture = (...args: unknown[]) => {
+      written.push(args.map(String).join(' '));
+    };
+    const spies = [
+      ...(['log', 'info', 'debug', 'warn', 'error'] as const).map((method) =>
+        vi.spyOn(console, method).mockImplementation(capture),
+      ),
+      ...[process.stdout, process.stderr].map((stream) =>
+        vi.spyOn(stream, 'write').mockImplementation((chunk: unknown) => {
+          capture(chunk instanceof Uint8Array ? Buffer.from(chunk).toString() : chunk);
+          return true;
+        }),
+      ),
+    ];
+    let ids: (string | null)[];
+    try {
+      const h = harness();
+      const answers = [
+        await h.call('GET', '/api/v1/', { headers: { 'X-Request-Id': 'unlogged-1' } }),
+        await h.call('POST', '/api/v1/people', { body: { given_name: 'Ana' } }),
+        await h.call('GET', '/api/v1/people/nobody'),
+        await h.call('GET', '/docs/v1/', { key: null }),
+      ];
+      ids = answers.map((res) => res.headers.get('x-request-id'));
+      // A batched sink writes after the turn of the event loop: wait past it.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    // Every answer still carries its id, and no line names a request or its id.
+    expect(ids[0]).toBe('unlogged-1');
+    for (const id of ids.slice(1)) expect(id).toMatch(/^[0-9a-f]{16}$/);
+    const lines = written.filter(
+      (text) =>
+        LINE.test(text.trim()) ||
+        /\/(api|docs)\/v1\//.test(text) ||
+        ids.some((id) => id !== null && text.includes(id)),
+    );
+    expect(lines).toEqual([]);
   });
 
   it('quotes a tenant name that would split the line', () => {
