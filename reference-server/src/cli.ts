@@ -14,8 +14,8 @@ import * as z from 'zod';
 import { batchedLines } from './http/access-log.js';
 import { createApp } from './http/app.js';
 import { checkCorsOrigins } from './http/cors.js';
+import { checkKeyRate } from './http/key-rate-limit.js';
 import { checkApiKeyHeader, DEFAULT_API_KEY_HEADER } from './http/middleware.js';
-import { MAX_WINDOW_CALLS } from './http/rate-limit.js';
 import { CANONICAL_PREFIX, checkCuriePrefix } from './http/relations.js';
 import { seedPeople } from './seed.js';
 import { describeActivity, seedActivity } from './seed-activity.js';
@@ -147,29 +147,22 @@ function integerOption(
   return Number(raw);
 }
 
-/** An option checked by the library's own check, whose RangeError becomes a usage error. */
-function checkedOption(
+/**
+ * An option checked by the library's own check, whose RangeError becomes a usage error
+ * (exit code 2): its message after the flag, unless the message names the flag itself.
+ */
+function checkedOption<T>(
   name: string,
   raw: string | undefined,
-  check: (value: string) => string,
-): string | undefined {
+  check: (value: string) => T,
+): T | undefined {
   if (raw === undefined) return undefined;
   try {
     return check(raw);
   } catch (error) {
-    throw new UsageError(`--${name}: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    throw new UsageError(message.startsWith(`--${name} `) ? message : `--${name}: ${message}`);
   }
-}
-
-/** `--key-rate`: calls per key a second, from 1; undefined without the flag (no limit). */
-function keyRateOption(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_WINDOW_CALLS) {
-    throw new UsageError(
-      `--key-rate must be an integer from 1 to ${MAX_WINDOW_CALLS}, got ${JSON.stringify(raw)} (leave it out for no limit)`,
-    );
-  }
-  return Number(raw);
 }
 
 /** `--cors-origin` values: `*`, or origins (comma-separated, flag repeatable). */
@@ -230,7 +223,10 @@ async function main(argv: string[]): Promise<void> {
   if (messageSendRate === 0) throw new UsageError('--message-send-rate must be at least 1');
   const apiKeyHeader = checkedOption('key-header', values['key-header'], checkApiKeyHeader);
   const curiePrefix = checkedOption('curie-prefix', values['curie-prefix'], checkCuriePrefix);
-  const keyRate = keyRateOption(values['key-rate']);
+  // Calls per key a second, from 1; undefined without the flag (no limit).
+  const keyRate = checkedOption('key-rate', values['key-rate'], (raw) =>
+    checkKeyRate(raw, { name: '--key-rate', unlimited: 'leave it out' }),
+  );
 
   // Group commit: concurrent requests share one fsync; each answer waits for its commit.
   const storage = openStorage(dbPath, { groupCommit: true });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkKeyRate } from '../src/http/key-rate-limit.js';
 import { MAX_WINDOW_CALLS, SlidingWindows } from '../src/http/rate-limit.js';
 import { createApp, openStorage } from '../src/index.js';
 import { errorOf, harness, OTHER, READ, WRITE } from './helpers.js';
@@ -124,9 +125,28 @@ describe('keyRateLimit', () => {
     const storage = openStorage(':memory:');
     for (const rate of [0, -4, 2.5, Number.POSITIVE_INFINITY]) {
       expect(() => createApp({ storage, keyRateLimit: rate }), String(rate)).toThrow(
-        /^keyRateLimit must be a whole number of calls from 1 to 10000/,
+        /^keyRateLimit must be an integer from 1 to 10000, got .* \(false for no limit\)$/,
       );
     }
+    storage.close();
+  });
+
+  it('is one check for the option and for --key-rate, which gives the digits', () => {
+    const cli = { name: '--key-rate', unlimited: 'leave it out' };
+    expect(checkKeyRate(4)).toBe(4);
+    expect(checkKeyRate('4', cli)).toBe(4);
+    expect(checkKeyRate(String(MAX_WINDOW_CALLS), cli)).toBe(MAX_WINDOW_CALLS);
+    for (const raw of ['0', String(MAX_WINDOW_CALLS + 1), 'four', '4.0', ' 4', '', '-1', '1e3']) {
+      expect(() => checkKeyRate(raw, cli), raw).toThrow(RangeError);
+    }
+    // The same sentence either way, naming the option as its caller wrote it.
+    expect(() => checkKeyRate('0', cli)).toThrow(
+      '--key-rate must be an integer from 1 to 10000, got "0" (leave it out for no limit)',
+    );
+    const storage = openStorage(':memory:');
+    expect(() => createApp({ storage, keyRateLimit: 0 })).toThrow(
+      'keyRateLimit must be an integer from 1 to 10000, got 0 (false for no limit)',
+    );
     storage.close();
   });
 });

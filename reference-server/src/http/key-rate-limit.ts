@@ -40,9 +40,50 @@ export function keyRateLimit(
 }
 
 /**
+ * How {@link checkKeyRate} names the rate it refuses: the option (`keyRateLimit`, or
+ * the command line's `--key-rate`) and how to ask for no limit instead.
+ *
+ * @example
+ * ```ts
+ * const cli: KeyRateNames = { name: '--key-rate', unlimited: 'leave it out' };
+ * ```
+ */
+export interface KeyRateNames {
+  /** The option, as the caller wrote it. Default `keyRateLimit`. */
+  name?: string;
+  /** How to have no limit instead. Default `false`. */
+  unlimited?: string;
+}
+
+/**
+ * Checks a per-key rate: an integer number of calls a second from 1 to
+ * {@link MAX_WINDOW_CALLS}, given as a number (`AppOptions.keyRateLimit`) or as the
+ * digits of a command line (`--key-rate`). Returns it as a number; throws a
+ * `RangeError` naming the option, the value as given, and how to have no limit. The one
+ * check of both: `keyWindowsFor` and the command line use it.
+ *
+ * @example
+ * ```ts
+ * checkKeyRate(4); // 4
+ * checkKeyRate('4', { name: '--key-rate', unlimited: 'leave it out' }); // 4
+ * checkKeyRate(0); // RangeError: keyRateLimit must be an integer from 1 to 10000, got 0 (false for no limit)
+ * ```
+ */
+export function checkKeyRate(rate: number | string, names: KeyRateNames = {}): number {
+  const value = typeof rate === 'number' ? rate : /^\d+$/.test(rate) ? Number(rate) : Number.NaN;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_WINDOW_CALLS) {
+    const given = typeof rate === 'string' ? JSON.stringify(rate) : String(rate);
+    throw new RangeError(
+      `${names.name ?? 'keyRateLimit'} must be an integer from 1 to ${MAX_WINDOW_CALLS}, got ${given} (${names.unlimited ?? 'false'} for no limit)`,
+    );
+  }
+  return value;
+}
+
+/**
  * The windows of `AppOptions.keyRateLimit`: `rate` calls per key in any rolling second,
  * or undefined for `false` (no limit). Throws a `RangeError` naming the option for a
- * rate that is not a whole number from 1 to {@link MAX_WINDOW_CALLS}.
+ * rate that is not an integer from 1 to {@link MAX_WINDOW_CALLS} ({@link checkKeyRate}).
  *
  * @example
  * ```ts
@@ -52,10 +93,5 @@ export function keyRateLimit(
  */
 export function keyWindowsFor(rate: number | false): SlidingWindows | undefined {
   if (rate === false) return undefined;
-  if (!Number.isInteger(rate) || rate < 1 || rate > MAX_WINDOW_CALLS) {
-    throw new RangeError(
-      `keyRateLimit must be a whole number of calls from 1 to ${MAX_WINDOW_CALLS}, or false, got ${rate}`,
-    );
-  }
-  return new SlidingWindows({ calls: rate });
+  return new SlidingWindows({ calls: checkKeyRate(rate) });
 }
