@@ -182,6 +182,11 @@ export function composeDocument(
   return doc;
 }
 
+/** Whether two references name the same record (both absent counts as the same). */
+function sameRef(a: ParentRef | undefined, b: ParentRef | undefined): boolean {
+  return a?.kind === b?.kind && a?.id === b?.id;
+}
+
 /** Problems with their `_links.…` properties placed below `at` (`canvass._links.…`). */
 function linksAt(errors: ErrorDescription[], at: string): ErrorDescription[] {
   if (at === '') return errors;
@@ -476,9 +481,7 @@ export class RecordService {
       const record = this.storage.getRecord(tenant.id, kind.singular, id);
       // The person may be a parent through another relation (a creator): check the rels.
       const found = record ? referencesOf(record.doc) : {};
-      const same = rels.every(
-        (rel) => found[rel]?.kind === refs[rel]?.kind && found[rel]?.id === refs[rel]?.id,
-      );
+      const same = rels.every((rel) => sameRef(found[rel], refs[rel]));
       if (record && same) return record;
     }
     return undefined;
@@ -665,9 +668,7 @@ export class RecordService {
     errors: ErrorDescription[],
   ): void {
     const rels = kind.oneRecordPer ?? [];
-    const moved = rels.filter(
-      (rel) => before[rel]?.kind !== after[rel]?.kind || before[rel]?.id !== after[rel]?.id,
-    );
+    const moved = rels.filter((rel) => !sameRef(before[rel], after[rel]));
     if (moved.length === 0) return;
     const other = this.recordWith(tenant, kind, after, id);
     if (!other) return;
@@ -745,9 +746,7 @@ export class RecordService {
       const record = this.storage.getRecord(tenant.id, child.kind, child.id);
       if (!childKind || !record) continue;
       const refs = referencesOf(record.doc);
-      const pointing = Object.entries(refs).filter(
-        ([, ref]) => ref.kind === target.kind && ref.id === target.id,
-      );
+      const pointing = Object.entries(refs).filter(([, ref]) => sameRef(ref, target));
       const kept: References = {};
       for (const [rel, ref] of Object.entries(refs)) {
         if (!pointing.some(([gone]) => gone === rel)) kept[rel] = ref;

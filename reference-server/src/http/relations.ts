@@ -88,12 +88,17 @@ export function canonicalBody(body: JsonObject, prefix: string): JsonObject {
   return canonicalLinks === links ? renamed : { ...renamed, _links: canonicalLinks };
 }
 
+/** `name` with its prefix `from` replaced by `to`; as it is when it does not start with `from`. */
+function reprefixed(name: string, from: string, to: string): string {
+  return name.startsWith(from) ? to + name.slice(from.length) : name;
+}
+
 /** `object` with the members starting with `from` renamed to start with `to`, refusing clashes. */
 function renameMembers(object: JsonObject, from: string, to: string, path: string): JsonObject {
   let renamed: JsonObject | undefined;
   for (const key of Object.keys(object)) {
     if (!key.startsWith(from)) continue;
-    const target = to + key.slice(from.length);
+    const target = reprefixed(key, from, to);
     if (Object.hasOwn(object, target)) {
       throw apiError(
         400,
@@ -108,7 +113,7 @@ function renameMembers(object: JsonObject, from: string, to: string, path: strin
   if (renamed === undefined) return object;
   // Rebuilt in the same order, so that nothing else about the body changes.
   for (const [key, value] of Object.entries(object)) {
-    renamed[key.startsWith(from) ? to + key.slice(from.length) : key] = value;
+    renamed[reprefixed(key, from, to)] = value;
   }
   return renamed;
 }
@@ -138,7 +143,7 @@ export function presentBody(body: JsonObject, prefix: string): JsonObject {
     } else if (key === '_embedded' && isPlainObject(value)) {
       out[key] = renameMembers(value as JsonObject, CANONICAL, own, '_embedded.');
     } else {
-      out[key.startsWith(CANONICAL) ? own + key.slice(CANONICAL.length) : key] = value;
+      out[reprefixed(key, CANONICAL, own)] = value;
     }
   }
   return out;
@@ -158,9 +163,7 @@ function presentError(error: JsonObject, own: string): JsonObject {
   const statuses = error.resource_status;
   if (!Array.isArray(statuses)) return error;
   const renameResource = (name: unknown) =>
-    typeof name === 'string' && name.startsWith(CANONICAL)
-      ? own + name.slice(CANONICAL.length)
-      : name;
+    typeof name === 'string' ? reprefixed(name, CANONICAL, own) : name;
   const renamePath = (path: unknown) =>
     typeof path === 'string'
       ? path.replace(CANONICAL_SEGMENT, (_, lead: string) => lead + own)
