@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anonymousHelperOf } from '../src/http/anonymous.js';
-import { TokenBuckets } from '../src/http/rate-limit.js';
+import { TokenBuckets, wholeSeconds } from '../src/http/rate-limit.js';
 import {
   createApp,
   defaultRegistry,
@@ -410,6 +410,21 @@ describe('TokenBuckets', () => {
     now = 60_000; // refilled, but never past the burst
     for (let i = 0; i < 10; i++) expect(buckets.take('a').allowed).toBe(true);
     expect(buckets.take('a').allowed).toBe(false);
+  });
+
+  it('asks for exactly the whole seconds a token takes, not one more (float rounding)', () => {
+    // 1 / (1 / 3,600,000) is 3,600,000.0000000005 in floating point: once rounded up to
+    // seconds that was 3601 whenever the third call came in the same millisecond.
+    const now = 0;
+    const buckets = new TokenBuckets({ calls: 1, perSeconds: 3600, burst: 2, now: () => now });
+    buckets.take('a');
+    buckets.take('a');
+    expect(buckets.take('a')).toEqual({ allowed: false, retryAfterSeconds: 3600 });
+    const thirds = new TokenBuckets({ calls: 3, perSeconds: 1, burst: 1, now: () => now });
+    thirds.take('a');
+    expect(thirds.take('a')).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(wholeSeconds(1000.5)).toBe(2);
+    expect(wholeSeconds(3_600_000.0000000005)).toBe(3600);
   });
 
   it('drops buckets that have refilled and caps the number of addresses', () => {

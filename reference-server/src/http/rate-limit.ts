@@ -77,6 +77,22 @@ export function rateLimited(
 }
 
 /**
+ * A wait in milliseconds as the whole seconds of `Retry-After`, rounded up. The wait is
+ * worked out in floating point (1 / (1 / 3,600,000) is 3,600,000.0000000005), so a
+ * wait of exactly n seconds must not become n + 1: a difference under a microsecond is
+ * rounding, not time.
+ *
+ * @example
+ * ```ts
+ * wholeSeconds(3_600_000.0000000005); // 3600
+ * wholeSeconds(1_000.5); // 2
+ * ```
+ */
+export function wholeSeconds(ms: number): number {
+  return Math.ceil(Math.round(ms * 1000) / 1_000_000);
+}
+
+/**
  * A map of per-key states with bounded memory, in least recently seen order. `idle`
  * says when a state holds nothing a new key's would not: such states are swept every
  * `sweepEveryMs`, and at the cap before anything else goes.
@@ -160,6 +176,8 @@ interface Bucket {
 export class TokenBuckets {
   private readonly buckets: KeyedStates<Bucket>;
   private readonly perMs: number;
+  /** Milliseconds one token takes to refill, kept apart from `perMs` for exact waits. */
+  private readonly msPerToken: number;
   private readonly burst: number;
   private readonly now: () => number;
 
@@ -172,6 +190,7 @@ export class TokenBuckets {
     }
     if (burst < 1) throw new RangeError(`rate limit burst must be at least 1, got ${burst}`);
     this.perMs = calls / (perSeconds * 1000);
+    this.msPerToken = (perSeconds * 1000) / calls;
     this.burst = burst;
     this.now = options.now ?? Date.now;
     this.buckets = new KeyedStates<Bucket>(
@@ -200,7 +219,7 @@ export class TokenBuckets {
     this.buckets.put(key, { tokens, at: now });
     return {
       allowed: false,
-      retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / this.perMs / 1000)),
+      retryAfterSeconds: Math.max(1, wholeSeconds((1 - tokens) * this.msPerToken)),
     };
   }
 
@@ -305,7 +324,7 @@ export class SlidingWindows {
       this.windows.put(key, window);
       return {
         allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)),
+        retryAfterSeconds: Math.max(1, wholeSeconds(oldest + this.windowMs - now)),
       };
     }
     window.times[window.next] = now;
