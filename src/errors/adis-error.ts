@@ -14,7 +14,8 @@ export type AdisErrorCode =
   | 'LINK_NOT_FOUND'
   | 'RATE_LIMITED'
   | 'INVALID_LINK'
-  | 'INVALID_IDEMPOTENCY_KEY';
+  | 'INVALID_IDEMPOTENCY_KEY'
+  | 'RESPONSE_TOO_LARGE';
 
 /**
  * Base class of every error the SDK throws. Each subclass fixes a literal `code`, so

@@ -6,6 +6,7 @@ import type { NetworkError } from './network-error.js';
 import type { RateLimitError } from './rate-limit-error.js';
 import type { RedirectError } from './redirect-error.js';
 import type { ResponseFormatError } from './response-format-error.js';
+import type { ResponseTooLargeError } from './response-too-large-error.js';
 import type { SchemaValidationError } from './schema-validation-error.js';
 import type { TimeoutError } from './timeout-error.js';
 
@@ -21,6 +22,10 @@ export { RateLimitError, type RateLimitErrorInit } from './rate-limit-error.js';
 export { RedirectError, type RedirectFailure } from './redirect-error.js';
 export { ResponseFormatError, type ResponseFormatErrorInit } from './response-format-error.js';
 export { ResponseStatusError } from './response-status-error.js';
+export {
+  ResponseTooLargeError,
+  type ResponseTooLargeErrorInit,
+} from './response-too-large-error.js';
 export {
   formatPath,
   type SchemaValidationContext,
@@ -50,6 +55,7 @@ export {
   isRateLimitError,
   isRedirectError,
   isResponseFormatError,
+  isResponseTooLargeError,
   isSchemaValidationError,
   isTimeoutError,
 } from './type-guards.js';
@@ -79,4 +85,5 @@ export type AdisErrorUnion =
   | LinkNotFoundError
   | RateLimitError
   | InvalidLinkError
-  | InvalidIdempotencyKeyError;
+  | InvalidIdempotencyKeyError
+  | ResponseTooLargeError;

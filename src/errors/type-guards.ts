@@ -8,6 +8,7 @@ import type { NetworkError } from './network-error.js';
 import type { RateLimitError } from './rate-limit-error.js';
 import type { RedirectError } from './redirect-error.js';
 import type { ResponseFormatError } from './response-format-error.js';
+import type { ResponseTooLargeError } from './response-too-large-error.js';
 import type { SchemaValidationError } from './schema-validation-error.js';
 import type { TimeoutError } from './timeout-error.js';
 
@@ -151,4 +152,16 @@ export function isInvalidLinkError(error: unknown): error is InvalidLinkError {
  */
 export function isInvalidIdempotencyKeyError(error: unknown): error is InvalidIdempotencyKeyError {
   return named(error, 'InvalidIdempotencyKeyError');
+}
+
+/**
+ * Whether a value is a {@link ResponseTooLargeError} (a body past `maxBodyBytes`).
+ *
+ * @example
+ * ```ts
+ * if (isResponseTooLargeError(error)) console.error(error.bytesRead, error.maxBodyBytes);
+ * ```
+ */
+export function isResponseTooLargeError(error: unknown): error is ResponseTooLargeError {
+  return named(error, 'ResponseTooLargeError');
 }
