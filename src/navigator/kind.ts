@@ -22,6 +22,7 @@ export function untypedKindOf(singular: string, plural: string): AnyKind {
     description: `A ${singular} (no schema registered)`,
     schema: anyRecord,
     writeSchema: anyRecord,
+    strictSchema: anyRecord,
     readOnly: ['_links', '_embedded'],
     relations: {},
     helpers: {},

@@ -33,23 +33,55 @@ export function currency(mode: Mode): z.ZodMiniType<string, string> {
   return code(CURRENCY_PATTERN, 'ISO 4217 currency code such as USD', mode);
 }
 
+/** A decimal amount as text, as Action Network writes money: `"3.00"`, `"25"`. */
+export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
+
 /**
- * An amount of money. Never negative on write: a refund is recorded as
- * `credited_amount` or by voiding the donation, not as a negative amount. On read a
- * numeric string is accepted and a negative value is kept as sent.
+ * An amount of money: a number, or a decimal string as some servers write money
+ * (Action Network's `"3.00"`). Read and sent as given, never converted: `"20.00"` stays
+ * `"20.00"`, so what was read is written back byte for byte ({@link amountValue} gives
+ * the number). For the reference server never negative (a refund is recorded as
+ * `credited_amount` or by voiding the donation, not as a negative amount), at most
+ * {@link MAX_AMOUNT}, and a string must be a decimal; it is stored as a number.
  *
  * @example
  * ```ts
- * money('read').parse('25.00'); // 25
- * money('write').safeParse(-5).success; // false
+ * money('read').parse('25.00'); // '25.00'
+ * money('write').parse(25); // 25
+ * money('strict').parse('25.00'); // 25
+ * money('strict').safeParse(-5).success; // false
  * ```
  */
-export function money(mode: Mode): z.ZodMiniType<number, number> {
-  return mode === 'write'
-    ? z
-        .number()
-        .check(z.gte(0, 'must not be negative'), z.lte(MAX_AMOUNT, 'must be at most 1,000,000,000'))
-    : float(mode);
+export function money(mode: Mode): z.ZodMiniType<number | string, number | string> {
+  if (mode !== 'strict') return z.union([z.number(), z.string()]);
+  const bounded = z
+    .number()
+    .check(z.gte(0, 'must not be negative'), z.lte(MAX_AMOUNT, 'must be at most 1,000,000,000'));
+  return z.union([
+    bounded,
+    z.pipe(
+      z.string().check(z.regex(DECIMAL_PATTERN, 'must be a number or a decimal string such as 3.00')),
+      z.pipe(z.transform(Number), bounded),
+    ),
+  ]) as z.ZodMiniType<number | string, number | string>;
+}
+
+/**
+ * The number an amount of money stands for: a number as it is, a decimal string
+ * (`"3.00"`) parsed; undefined when there is no amount or it is not a number.
+ *
+ * @example
+ * ```ts
+ * amountValue('20.00'); // 20
+ * amountValue(7.5); // 7.5
+ * amountValue(undefined); // undefined
+ * ```
+ */
+export function amountValue(amount: number | string | null | undefined): number | undefined {
+  if (typeof amount === 'number') return Number.isFinite(amount) ? amount : undefined;
+  if (typeof amount !== 'string' || amount.trim() === '') return undefined;
+  const value = Number(amount);
+  return Number.isFinite(value) ? value : undefined;
 }
 
 /**
@@ -162,7 +194,8 @@ export function paymentSchema(mode: Mode) {
  * its href, so callers always see a string they can `get` from `client.people`.
  */
 function ticketHolder(mode: Mode): z.ZodMiniType<string, unknown> {
-  if (mode === 'write') return z.string().check(z.minLength(1, 'must be the href of a person'));
+  if (mode === 'strict') return z.string().check(z.minLength(1, 'must be the href of a person'));
+  if (mode === 'write') return z.string();
   return preprocess((value) => {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
     const record = value as { href?: unknown; _links?: { self?: { href?: unknown } } };

@@ -12,8 +12,11 @@ import {
   uniqueStrings,
 } from './fields.js';
 import { RuleCode } from './rules.js';
+import { isVendorMember } from './vendor.js';
 import {
+  addressMembers,
   emailAddressSchema,
+  emailText,
   employerAddressSchema,
   LANGUAGE_PATTERN,
   PHONE_NUMBER_PATTERN,
@@ -78,7 +81,7 @@ export const EVEN_WITH_INVALID_MEMBERS: z.core.$ZodSuperRefineParams = {
  * ```
  */
 export function nonNegativeInteger(mode: Mode) {
-  return mode === 'write' ? z.number().check(z.int(), z.gte(0)) : integer(mode);
+  return mode === 'strict' ? z.number().check(z.int(), z.gte(0)) : integer(mode);
 }
 
 /**
@@ -95,7 +98,7 @@ export function nonNegativeInteger(mode: Mode) {
 export function computedMember<T extends z.ZodMiniType>(schema: T, mode: Mode) {
   // Typed as the read schema on both sides: what a client sends back is ignored, and a
   // union with `unknown` would erase the member's type on read.
-  return (mode === 'write' ? optional(z.unknown()) : optional(schema)) as ReturnType<
+  return (mode === 'read' ? optional(schema) : optional(z.unknown())) as ReturnType<
     typeof optional<T>
   >;
 }
@@ -188,7 +191,9 @@ function shareMembers(mode: Mode) {
  */
 function otherNetworkShareSchema(mode: Mode) {
   const known = { total_shares: optional(nonNegativeInteger(mode)) };
-  return mode === 'write'
+  // What was read is written back as it was: only the reference server holds the
+  // members to strings.
+  return mode === 'strict'
     ? z.catchall(z.object(known), z.nullable(z.string()))
     : z.looseObject(known);
 }
@@ -240,7 +245,7 @@ export function shareOptionSchema(mode: Mode) {
   return z.catchall(z.object(known), z.unknown()).check(
     z.superRefine((option, ctx) => {
       for (const [key, value] of Object.entries(option)) {
-        if (Object.hasOwn(known, key)) continue;
+        if (Object.hasOwn(known, key) || isVendorMember(key)) continue;
         if (!SHARE_MEMBER_PATTERN.test(key)) {
           ctx.addIssue({
             code: 'unrecognized_keys',
@@ -381,7 +386,7 @@ export function ticketLevelSchema(mode: Mode) {
  */
 export function ticketLevelsSchema(mode: Mode) {
   const list = z.array(ticketLevelSchema(mode));
-  if (mode === 'read') return list;
+  if (mode !== 'strict') return list;
   return list.check(
     z.superRefine((levels, ctx) => {
       const seen = new Set<string>();
@@ -434,9 +439,7 @@ export function reminderSchema(mode: Mode) {
  * ```
  */
 export function eventLocationSchema(mode: Mode) {
-  return z.extend(z.omit(employerAddressSchema(mode), { status: true }), {
-    public: optional(bool(mode)),
-  });
+  return object({ ...addressMembers(mode), public: optional(bool(mode)) }, mode);
 }
 
 /**
@@ -453,7 +456,7 @@ export function eventContactSchema(mode: Mode) {
   return object(
     {
       name: optional(z.string()),
-      email_address: optional(mode === 'write' ? z.email('must be an email address') : z.string()),
+      email_address: optional(emailText(mode)),
       phone_number: optional(
         code(PHONE_NUMBER_PATTERN, 'phone number of 7 to 15 digits with the country code', mode),
       ),
@@ -478,9 +481,10 @@ export function eventContactSchema(mode: Mode) {
 export function questionResponseSchema(mode: Mode) {
   return object(
     {
-      // Required on write: answers record the key, so a response without one could
-      // never be chosen. A PUT replaces the whole array, so every response is complete.
-      key: mode === 'write' ? z.string() : optional(z.string()),
+      // Required by the reference server: answers record the key, so a response without
+      // one could never be chosen. A PUT replaces the whole array, so every response is
+      // complete. Optional on write: a response read without one goes back as it came.
+      key: mode === 'strict' ? z.string() : optional(z.string()),
       name: optional(z.string()),
       title: optional(z.string()),
     },

@@ -1,15 +1,25 @@
 import * as z from 'zod/mini';
+import { closedObject, openObject, type VendorObject } from './vendor.js';
 
 /**
- * Which side of the wire a schema serves.
+ * Which side of the wire a schema serves, and how strictly.
  *
- * One field definition builds two schemas: `read` is what the SDK accepts from any
- * server (liberal: unknown members kept, enums open, variant spellings and types
- * coerced), `write` is what a compliant client sends and what the reference server
- * accepts (strict: closed enums, ISO formats, unknown members refused). Building both
- * from one definition is what keeps the SDK and the server from drifting apart.
+ * One field definition builds three schemas:
+ * - `read` is what the SDK accepts from any server: liberal (unknown members kept, enums
+ *   open, variant spellings and types coerced).
+ * - `write` is what the SDK checks before sending: strict about member names (an unknown
+ *   plain member is a typo, refused before it is sent) and about JSON types, open about
+ *   values (vocabularies, formats, cross-field rules belong to the server). Vendor
+ *   members (`<prefix>:<name>`) pass at any depth. Everything `read` produces passes it:
+ *   a record read from a server can be written back to it unchanged (the round-trip
+ *   rule, docs/round-trip.md).
+ * - `strict` is what the reference server accepts: `write` plus the specification's
+ *   formats (ISO dates, codes, digit-only phone numbers), closed enums and rules.
+ *
+ * Building all three from one definition is what keeps the SDK and the server from
+ * drifting apart.
  */
-export type Mode = 'read' | 'write';
+export type Mode = 'read' | 'write' | 'strict';
 
 /**
  * A string that is one of `values` or, because the spec calls it a flexenum, any other
@@ -30,21 +40,24 @@ export function flexenum<const T extends readonly string[]>(
 }
 
 /**
- * A closed enum on write, an open one on read: a server in the wild that sends
- * `female` instead of `Female` must not make a whole page of people unreadable. Typed
- * the same way: what a client sends is one of `values` (editors complete them, and a
- * value outside them does not type-check), what it reads may be any string.
+ * A closed enum for the reference server (`strict`), an open one on `read` and `write`:
+ * a server in the wild that sends `female` instead of `Female` must not make a whole
+ * page of people unreadable, and what was read must be writable back (the server owns
+ * its vocabulary). Typed as `values` or any string, so editors complete the values.
  *
  * @example
  * ```ts
- * enumeration(['Female', 'Male', 'Other'], 'write').parse('Female');
+ * enumeration(['Female', 'Male', 'Other'], 'strict').parse('Female');
+ * enumeration(['Female', 'Male', 'Other'], 'write').parse('female'); // passes: the server decides
  * ```
  */
 export function enumeration<const T extends readonly [string, ...string[]]>(
   values: T,
   mode: Mode,
-): z.ZodMiniType<T[number] | (string & {}), T[number]> {
-  return mode === 'write' ? z.enum(values) : (flexenum(values) as z.ZodMiniType<string, T[number]>);
+): z.ZodMiniType<T[number] | (string & {}), T[number] | (string & {})> {
+  return mode === 'strict'
+    ? (z.enum(values) as z.ZodMiniType<string, string>)
+    : flexenum(values);
 }
 
 /**
@@ -86,7 +99,7 @@ const FALSE_STRINGS = new Set(['false', '0', 'no']);
  * ```
  */
 export function bool(mode: Mode): z.ZodMiniType<boolean, boolean> {
-  if (mode === 'write') return z.boolean();
+  if (mode !== 'read') return z.boolean();
   // Typed by what a client should send (a boolean); the read side accepts more.
   return asInput<boolean>(
     preprocess((value) => {
@@ -101,7 +114,7 @@ export function bool(mode: Mode): z.ZodMiniType<boolean, boolean> {
 
 /**
  * An integer. On read a numeric string is accepted, as some servers serialise counts
- * as strings.
+ * as strings; on write any number (what was read), an integer for the server.
  *
  * @example
  * ```ts
@@ -109,7 +122,8 @@ export function bool(mode: Mode): z.ZodMiniType<boolean, boolean> {
  * ```
  */
 export function integer(mode: Mode): z.ZodMiniType<number, number> {
-  if (mode === 'write') return z.number().check(z.int());
+  if (mode === 'strict') return z.number().check(z.int());
+  if (mode === 'write') return z.number();
   return asInput<number>(
     preprocess(
       (value) =>
@@ -128,7 +142,7 @@ export function integer(mode: Mode): z.ZodMiniType<number, number> {
  * ```
  */
 export function float(mode: Mode): z.ZodMiniType<number, number> {
-  if (mode === 'write') return z.number();
+  if (mode !== 'read') return z.number();
   return asInput<number>(
     preprocess(
       (value) =>
@@ -140,54 +154,68 @@ export function float(mode: Mode): z.ZodMiniType<number, number> {
   );
 }
 
+/** A `Date` sent as its ISO 8601 date-time in UTC; an invalid Date is refused. */
+const dateObject = z.pipe(
+  z.date(),
+  z.transform((value: Date) => value.toISOString()),
+);
+
 /**
- * An ISO 8601 date-time. Strict with an offset on write; any string on read, because
- * servers in the wild send `2026-01-01 10:00:00` and similar.
+ * An ISO 8601 date-time. On read any string, because servers in the wild send
+ * `2026-01-01 10:00:00` and similar; on write any string too (what was read goes back
+ * as it came) or a `Date`, sent as ISO 8601; for the reference server (`strict`) an
+ * ISO 8601 date-time with an offset, or a `Date`.
  *
  * @example
  * ```ts
- * datetime('write').parse('2026-01-01T10:00:00Z');
+ * datetime('write').parse(new Date(Date.UTC(2026, 0, 1, 10))); // '2026-01-01T10:00:00.000Z'
+ * datetime('strict').parse('2026-01-01T10:00:00Z');
  * ```
  */
-export function datetime(mode: Mode): z.ZodMiniType<string, string> {
-  return mode === 'write' ? z.iso.datetime({ offset: true }) : z.string();
+export function datetime(mode: Mode): z.ZodMiniType<string, string | Date> {
+  if (mode === 'read') return z.string();
+  const text = mode === 'strict' ? z.iso.datetime({ offset: true }) : z.string();
+  return z.union([text, dateObject]);
 }
 
 /**
- * An ISO 8601 calendar date (`YYYY-MM-DD`).
+ * An ISO 8601 calendar date (`YYYY-MM-DD`) for the reference server; any string on
+ * read and write.
  *
  * @example
  * ```ts
- * date('write').parse('2026-05-01');
+ * date('strict').parse('2026-05-01');
  * ```
  */
 export function date(mode: Mode): z.ZodMiniType<string, string> {
-  return mode === 'write' ? z.iso.date() : z.string();
+  return mode === 'strict' ? z.iso.date() : z.string();
 }
 
 /**
- * A string matching `pattern` on write (ISO codes and the like), any string on read.
+ * A string matching `pattern` for the reference server (ISO codes and the like), any
+ * string on read and write.
  *
  * @example
  * ```ts
- * code(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 country code', 'write').parse('US');
+ * code(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 country code', 'strict').parse('US');
  * ```
  */
 export function code(pattern: RegExp, what: string, mode: Mode): z.ZodMiniType<string, string> {
-  return mode === 'write' ? z.string().check(z.regex(pattern, `must be an ${what}`)) : z.string();
+  return mode === 'strict' ? z.string().check(z.regex(pattern, `must be an ${what}`)) : z.string();
 }
 
 /**
- * An array whose members must be unique on write (identifiers, ethnicities, languages).
+ * An array whose members must be unique for the reference server (identifiers,
+ * ethnicities, languages).
  *
  * @example
  * ```ts
- * uniqueStrings('write').parse(['en', 'es']);
+ * uniqueStrings('strict').parse(['en', 'es']);
  * ```
  */
 export function uniqueStrings(mode: Mode, item: z.ZodMiniType<string, string> = z.string()) {
   const list = z.array(item);
-  if (mode === 'read') return list;
+  if (mode !== 'strict') return list;
   return list.check(
     z.refine((values) => new Set(values).size === values.length, {
       message: 'must not contain the same value twice',
@@ -197,16 +225,18 @@ export function uniqueStrings(mode: Mode, item: z.ZodMiniType<string, string> = 
 
 /**
  * An object of `shape`: loose on read (unknown members are kept, so nothing a server
- * sends is lost), strict on write (an unknown member is almost always a typo, and
- * silently dropping it would lose data).
+ * sends is lost), closed on write (an unknown plain member is almost always a typo, and
+ * silently dropping it would lose data) but open to vendor members (`<prefix>:<name>`,
+ * see {@link closedObject}). Typed with {@link VendorMembers} on both sides, so
+ * `data.givn_name` does not compile while `data['action_network:hidden']` does.
  *
  * @example
  * ```ts
  * const profile = object({ provider: optional(z.string()) }, 'read');
  * ```
  */
-export function object<S extends z.core.$ZodShape>(shape: S, mode: Mode) {
-  return mode === 'write' ? z.strictObject(shape) : z.looseObject(shape);
+export function object<S extends z.core.$ZodShape>(shape: S, mode: Mode): VendorObject<S> {
+  return mode === 'read' ? openObject(shape) : closedObject(shape);
 }
 
 /**
@@ -309,23 +339,27 @@ export function ignoredOnWrite<S extends z.core.$ZodShape>(shape: S): { [K in ke
 }
 
 /**
- * The read and write schemas of one resource kind, built from one definition, and the
- * names of its read-only members.
+ * The read, write and strict schemas of one resource kind, built from one definition,
+ * and the names of its read-only members.
  */
 export interface ResourceSchemas<R extends z.ZodMiniType, W extends z.ZodMiniType> {
   /** Lenient: what the SDK accepts from any server. */
   read: R;
-  /** Strict: what a client sends and the reference server accepts. */
+  /** What the SDK sends: member names and types checked, values left to the server. */
   write: W;
+  /** What the reference server accepts: `write` plus the spec's formats and enums. */
+  readonly strict: W;
   /** Members the server computes or owns: ignored on create and update. */
   readOnly: readonly string[];
 }
 
 /**
- * Builds a resource's two schemas from one definition: `shape(mode)` gives the
- * writable fields, `computedFields` the read-only ones (totals and the like). The
- * read schema is loose (unknown members kept) with every field; the write schema is
- * strict, and accepts the read-only fields only to ignore them.
+ * Builds a resource's schemas from one definition: `shape(mode)` gives the writable
+ * fields, `computedFields` the read-only ones (totals and the like). The read schema is
+ * loose (unknown members kept) with every field; the write and strict schemas are
+ * closed to unknown plain members (vendor members pass) and accept the read-only fields
+ * only to ignore them. The strict schema is built on first use: only the reference
+ * server needs it.
  *
  * @example
  * ```ts
@@ -342,14 +376,21 @@ export function resourceSchemas<
   C extends z.core.$ZodShape = Record<never, never>,
 >(shape: (mode: Mode) => S, computedFields: C = {} as C) {
   const computed = { ...COMMON_COMPUTED_FIELDS, ...computedFields };
-  const read = z.looseObject({ ...shape('read'), ...computed, ...halMembers() });
-  const write = z.strictObject({
-    ...shape('write'),
-    ...ignoredOnWrite(computed),
-    ...halMembers(),
-  });
+  const read = openObject({ ...shape('read'), ...computed, ...halMembers() });
+  const closed = (mode: Mode) =>
+    closedObject({ ...shape(mode), ...ignoredOnWrite(computed), ...halMembers() });
+  const write = closed('write');
   const readOnly = [...Object.keys(computed), '_links', '_embedded'];
-  return { read, write, readOnly } satisfies ResourceSchemas<typeof read, typeof write>;
+  let strict: typeof write | undefined;
+  return {
+    read,
+    write,
+    get strict() {
+      strict ??= closed('strict');
+      return strict;
+    },
+    readOnly,
+  } satisfies ResourceSchemas<typeof read, typeof write>;
 }
 
 /**

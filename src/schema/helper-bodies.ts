@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ticketSchema } from './action-fields.js';
+import type { AnyKind } from './kind.js';
 import { attendanceKind } from './kinds/attendance.js';
 import { canvassKind } from './kinds/canvass.js';
 import { donationKind } from './kinds/donation.js';
@@ -8,16 +9,30 @@ import { outreachKind } from './kinds/outreach.js';
 import { personKind } from './kinds/person.js';
 import { signatureKind } from './kinds/signature.js';
 import { submissionKind } from './kinds/submission.js';
+import { closedObject } from './vendor.js';
+
+/**
+ * The two sides a helper body is checked on: `write`, what the SDK checks before
+ * sending (member names and types; vendor members pass at any depth), and `strict`,
+ * what the reference server accepts (the specification's formats, vocabulary and rules
+ * besides). See `Mode` in fields.ts.
+ */
+export type BodyMode = 'write' | 'strict';
+
+/** A kind's schema for one side: `writeSchema`, or the server's `strictSchema`. */
+function sideOf<K extends AnyKind>(kind: K, mode: BodyMode): K['writeSchema'] {
+  return mode === 'write' ? kind.writeSchema : kind.strictSchema;
+}
 
 // One definition for both sides: the SDK checks a helper body with these schemas before
 // sending it, and the reference server validates what it receives with the same ones.
 
-const trigger = z.strictObject({
+const trigger = closedObject({
   enabled: z.nullish(z.boolean()),
   identifiers: z.nullish(z.array(z.string())),
 });
 
-const questionResponse = z.strictObject({
+const questionResponse = closedObject({
   /** The question's href, or its identifier `<namespace>:<id>`. */
   question: z.string().check(z.minLength(1, 'must be the href or identifier of a question')),
   responses: z.nullish(z.array(z.string())),
@@ -51,13 +66,27 @@ export const ActionFunctionsShape = {
   add_questions_responses_uri: z.nullish(z.array(questionResponse)),
   /** Server responses to trigger; identifiers are `<system name>:<id>`. */
   triggers: z.nullish(
-    z.strictObject({
+    closedObject({
       autoresponse: z.nullish(trigger),
       sms_response: z.nullish(trigger),
       call_response: z.nullish(trigger),
     }),
   ),
+  /**
+   * Names of tags to take off the person: Action Network's action function beside
+   * `add_tags`. Not in the specification, so the reference server (`strict`) refuses it
+   * unless it acts as Action Network.
+   */
+  remove_tags: z.nullish(z.array(z.string())),
 };
+
+/** The specification's action functions: {@link ActionFunctionsShape} without `remove_tags`. */
+const { remove_tags: _removeTags, ...SPEC_ACTION_FUNCTIONS } = ActionFunctionsShape;
+
+/** The action functions of one side: the reference server takes the specification's. */
+function actionFunctions(mode: BodyMode) {
+  return (mode === 'write' ? ActionFunctionsShape : SPEC_ACTION_FUNCTIONS) as typeof ActionFunctionsShape;
+}
 
 /**
  * The action functions alone, as a strict object (for checking them apart from a body).
@@ -67,7 +96,7 @@ export const ActionFunctionsShape = {
  * ActionFunctionsSchema.parse({ add_lists: ['Newsletter'], triggers: { autoresponse: { enabled: true } } });
  * ```
  */
-export const ActionFunctionsSchema = z.strictObject(ActionFunctionsShape);
+export const ActionFunctionsSchema = closedObject(ActionFunctionsShape);
 
 /**
  * The action functions a helper body may carry. Derived from {@link ActionFunctionsSchema}.
@@ -135,11 +164,14 @@ const whenObject: z.core.$ZodSuperRefineParams = {
  * fields, the person who acted (created, or matched with a person already known and
  * updated), and the action functions.
  */
-function actionBody<S extends z.core.$ZodShape>(recordShape: S) {
-  return z.strictObject({
-    ...recordFields(recordShape),
-    person: personKind.writeSchema,
-    ...ActionFunctionsShape,
+function actionBody<K extends AnyKind & { writeSchema: { shape: z.core.$ZodShape } }>(
+  kind: K,
+  mode: BodyMode,
+) {
+  return closedObject({
+    ...recordFields((sideOf(kind, mode) as K['writeSchema']).shape as K['writeSchema']['shape']),
+    person: sideOf(personKind, mode),
+    ...actionFunctions(mode),
   });
 }
 
@@ -158,7 +190,7 @@ function actionBody<S extends z.core.$ZodShape>(recordShape: S) {
  * });
  * ```
  */
-export const RecordSignatureBodySchema = actionBody(signatureKind.writeSchema.shape);
+export const RecordSignatureBodySchema = actionBody(signatureKind, 'write');
 
 /**
  * What a caller sends to the record signature helper. Derived from
@@ -187,7 +219,7 @@ export type RecordSignatureInput = z.input<typeof RecordSignatureBodySchema>;
  * });
  * ```
  */
-export const RecordOutreachBodySchema = actionBody(outreachKind.writeSchema.shape);
+export const RecordOutreachBodySchema = actionBody(outreachKind, 'write');
 
 /**
  * What a caller sends to the record outreach helper. Derived from
@@ -200,19 +232,19 @@ export const RecordOutreachBodySchema = actionBody(outreachKind.writeSchema.shap
  */
 export type RecordOutreachInput = z.input<typeof RecordOutreachBodySchema>;
 
-function buildAttendanceBody() {
-  const attendance = recordFields(attendanceKind.writeSchema.shape);
-  const ticket = z.strictObject({
-    ...ticketSchema('write').shape,
+function buildAttendanceBody(mode: BodyMode) {
+  const attendance = recordFields(sideOf(attendanceKind, mode).shape);
+  const ticket = closedObject({
+    ...ticketSchema(mode).shape,
     /** Who will use the ticket, inlined; may differ from the buyer. */
-    person: z.nullish(personKind.writeSchema),
+    person: z.nullish(sideOf(personKind, mode)),
   });
-  return z.strictObject({
+  return closedObject({
     ...attendance,
     tickets: z.nullish(z.array(ticket)),
     /** The attendee, or the buyer of the tickets. */
-    person: personKind.writeSchema,
-    ...ActionFunctionsShape,
+    person: sideOf(personKind, mode),
+    ...actionFunctions(mode),
   });
 }
 
@@ -232,7 +264,7 @@ function buildAttendanceBody() {
  * });
  * ```
  */
-export const RecordAttendanceBodySchema = buildAttendanceBody();
+export const RecordAttendanceBodySchema = buildAttendanceBody('write');
 
 /**
  * What a caller sends to the record attendance helper. Derived from
@@ -245,7 +277,7 @@ export const RecordAttendanceBodySchema = buildAttendanceBody();
  */
 export type RecordAttendanceInput = z.input<typeof RecordAttendanceBodySchema>;
 
-const helperLink = z.strictObject({ href: z.string().check(z.minLength(1, 'must be a URL')) });
+const helperLink = closedObject({ href: z.string().check(z.minLength(1, 'must be a URL')) });
 
 // Any `<prefix>:attendance` / `<prefix>:submission`: the prefix is the server's own
 // abbreviation, and the SDK renames `std:` to it before sending.
@@ -254,25 +286,25 @@ const donationLinkRel = z.union([
   z.templateLiteral([z.string(), ':submission']),
 ]);
 
-function buildDonationBody() {
-  return z
-    .strictObject({
-      ...recordFields(donationKind.writeSchema.shape),
-      /** The donor. */
-      person: personKind.writeSchema,
-      /** The attendance or submission the donation was made with. */
-      _links: z.nullish(z.partialRecord(donationLinkRel, helperLink)),
-      ...ActionFunctionsShape,
-    })
-    .check(
-      z.superRefine((body, ctx) => {
-        forwardRules(
-          donationKind.writeSchema,
-          { amount: body.amount, recipients: body.recipients },
-          ctx,
-        );
-      }, whenObject),
-    );
+function buildDonationBody(mode: BodyMode) {
+  const body = closedObject({
+    ...recordFields(sideOf(donationKind, mode).shape),
+    /** The donor. */
+    person: sideOf(personKind, mode),
+    /** The attendance or submission the donation was made with. */
+    _links: z.nullish(z.partialRecord(donationLinkRel, helperLink)),
+    ...actionFunctions(mode),
+  });
+  if (mode === 'write') return body;
+  return body.check(
+    z.superRefine((fields, ctx) => {
+      forwardRules(
+        donationKind.strictSchema,
+        { amount: fields.amount, recipients: fields.recipients },
+        ctx,
+      );
+    }, whenObject),
+  );
 }
 
 /**
@@ -293,7 +325,7 @@ function buildDonationBody() {
  * });
  * ```
  */
-export const RecordDonationBodySchema = buildDonationBody();
+export const RecordDonationBodySchema = buildDonationBody('write');
 
 /**
  * What a caller sends to the record donation helper. Derived from
@@ -309,18 +341,17 @@ export type RecordDonationInput = z.input<typeof RecordDonationBodySchema>;
 // Any `<prefix>:canvasser`, as for a donation's links.
 const canvasserLinkRel = z.templateLiteral([z.string(), ':canvasser']);
 
-function buildCanvassBody() {
-  const canvassFields = recordFields(canvassKind.writeSchema.shape);
-  const canvass = z
-    .strictObject({
+function buildCanvassBody(mode: BodyMode) {
+  const canvassFields = recordFields(sideOf(canvassKind, mode).shape);
+  const fields = closedObject({
       ...canvassFields,
       /** The person who made the contact, inlined (matched or created). */
-      canvasser: z.nullish(personKind.writeSchema),
+      canvasser: z.nullish(sideOf(personKind, mode)),
       /** Or the canvasser as a link to an existing person: `{ 'std:canvasser': { href } }`. */
       _links: z.nullish(z.partialRecord(canvasserLinkRel, helperLink)),
       /** The target's answer to one question. */
       question_response: z.nullish(
-        z.strictObject({
+        closedObject({
           /** The question's href or identifier, or a link object to it. */
           question: z.union([
             z.string().check(z.minLength(1, 'must be the href or identifier of a question')),
@@ -330,17 +361,20 @@ function buildCanvassBody() {
           responses: z.nullish(z.array(z.string())),
         }),
       ),
-    })
-    .check(
-      z.superRefine((fields, ctx) => {
-        forwardRules(
-          canvassKind.writeSchema,
-          { success: fields.success, status_code: fields.status_code },
-          ctx,
+    });
+  const canvass =
+    mode === 'write'
+      ? fields
+      : fields.check(
+          z.superRefine((given, ctx) => {
+            forwardRules(
+              canvassKind.strictSchema,
+              { success: given.success, status_code: given.status_code },
+              ctx,
+            );
+          }, whenObject),
         );
-      }, whenObject),
-    );
-  return z.strictObject({ canvass, ...ActionFunctionsShape });
+  return closedObject({ canvass, ...actionFunctions(mode) });
 }
 
 /**
@@ -363,7 +397,7 @@ function buildCanvassBody() {
  * });
  * ```
  */
-export const RecordCanvassBodySchema = buildCanvassBody();
+export const RecordCanvassBodySchema = buildCanvassBody('write');
 
 /**
  * What a caller sends to the record canvass helper. Derived from
@@ -389,7 +423,7 @@ export type RecordCanvassInput = z.input<typeof RecordCanvassBodySchema>;
  * });
  * ```
  */
-export const RecordSubmissionBodySchema = actionBody(submissionKind.writeSchema.shape);
+export const RecordSubmissionBodySchema = actionBody(submissionKind, 'write');
 
 /**
  * What a caller sends to the record submission helper. Derived from
@@ -415,11 +449,15 @@ export type RecordSubmissionInput = z.input<typeof RecordSubmissionBodySchema>;
  * });
  * ```
  */
-export const PersonSignupBodySchema = z.strictObject({
-  /** The person to create, or to merge into the matching one. */
-  person: personKind.writeSchema,
-  ...ActionFunctionsShape,
-});
+export const PersonSignupBodySchema = buildSignupBody('write');
+
+function buildSignupBody(mode: BodyMode) {
+  return closedObject({
+    /** The person to create, or to merge into the matching one. */
+    person: sideOf(personKind, mode),
+    ...actionFunctions(mode),
+  });
+}
 
 /**
  * What a caller sends to the person signup helper. Derived from
@@ -457,3 +495,31 @@ export const HELPER_BODIES = {
 
 /** The name of a helper body in {@link HELPER_BODIES}. */
 export type HelperBodyName = keyof typeof HELPER_BODIES;
+
+let strictBodies: typeof HELPER_BODIES | undefined;
+
+/**
+ * Every helper body as the reference server checks it: {@link HELPER_BODIES} with the
+ * specification's formats, vocabulary and rules (ISO dates, closed enums, recipients'
+ * amounts within the donation's), and without Action Network's `remove_tags`. Built on
+ * first use: the SDK never needs it.
+ *
+ * @example
+ * ```ts
+ * import { strictHelperBodies } from 'adis-sdk/schema';
+ * strictHelperBodies().personSignup.safeParse({ person: { email_addresses: [{ address: 'x' }] } }).success; // false
+ * ```
+ */
+export function strictHelperBodies(): typeof HELPER_BODIES {
+  strictBodies ??= {
+    recordSignature: actionBody(signatureKind, 'strict'),
+    recordOutreach: actionBody(outreachKind, 'strict'),
+    recordAttendance: buildAttendanceBody('strict'),
+    recordDonation: buildDonationBody('strict'),
+    recordCanvass: buildCanvassBody('strict'),
+    recordSubmission: actionBody(submissionKind, 'strict'),
+    personSignup: buildSignupBody('strict'),
+    messageSchedule: MessageScheduleSchema,
+  } as typeof HELPER_BODIES;
+  return strictBodies;
+}

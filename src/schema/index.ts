@@ -15,6 +15,7 @@
  * @packageDocumentation
  * @module adis-sdk/schema
  */
+export { amountValue } from './action-fields.js';
 export { type CollectionPageInfo, CollectionPageSchema } from './collection-page.js';
 export { type EntryPoint, EntryPointSchema, entryPointVersion } from './entry-point.js';
 export {
@@ -39,6 +40,8 @@ export {
   ActionFunctionsSchema,
   ActionFunctionsShape,
   HELPER_BODIES,
+  strictHelperBodies,
+  type BodyMode,
   type HelperBodyName,
   PersonSignupBodySchema,
   type PersonSignupInput,
@@ -82,3 +85,5 @@ export * from './kinds/tag.js';
 export * from './kinds/tagging.js';
 export * from './kinds/wrapper.js';
 export { addRuleIssue, RuleCode, type RuleCodeValue, type RuleIssue } from './rules.js';
+export { SUBSCRIPTION_STATUSES } from './shared.js';
+export { isVendorMember, type VendorMembers } from './vendor.js';

@@ -99,8 +99,16 @@ export interface KindDefinition<
   readonly description: string;
   /** Lenient: what the SDK accepts from any server (unknown members kept, enums open). */
   readonly schema: R;
-  /** Strict: what a client sends and the reference server accepts. */
+  /**
+   * What a client sends: member names and types checked (vendor members pass), values
+   * left to the server. Everything `schema` reads passes it (the round-trip rule).
+   */
   readonly writeSchema: W;
+  /**
+   * What the reference server accepts: `writeSchema` plus the specification's formats,
+   * closed enums and cross-field rules. Built on first use.
+   */
+  readonly strictSchema: W;
   /** Members the server computes or owns: ignored on create and update. */
   readonly readOnly: readonly string[];
   /** The relations, by the name of the method the navigator gives each. */
@@ -133,9 +141,10 @@ export interface KindSpec<
   /** Read-only fields the server computes (totals); `created_date`, `modified_date` are added. */
   computed?: C;
   /**
-   * A rule across members of a record to send (start before end, amounts that add up),
-   * added to the write schema. It runs even when some members failed their own checks,
-   * so it must read them defensively.
+   * A rule across members of a record (start before end, amounts that add up), added
+   * to the strict schema: the reference server holds records to it, while a client may
+   * write back whatever it read. It runs even when some members failed their own
+   * checks, so it must read them defensively.
    */
   check?: (
     record: z.output<ReturnType<typeof resourceSchemas<S, C>>['write']>,
@@ -146,8 +155,9 @@ export interface KindSpec<
 }
 
 /**
- * Declares a resource kind: builds its lenient read schema and strict write schema from
- * one field definition, and keeps its relations and helpers as data.
+ * Declares a resource kind: builds its lenient read schema, its write schema and the
+ * reference server's strict schema from one field definition, and keeps its relations
+ * and helpers as data.
  *
  * @example
  * ```ts
@@ -173,14 +183,19 @@ export function defineKind<
   C extends z.core.$ZodShape = Record<never, never>,
 >(spec: KindSpec<N, P, S, C, L, H>) {
   const schemas = resourceSchemas(spec.shape, spec.computed ?? ({} as C));
+  let strict: typeof schemas.write | undefined;
   return {
     singular: spec.singular,
     plural: spec.plural,
     description: spec.description,
     schema: schemas.read,
-    writeSchema: spec.check
-      ? schemas.write.check(z.superRefine(spec.check, EVEN_WITH_INVALID_MEMBERS))
-      : schemas.write,
+    writeSchema: schemas.write,
+    get strictSchema() {
+      strict ??= spec.check
+        ? schemas.strict.check(z.superRefine(spec.check, EVEN_WITH_INVALID_MEMBERS))
+        : schemas.strict;
+      return strict;
+    },
     readOnly: schemas.readOnly,
     relations: named(spec.relations ?? ({} as L)),
     helpers: spec.helpers ?? ({} as H),

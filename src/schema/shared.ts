@@ -50,8 +50,13 @@ export function locationSchema(mode: Mode) {
 /**
  * The address members shared by postal addresses, an employer's address and an
  * event's location.
+ *
+ * @example
+ * ```ts
+ * const location = object({ ...addressMembers(mode), public: optional(bool(mode)) }, mode);
+ * ```
  */
-function addressMembers(mode: Mode) {
+export function addressMembers(mode: Mode) {
   return {
     venue: optional(z.string()),
     address_lines: optional(z.array(z.string())),
@@ -106,23 +111,66 @@ export function employerAddressSchema(mode: Mode) {
   );
 }
 
+/** The email statuses the specification lists. */
+export const SPEC_EMAIL_STATUSES = [
+  'subscribed',
+  'unsubscribed',
+  'bouncing',
+  'spam complaints',
+] as const;
+
+/**
+ * Email and phone statuses: the specification's, and those Action Network documents
+ * beside them (`previous bounce`, `spam complaint`, `previous spam complaint`). On
+ * read and write any other string passes too (the server owns the vocabulary); these
+ * are what editors complete.
+ */
+export const SUBSCRIPTION_STATUSES = [
+  ...SPEC_EMAIL_STATUSES,
+  'previous bounce',
+  'spam complaint',
+  'previous spam complaint',
+] as const;
+
+/**
+ * An email or phone status: any string on read and write (typed with
+ * {@link SUBSCRIPTION_STATUSES} for completion); one of the specification's four for
+ * the reference server.
+ */
+function subscriptionStatus(mode: Mode) {
+  return mode === 'strict'
+    ? (enumeration(SPEC_EMAIL_STATUSES, mode) as ReturnType<typeof flexenum<typeof SUBSCRIPTION_STATUSES>>)
+    : flexenum(SUBSCRIPTION_STATUSES);
+}
+
+/**
+ * An email address (`address` of an email, `reply_to` of a message): any string on read
+ * and write, an email address for the reference server.
+ *
+ * @example
+ * ```ts
+ * emailText('strict').safeParse('not an email').success; // false
+ * ```
+ */
+export function emailText(mode: Mode): z.ZodMiniType<string, string> {
+  return mode === 'strict' ? z.email('must be an email address') : z.string();
+}
+
 /**
  * Email Address (element of `email_addresses`).
  *
  * @example
  * ```ts
- * emailAddressSchema('write').parse({ primary: true, address: 'ana@example.org' });
+ * emailAddressSchema('write').parse({ primary: true, address: 'ana@example.org', status: 'previous bounce' });
  * ```
  */
 export function emailAddressSchema(mode: Mode) {
   return object(
     {
       primary: optional(bool(mode)),
-      address: optional(mode === 'write' ? z.email('must be an email address') : z.string()),
+      address: optional(emailText(mode)),
       address_type: optional(flexenum(['personal', 'work', 'other'])),
-      status: optional(
-        enumeration(['subscribed', 'unsubscribed', 'bouncing', 'spam complaints'], mode),
-      ),
+      status: optional(subscriptionStatus(mode)),
     },
     mode,
   );
@@ -131,7 +179,8 @@ export function emailAddressSchema(mode: Mode) {
 /**
  * Phone Number (element of `phone_numbers`). On read, `number` may arrive as a JSON
  * number and `primary` as a string (the spec's table types it so); both are
- * normalised. On write, `number` must be digits only with the country code.
+ * normalised. For the reference server, `number` must be digits only with the country
+ * code. `status` is Action Network's SMS subscription status, beside the spec's members.
  *
  * @example
  * ```ts
@@ -140,12 +189,13 @@ export function emailAddressSchema(mode: Mode) {
  * ```
  */
 export function phoneNumberSchema(mode: Mode) {
-  const phoneNumber =
-    mode === 'write'
-      ? z
-          .string()
-          .check(z.regex(PHONE_NUMBER_PATTERN, 'must be 7 to 15 digits including the country code'))
-      : preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string());
+  const phoneNumber = {
+    read: preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string()),
+    write: z.string(),
+    strict: z
+      .string()
+      .check(z.regex(PHONE_NUMBER_PATTERN, 'must be 7 to 15 digits including the country code')),
+  }[mode];
   return object(
     {
       // READING-NOTES.md: the table types it a string; accept "true"/"false" on both
@@ -161,6 +211,7 @@ export function phoneNumberSchema(mode: Mode) {
       country: optional(code(COUNTRY_PATTERN, 'ISO 3166-1 alpha-2 country code such as US', mode)),
       sms_capable: optional(bool(mode)),
       do_not_call: optional(bool(mode)),
+      status: optional(subscriptionStatus(mode)),
     },
     mode,
   );
@@ -181,7 +232,7 @@ export function profileSchema(mode: Mode) {
       id: optional(z.string()),
       url: optional(z.string()),
       handle: optional(
-        mode === 'write'
+        mode === 'strict'
           ? z.string().check(z.refine((h) => !h.startsWith('@'), 'must not start with @'))
           : z.string(),
       ),
@@ -191,16 +242,17 @@ export function profileSchema(mode: Mode) {
 }
 
 /**
- * Custom Fields: string keys to string values. On read, numbers and booleans are kept
- * as they came rather than failing the whole record.
+ * Custom Fields: string keys to string values for the reference server. On read,
+ * numbers and booleans are kept as they came rather than failing the whole record, and
+ * written back as they were read.
  *
  * @example
  * ```ts
- * customFieldsSchema('write').parse({ volunteer_shift: 'morning' });
+ * customFieldsSchema('strict').parse({ volunteer_shift: 'morning' });
  * ```
  */
 export function customFieldsSchema(mode: Mode) {
-  return mode === 'write'
+  return mode === 'strict'
     ? z.record(z.string(), z.nullable(z.string()))
     : z.record(z.string(), z.unknown());
 }
@@ -230,7 +282,7 @@ export const MULTIPLE_PRIMARY = RuleCode.MULTIPLE_PRIMARY;
 
 /**
  * A list of addresses, emails or phones of which at most one may be primary, as the
- * spec requires. On write, the second primary member is reported at its own path with
+ * spec requires. For the reference server, the second primary member is reported at its own path with
  * `params.code` {@link MULTIPLE_PRIMARY}, so a server can map it to an error code
  * without reading the message. The check sits on the list itself so that it runs even
  * when other members of the person are invalid: every problem is reported at once.
@@ -244,7 +296,7 @@ export function primaryList<
   T extends z.ZodMiniType<{ primary?: boolean | null | undefined }, unknown>,
 >(item: T, property: string, mode: Mode) {
   const list = z.array(item);
-  if (mode === 'read') return list;
+  if (mode !== 'strict') return list;
   return list.check(
     z.superRefine((items, ctx) => {
       let seen = false;

@@ -195,6 +195,6 @@ export function serveKind(
     ...(helpers.length > 0 ? { helpers } : {}),
     ...serverRules,
     parse: (body) =>
-      parseOrThrow(declaration.writeSchema, body, `std:${declaration.singular}`) as JsonObject,
+      parseOrThrow(declaration.strictSchema, body, `std:${declaration.singular}`) as JsonObject,
   };
 }

@@ -8,7 +8,7 @@
  * the shared ones (`helpers/action-functions.ts`), each a part of a non-atomic request;
  * `triggers` are recorded on the person.
  */
-import { PersonSignupBodySchema } from 'adis-sdk/schema';
+import { strictHelperBodies } from 'adis-sdk/schema';
 import type * as z from 'zod/mini';
 // The href functions are pure (no HTTP): the same reading of hrefs as the routes'.
 import { recordOfHref, Urls } from '../http/links.js';
@@ -32,7 +32,7 @@ export interface SignupResult {
 }
 
 /** A person signup body as its schema parsed it. */
-export type PersonSignupCall = z.output<typeof PersonSignupBodySchema>;
+export type PersonSignupCall = z.output<ReturnType<typeof strictHelperBodies>['personSignup']>;
 
 /**
  * Checks a person signup body without writing anything (400 when it does not fit the
@@ -44,7 +44,7 @@ export type PersonSignupCall = z.output<typeof PersonSignupBodySchema>;
  * ```
  */
 export function checkPersonSignup(body: JsonObject): PersonSignupCall {
-  return parseOrThrow(PersonSignupBodySchema, body, 'std:person_signup_helper');
+  return parseOrThrow(strictHelperBodies().personSignup, body, 'std:person_signup_helper');
 }
 
 /**

@@ -21,7 +21,7 @@ export type { Person, PersonInput };
  * ```
  */
 export function parsePerson(body: unknown): JsonObject {
-  return parseOrThrow(personDeclaration.writeSchema, body, 'std:person') as JsonObject;
+  return parseOrThrow(personDeclaration.strictSchema, body, 'std:person') as JsonObject;
 }
 
 /**

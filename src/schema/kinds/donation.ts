@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import {
+  amountValue,
   currency,
   money,
   paymentSchema,
@@ -57,20 +58,27 @@ const MONEY_TOLERANCE = 1e-6;
 export function recipientsProblem(amount: unknown, recipients: unknown): string | undefined {
   // Read defensively: the rule also runs when other members failed their own checks,
   // and a negative amount is already reported as such.
-  if (typeof amount !== 'number' || amount < 0 || !Array.isArray(recipients)) return undefined;
+  const given = moneyOf(amount);
+  if (given === undefined || given < 0 || !Array.isArray(recipients)) return undefined;
   const total = recipients.reduce<number>((sum, recipient: unknown) => {
-    const share = (recipient as { amount?: unknown } | null)?.amount;
-    return typeof share === 'number' ? sum + share : sum;
+    const share = moneyOf((recipient as { amount?: unknown } | null)?.amount);
+    return share === undefined ? sum : sum + share;
   }, 0);
-  if (total <= amount + MONEY_TOLERANCE) return undefined;
-  return `the recipients' amounts add up to ${Number(total.toFixed(6))}, more than the amount ${amount}`;
+  if (total <= given + MONEY_TOLERANCE) return undefined;
+  return `the recipients' amounts add up to ${Number(total.toFixed(6))}, more than the amount ${given}`;
+}
+
+/** An amount read defensively: a number or a decimal string, else undefined. */
+function moneyOf(value: unknown): number | undefined {
+  return typeof value === 'number' || typeof value === 'string' ? amountValue(value) : undefined;
 }
 
 /**
  * The donation kind: a donation by a person. Read with `schema` (unknown members kept,
- * amounts as numbers or numeric strings, payment methods open); sent with `writeSchema`
- * (on create, with `_links['std:person']`; amounts not negative, ISO 4217 `currency`,
- * ISO 8601 dates, no unknown members). When a body carries both `amount` and
+ * amounts as numbers or decimal strings, kept as given; payment methods open); sent
+ * with `writeSchema` (on create, with `_links['std:person']`; no unknown plain
+ * members); the reference server checks `strictSchema` (amounts not negative, ISO 4217
+ * `currency`, ISO 8601 dates). For the reference server, when a body carries both `amount` and
  * `recipients`, the recipients' amounts must not add up to more than `amount` (a custom
  * issue at `recipients`, reported with any other problem of the body); a partial update
  * that changes only one of them is checked by the server against the stored other
@@ -79,8 +87,8 @@ export function recipientsProblem(amount: unknown, recipients: unknown): string 
  * @example
  * ```ts
  * import { donationKind } from 'adis-sdk/schema';
- * donationKind.schema.parse({ amount: '25.00', currency: 'USD' }).amount; // 25
- * donationKind.writeSchema.safeParse({
+ * donationKind.schema.parse({ amount: '25.00', currency: 'USD' }).amount; // '25.00'
+ * donationKind.strictSchema.safeParse({
  *   amount: 20,
  *   currency: 'USD',
  *   recipients: [{ display_name: 'Park Fund', amount: 25 }],

@@ -59,9 +59,9 @@ export function isIanaTimeZone(name: string): boolean {
   return valid;
 }
 
-/** An IANA time zone identifier on write, any string on read. */
+/** An IANA time zone identifier for the reference server, any string on read and write. */
 function timeZone(mode: Mode) {
-  return mode === 'write'
+  return mode === 'strict'
     ? z
         .string()
         .check(z.refine(isIanaTimeZone, 'must be an IANA time zone such as America/New_York'))
@@ -103,7 +103,7 @@ export interface EventRuleInput {
   end_date?: unknown;
 }
 
-const writtenDateTime = datetime('write');
+const writtenDateTime = datetime('strict');
 
 /**
  * The cross-field rules of an event: `start_date` may not be after `end_date`

@@ -5,11 +5,13 @@ import {
   flexenum,
   integer,
   type Mode,
+  object,
   optional,
   preprocess,
 } from '../fields.js';
 import { defineKind, noticeHelper, one } from '../kind.js';
 import { addRuleIssue, RuleCode } from '../rules.js';
+import { emailText } from '../shared.js';
 
 /**
  * The states of a message. The spec leaves them open; these follow its helper calls:
@@ -35,8 +37,13 @@ function messageShape(mode: Mode) {
     subject: optional(z.string()),
     body: optional(z.string()),
     from: optional(z.string()),
-    reply_to: optional(mode === 'write' ? z.email('must be an email address') : z.string()),
+    reply_to: optional(emailText(mode)),
     type: optional(flexenum(['email', 'sms'])),
+    /**
+     * Who the message goes to, as links (`{ href }`) to queries or lists: Action
+     * Network's way of targeting a message, beside the `std:list` and `std:query` links.
+     */
+    targets: optional(z.array(object({ href: optional(z.string()) }, mode))),
   };
 }
 
@@ -67,6 +74,8 @@ const messageDeclaration = defineKind({
     sent_end_date: optional(z.string()),
     total_targeted: optional(integer('read')),
     total_sent: optional(integer('read')),
+    /** Counts the sending system reports (Action Network: sent, opened, clicked, …). */
+    statistics: optional(z.record(z.string(), z.unknown())),
   },
   relations: {
     /** The person who created the message (`std:creator`), when the server records one. */
@@ -165,9 +174,11 @@ export const messageKind = {
 export const MessageScheduleSchema = z.pipe(
   z
     .strictObject({
-      scheduled_start_date: datetime('write'),
-      scheduled_stop_date: z.optional(datetime('write')),
-      scheduled_end_date: z.optional(datetime('write')),
+      // A schedule is built by the caller, never read back: held to ISO 8601 (or a Date)
+      // on both sides, so that the start and stop can be compared before sending.
+      scheduled_start_date: datetime('strict'),
+      scheduled_stop_date: z.optional(datetime('strict')),
+      scheduled_end_date: z.optional(datetime('strict')),
     })
     .check(
       z.superRefine((body, ctx) => {

@@ -36,16 +36,20 @@ function genderPronounsSchema(mode: Mode) {
   };
   // Some servers and clients fix the spelling. On read, `possessive` is copied into
   // `posessive` so callers see one member, and kept (nothing is dropped on read). On
-  // write it is accepted and renamed, so only the wire spelling is sent or stored.
+  // write it is accepted and renamed, so only the wire spelling is sent or stored; a
+  // `possessive` equal to `posessive` (as read gives both) is the same member. Two
+  // different values are left for the schema to refuse.
   return preprocess(
     (value) => {
       if (value && typeof value === 'object' && !Array.isArray(value)) {
         const { possessive, ...rest } = value as Record<string, unknown>;
-        if (possessive !== undefined && rest.posessive === undefined) {
-          return mode === 'write'
-            ? { ...rest, posessive: possessive }
-            : { ...rest, possessive, posessive: possessive };
+        if (possessive === undefined) return value;
+        if (rest.posessive === undefined) {
+          return mode === 'read'
+            ? { ...rest, possessive, posessive: possessive }
+            : { ...rest, posessive: possessive };
         }
+        if (mode !== 'read' && rest.posessive === possessive) return rest;
       }
       return value;
     },
@@ -55,7 +59,7 @@ function genderPronounsSchema(mode: Mode) {
 
 function birthdateSchema(mode: Mode) {
   const bounded = (min: number, max: number) =>
-    mode === 'write'
+    mode === 'strict'
       ? z.pipe(integer(mode), z.number().check(z.gte(min), z.lte(max)))
       : integer(mode);
   return object(
@@ -114,13 +118,13 @@ function personShape(mode: Mode) {
     languages_spoken: optional(
       uniqueStrings(
         mode,
-        mode === 'write'
+        mode === 'strict'
           ? z.string().check(z.regex(LANGUAGE_PATTERN, 'must be an RFC 5646 language tag'))
           : z.string(),
       ),
     ),
     preferred_language: optional(
-      mode === 'write'
+      mode === 'strict'
         ? z.string().check(z.regex(LANGUAGE_PATTERN, 'must be an RFC 5646 language tag'))
         : z.string(),
     ),

@@ -3,11 +3,11 @@ import { commonFields, type Mode, optional } from '../fields.js';
 import { defineKind, many, one } from '../kind.js';
 
 /**
- * A tag's name on write: not blank, and trimmed, because the helpers add tags by name
+ * A tag's name for the reference server: not blank, and trimmed, because the helpers add tags by name
  * (`add_tags`) and ` volunteer` must not become a second tag beside `volunteer`.
  */
 function tagName(mode: Mode): z.ZodMiniType<string, string> {
-  return mode === 'write'
+  return mode === 'strict'
     ? z.string().check(z.trim(), z.minLength(1, 'must not be blank'))
     : z.string();
 }

@@ -17,14 +17,7 @@
  * 3. the action functions, each a part in its own transaction (non-atomic).
  */
 
-import {
-  RecordAttendanceBodySchema,
-  RecordCanvassBodySchema,
-  RecordDonationBodySchema,
-  RecordOutreachBodySchema,
-  RecordSignatureBodySchema,
-  RecordSubmissionBodySchema,
-} from 'adis-sdk/schema';
+import { strictHelperBodies } from 'adis-sdk/schema';
 import type * as z from 'zod/mini';
 import type { StoredRecord } from '../../storage/storage.js';
 import type { ResourceKind } from '../kinds.js';
@@ -36,6 +29,10 @@ import { type HelperContext, kindOf } from './context.js';
 import { prepareDonation } from './donation.js';
 import { type HelperBody, type PreparedRecord, personAction } from './main-record.js';
 import type { HelperOutcome } from './outcome.js';
+
+// The reference server holds helper bodies to the specification (strict): formats,
+// vocabulary and rules, beside the member names and types the SDK checks.
+const BODIES = strictHelperBodies();
 
 /** One record helper. */
 export interface RecordHelperDefinition {
@@ -64,42 +61,42 @@ export const RECORD_HELPERS: Readonly<Record<string, RecordHelperDefinition>> = 
     rel: 'record_signature_helper',
     main: 'signature',
     via: 'petition',
-    schema: RecordSignatureBodySchema,
+    schema: BODIES.recordSignature,
     prepare: personAction,
   },
   record_outreach_helper: {
     rel: 'record_outreach_helper',
     main: 'outreach',
     via: 'advocacy_campaign',
-    schema: RecordOutreachBodySchema,
+    schema: BODIES.recordOutreach,
     prepare: personAction,
   },
   record_attendance_helper: {
     rel: 'record_attendance_helper',
     main: 'attendance',
     via: 'event',
-    schema: RecordAttendanceBodySchema,
+    schema: BODIES.recordAttendance,
     prepare: prepareAttendance,
   },
   record_donation_helper: {
     rel: 'record_donation_helper',
     main: 'donation',
     via: 'fundraising_page',
-    schema: RecordDonationBodySchema,
+    schema: BODIES.recordDonation,
     prepare: prepareDonation,
   },
   record_canvass_helper: {
     rel: 'record_canvass_helper',
     main: 'canvass',
     via: 'target',
-    schema: RecordCanvassBodySchema,
+    schema: BODIES.recordCanvass,
     prepare: prepareCanvass,
   },
   record_submission_helper: {
     rel: 'record_submission_helper',
     main: 'submission',
     via: 'form',
-    schema: RecordSubmissionBodySchema,
+    schema: BODIES.recordSubmission,
     prepare: personAction,
   },
 };
