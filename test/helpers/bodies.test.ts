@@ -8,10 +8,13 @@ import {
   RecordOutreachBodySchema,
   RecordSignatureBodySchema,
   RecordSubmissionBodySchema,
+  strictHelperBodies,
 } from '../../src/index.js';
 
-// The body schemas are what both the SDK and the reference server check helper bodies
-// with, so each rule here is a rule of the wire.
+// Two sides of one definition: the exported body schemas are what the SDK checks before
+// sending (member names and JSON types; values are the server's to judge), and
+// `strictHelperBodies()` is what the reference server accepts (formats, closed enums,
+// rules besides).
 
 function issues(result: { success: boolean; error?: { issues: readonly object[] } }) {
   return (result.error?.issues ?? []) as { path: PropertyKey[]; code: string; message: string }[];
@@ -23,14 +26,19 @@ const ana = { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org',
 
 describe('record bodies', () => {
   const withPerson = [
-    ['signature', RecordSignatureBodySchema, { comments: 'Yes' }],
-    ['outreach', RecordOutreachBodySchema, { type: 'email', duration: 30 }],
-    ['attendance', RecordAttendanceBodySchema, { status: 'accepted' }],
-    ['donation', RecordDonationBodySchema, { amount: 5, currency: 'USD' }],
-    ['submission', RecordSubmissionBodySchema, { custom_fields: { size: 'M' } }],
+    ['signature', RecordSignatureBodySchema, 'recordSignature', { comments: 'Yes' }],
+    ['outreach', RecordOutreachBodySchema, 'recordOutreach', { type: 'email', duration: 30 }],
+    ['attendance', RecordAttendanceBodySchema, 'recordAttendance', { status: 'accepted' }],
+    ['donation', RecordDonationBodySchema, 'recordDonation', { amount: 5, currency: 'USD' }],
+    [
+      'submission',
+      RecordSubmissionBodySchema,
+      'recordSubmission',
+      { custom_fields: { size: 'M' } },
+    ],
   ] as const;
 
-  for (const [name, schema, fields] of withPerson) {
+  for (const [name, schema, bodyName, fields] of withPerson) {
     it(`${name}: needs a person, takes the action functions, refuses unknown members`, () => {
       const functions = { add_tags: ['a'], add_lists_uri: ['https://x.test/lists/1'] };
       expect(schema.safeParse({ ...fields, person: ana, ...functions }).success).toBe(true);
@@ -43,12 +51,20 @@ describe('record bodies', () => {
       );
     });
 
-    it(`${name}: checks the person with the person write schema`, () => {
-      const result = schema.safeParse({
-        ...fields,
-        person: { email_addresses: [{ address: 'nope' }] },
-      });
-      expect(paths(result)).toEqual(['person.email_addresses.0.address']);
+    it(`${name}: checks the person with the person schema of each side`, () => {
+      const body = { ...fields, person: { email_addresses: [{ address: 'nope' }] } };
+      expect(paths(strictHelperBodies()[bodyName].safeParse(body))).toEqual([
+        'person.email_addresses.0.address',
+      ]);
+      // The address's format is the server's to judge; its type and names are checked here.
+      expect(schema.safeParse(body).success).toBe(true);
+      expect(
+        paths(schema.safeParse({ ...fields, person: { email_addresses: [{ address: 1 }] } })),
+      ).toEqual(['person.email_addresses.0.address']);
+      const typo = schema.safeParse({ ...fields, person: { givn_name: 'Ana' } });
+      expect(issues(typo).map((issue) => [issue.path.join('.'), issue.code])).toEqual([
+        ['person', 'unrecognized_keys'],
+      ]);
     });
   }
 
@@ -75,15 +91,15 @@ describe('record bodies', () => {
   });
 
   it("donation: keeps the record's rule that recipients add up to no more than the amount", () => {
-    const over = RecordDonationBodySchema.safeParse({
-      person: ana,
-      amount: 10,
-      recipients: [{ amount: 6 }, { amount: 5 }],
-    });
+    const strict = strictHelperBodies().recordDonation;
+    const overBody = { person: ana, amount: 10, recipients: [{ amount: 6 }, { amount: 5 }] };
+    const over = strict.safeParse(overBody);
     expect(paths(over)).toEqual(['recipients']);
     expect(issues(over)[0]?.message).toContain('more than the amount 10');
+    // A cross-field rule is the server's: the SDK sends the body and lets it judge.
+    expect(RecordDonationBodySchema.safeParse(overBody).success).toBe(true);
     expect(
-      RecordDonationBodySchema.safeParse({
+      strict.safeParse({
         person: ana,
         amount: 10,
         recipients: [{ amount: 6 }, { amount: 4 }],
@@ -99,14 +115,22 @@ describe('record bodies', () => {
         tickets: [ticket, { ...ticket, person: { given_name: 'Ben' } }],
       }).success,
     ).toBe(true);
+    const badHolder = {
+      person: ana,
+      tickets: [{ ...ticket, person: { email_addresses: [{ address: 'bad' }] } }],
+    };
+    expect(paths(strictHelperBodies().recordAttendance.safeParse(badHolder))).toEqual([
+      'tickets.0.person.email_addresses.0.address',
+    ]);
+    expect(RecordAttendanceBodySchema.safeParse(badHolder).success).toBe(true);
     expect(
       paths(
         RecordAttendanceBodySchema.safeParse({
           person: ana,
-          tickets: [{ ...ticket, person: { email_addresses: [{ address: 'bad' }] } }],
+          tickets: [{ ...ticket, person: { given_name: 'Ben', nickname: 'B' } }],
         }),
       ),
-    ).toEqual(['tickets.0.person.email_addresses.0.address']);
+    ).toEqual(['tickets.0.person']);
     expect(
       RecordAttendanceBodySchema.safeParse({
         person: ana,
@@ -143,21 +167,26 @@ describe('RecordCanvassBodySchema', () => {
   });
 
   it('keeps the canvass rule: a successful canvass has no status_code', () => {
-    const result = RecordCanvassBodySchema.safeParse({
-      canvass: { success: true, status_code: 'not_home' },
-    });
-    expect(paths(result)).toEqual(['canvass.status_code']);
-    expect(
-      RecordCanvassBodySchema.safeParse({ canvass: { success: false, status_code: 'not_home' } })
-        .success,
-    ).toBe(true);
+    const strict = strictHelperBodies().recordCanvass;
+    const contradiction = { canvass: { success: true, status_code: 'not_home' } };
+    expect(paths(strict.safeParse(contradiction))).toEqual(['canvass.status_code']);
+    expect(strict.safeParse({ canvass: { success: false, status_code: 'not_home' } }).success).toBe(
+      true,
+    );
+    // The rule is the server's: the SDK sends the body and lets it judge.
+    expect(RecordCanvassBodySchema.safeParse(contradiction).success).toBe(true);
   });
 
   it('checks the canvasser as a person and the action date as ISO 8601', () => {
-    const result = RecordCanvassBodySchema.safeParse({
-      canvass: { action_date: 'yesterday', canvasser: { gender: 'robot' } },
-    });
+    const body = { canvass: { action_date: 'yesterday', canvasser: { gender: 'robot' } } };
+    const result = strictHelperBodies().recordCanvass.safeParse(body);
     expect(paths(result).sort()).toEqual(['canvass.action_date', 'canvass.canvasser.gender']);
+    // Formats and vocabulary are the server's; JSON types are checked before sending.
+    expect(RecordCanvassBodySchema.safeParse(body).success).toBe(true);
+    const wrongTypes = RecordCanvassBodySchema.safeParse({
+      canvass: { action_date: 5, canvasser: { gender: true } },
+    });
+    expect(paths(wrongTypes).sort()).toEqual(['canvass.action_date', 'canvass.canvasser.gender']);
   });
 });
 
