@@ -189,3 +189,18 @@ describe('the round-trip rule (property)', () => {
     ).toBe(true);
   });
 });
+
+// The same rule for the types: a record's read type is assignable to its write input,
+// so `update(record.data)` compiles for every kind (checked by `npm run typecheck`).
+type ReadOf<K extends AnyKind> = z.output<K['schema']>;
+type WriteOf<K extends AnyKind> = z.input<K['writeSchema']>;
+type EveryKindWritesBackWhatItReads = {
+  [K in (typeof KINDS)[number] as K['singular']]: ReadOf<K> extends WriteOf<K> ? true : false;
+};
+const everyKindWritesBack: EveryKindWritesBackWhatItReads = Object.fromEntries(
+  KINDS.map((kind) => [kind.singular, true]),
+) as { [K in keyof EveryKindWritesBackWhatItReads]: true };
+
+it('types: every read type is assignable to its write input', () => {
+  expect(Object.values(everyKindWritesBack).every(Boolean)).toBe(true);
+});
