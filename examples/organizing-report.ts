@@ -9,7 +9,7 @@
  * server; `--rate 4` keeps to four requests a second for servers that limit you.
  */
 import { parseArgs } from 'node:util';
-import { connect, isAdisError, primaryEmail } from 'adis-sdk';
+import { amountValue, connect, isAdisError, primaryEmail } from 'adis-sdk';
 
 /** One petition of {@link OrganizingReport}. */
 export interface PetitionReport {
@@ -123,7 +123,7 @@ export async function organizingReport(
       totalAmount: data.total_amount ?? 0,
       ticketLevels: (data.ticket_levels ?? []).map((level) => ({
         title: level.title ?? '(untitled)',
-        amount: level.amount ?? undefined,
+        amount: amountValue(level.amount),
         currency: level.currency ?? undefined,
         // Computed members of a ticket level are typed loosely: read the number defensively.
         sold: typeof level.total_tickets === 'number' ? level.total_tickets : 0,
