@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currency, money, ticketSchema } from '../../src/schema/action-fields.js';
+import { amountValue, currency, money, ticketSchema } from '../../src/schema/action-fields.js';
 import { answerKind } from '../../src/schema/kinds/answer.js';
 import { attendanceKind } from '../../src/schema/kinds/attendance.js';
 import { canvassKind } from '../../src/schema/kinds/canvass.js';
@@ -16,14 +16,24 @@ const READ_ONLY = {
 };
 
 describe('action fields', () => {
-  it('checks currencies and amounts on write only', () => {
-    expect(currency('write').safeParse('EUR').success).toBe(true);
-    expect(currency('write').safeParse('eur').success).toBe(false);
-    expect(currency('write').safeParse('EURO').success).toBe(false);
+  it('checks currencies and amounts for the reference server (strict) only', () => {
+    expect(currency('strict').safeParse('EUR').success).toBe(true);
+    expect(currency('strict').safeParse('eur').success).toBe(false);
+    expect(currency('strict').safeParse('EURO').success).toBe(false);
+    expect(money('strict').safeParse(-1).success).toBe(false);
+    expect(money('strict').safeParse('five').success).toBe(false);
+    // The server stores a decimal string as the number it stands for.
+    expect(money('strict').parse('5.00')).toBe(5);
+    // The SDK sends values as given (the server judges them), but checks JSON types.
+    expect(currency('write').parse('eur')).toBe('eur');
+    expect(currency('write').safeParse(978).success).toBe(false);
+    expect(money('write').parse(-1)).toBe(-1);
+    expect(money('write').parse('3.00')).toBe('3.00');
+    expect(money('write').safeParse(true).success).toBe(false);
+    // Read as sent, never converted; amountValue gives the number.
     expect(currency('read').parse('eur')).toBe('eur');
-    expect(money('write').safeParse(-1).success).toBe(false);
-    expect(money('write').safeParse('5').success).toBe(false);
-    expect(money('read').parse('-1.5')).toBe(-1.5);
+    expect(money('read').parse('-1.5')).toBe('-1.5');
+    expect(amountValue(money('read').parse('-1.5'))).toBe(-1.5);
   });
 
   it("reads a ticket holder as the person's href, whatever the server sends", () => {
@@ -66,25 +76,33 @@ describe('signature', () => {
   });
 
   it('refuses what the spec forbids on write', () => {
-    expect(
-      issuePaths(signatureKind.writeSchema, {
-        action_date: '2026-03-01 10:00',
-        comments: 7,
-        referrer_data: { campaign: 'spring' },
-        signed: true,
-      }),
-    ).toEqual(['action_date', 'referrer_data', 'comments', '']);
+    const body = {
+      action_date: '2026-03-01 10:00',
+      comments: 7,
+      referrer_data: { campaign: 'spring' },
+      signed: true,
+    };
+    expect(issuePaths(signatureKind.strictSchema, body)).toEqual([
+      'action_date',
+      'referrer_data',
+      'comments',
+      '',
+    ]);
+    // The date's format is the server's to judge; types and member names are checked.
+    expect(issuePaths(signatureKind.writeSchema, body)).toEqual(['referrer_data', 'comments', '']);
   });
 });
 
 describe('submission', () => {
-  it('keeps custom field values of any type on read, strings only on write', () => {
+  it('keeps custom field values of any type on read and write, strings only on the server', () => {
     expect(submissionKind.schema.parse({ custom_fields: { guests: 2 } }).custom_fields).toEqual({
       guests: 2,
     });
-    expect(issuePaths(submissionKind.writeSchema, { custom_fields: { guests: 2 } })).toEqual([
+    expect(issuePaths(submissionKind.strictSchema, { custom_fields: { guests: 2 } })).toEqual([
       'custom_fields.guests',
     ]);
+    // What was read is written back as it was read.
+    expect(issuePaths(submissionKind.writeSchema, { custom_fields: { guests: 2 } })).toEqual([]);
     expect(
       issuePaths(submissionKind.writeSchema, {
         custom_fields: { shirt_size: 'M' },
@@ -115,7 +133,7 @@ describe('donation', () => {
     _links: { 'std:person': { href: PERSON } },
   };
 
-  it('reads numeric strings, open payment methods and string booleans', () => {
+  it('reads amounts as sent, open payment methods and string booleans', () => {
     const read = donationKind.schema.parse({
       amount: '25.50',
       recipients: [{ amount: '25.50', display_name: 'Park Fund' }],
@@ -124,12 +142,13 @@ describe('donation', () => {
       currency: 'usd',
     });
     expect(read).toMatchObject({
-      amount: 25.5,
-      recipients: [{ amount: 25.5 }],
+      amount: '25.50',
+      recipients: [{ amount: '25.50' }],
       payment: { method: 'Crypto', processor: 'x' },
       voided: true,
       currency: 'usd',
     });
+    expect(amountValue(read.amount)).toBe(25.5);
   });
 
   it('accepts a complete donation, another payment method and the read-only members', () => {
@@ -140,28 +159,41 @@ describe('donation', () => {
   });
 
   it('refuses bad currencies, negative amounts, dates and unknown members', () => {
-    expect(
-      issuePaths(donationKind.writeSchema, {
-        currency: 'usd',
-        amount: -5,
-        voided_date: 'yesterday',
-        payment: { method: 'Check', check_number: '1' },
-        recipients: [{ name: 'Park Fund' }],
-        voided: 'true',
-      }),
-    ).toEqual(['amount', 'currency', 'recipients.0', 'payment', 'voided', 'voided_date']);
+    const body = {
+      currency: 'usd',
+      amount: -5,
+      voided_date: 'yesterday',
+      payment: { method: 'Check', check_number: '1' },
+      recipients: [{ name: 'Park Fund' }],
+      voided: 'true',
+    };
+    expect(issuePaths(donationKind.strictSchema, body)).toEqual([
+      'amount',
+      'currency',
+      'recipients.0',
+      'payment',
+      'voided',
+      'voided_date',
+    ]);
+    // Values are the server's to judge; unknown members and wrong types are refused.
+    expect(issuePaths(donationKind.writeSchema, body)).toEqual([
+      'recipients.0',
+      'payment',
+      'voided',
+    ]);
   });
 
   it('refuses recipients that get more than was given, as a custom issue without rule code', () => {
-    const issues = issuesOf(donationKind.writeSchema, {
-      amount: 20,
-      recipients: [{ amount: 15 }, { amount: 10 }],
-    });
-    expect(issues).toEqual([{ path: 'recipients', code: 'custom', rule: undefined }]);
+    const over = { amount: 20, recipients: [{ amount: 15 }, { amount: 10 }] };
+    expect(issuesOf(donationKind.strictSchema, over)).toEqual([
+      { path: 'recipients', code: 'custom', rule: undefined },
+    ]);
+    // A cross-field rule is the server's: the SDK sends the record and lets it judge.
+    expect(issuesOf(donationKind.writeSchema, over)).toEqual([]);
   });
 
   it('reports the recipients rule together with other problems', () => {
-    const issues = issuesOf(donationKind.writeSchema, {
+    const issues = issuesOf(donationKind.strictSchema, {
       amount: 20,
       currency: 'dollars',
       recipients: [{ amount: 15 }, { amount: 10 }],
@@ -190,8 +222,9 @@ describe('attendance', () => {
     expect(attendance).toMatchObject({
       status: 'maybe',
       attended: false,
-      tickets: [{ amount: 15, currency: 'usd', person: PERSON, seat: 'A4' }],
+      tickets: [{ amount: '15', currency: 'usd', person: PERSON, seat: 'A4' }],
     });
+    expect(amountValue(attendance.tickets?.[0]?.amount)).toBe(15);
   });
 
   it('accepts an RSVP and a ticketed attendance with the read-only members', () => {
@@ -230,16 +263,15 @@ describe('attendance', () => {
   });
 
   it('refuses statuses outside the list and malformed tickets', () => {
-    expect(
-      issuePaths(attendanceKind.writeSchema, {
-        status: 'maybe',
-        attended: 'yes',
-        tickets: [
-          { amount: -1, currency: 'eur', person: '' },
-          { title: 'VIP', seat: 'A4' },
-        ],
-      }),
-    ).toEqual([
+    const body = {
+      status: 'maybe',
+      attended: 'yes',
+      tickets: [
+        { amount: -1, currency: 'eur', person: '' },
+        { title: 'VIP', seat: 'A4' },
+      ],
+    };
+    expect(issuePaths(attendanceKind.strictSchema, body)).toEqual([
       'status',
       'attended',
       'tickets.0.amount',
@@ -247,13 +279,16 @@ describe('attendance', () => {
       'tickets.0.person',
       'tickets.1',
     ]);
+    // The status vocabulary and the values are the server's; types and names are checked.
+    expect(issuePaths(attendanceKind.writeSchema, body)).toEqual(['attended', 'tickets.1']);
   });
 });
 
 describe('answer', () => {
-  it('reads responses as sent and refuses duplicates on write', () => {
+  it('reads and writes responses as sent; the server refuses duplicates', () => {
     expect(answerKind.schema.parse({ responses: ['a', 'a'] }).responses).toEqual(['a', 'a']);
-    expect(issuePaths(answerKind.writeSchema, { responses: ['a', 'a'] })).toEqual(['responses']);
+    expect(issuePaths(answerKind.strictSchema, { responses: ['a', 'a'] })).toEqual(['responses']);
+    expect(issuePaths(answerKind.writeSchema, { responses: ['a', 'a'] })).toEqual([]);
     expect(
       issuePaths(answerKind.writeSchema, {
         origin_system: 'Canvass app',
@@ -297,22 +332,20 @@ describe('canvass', () => {
   });
 
   it('refuses a success that contradicts the status code, as a custom issue', () => {
-    expect(issuesOf(canvassKind.writeSchema, { success: true, status_code: 'not_home' })).toEqual([
+    const contradiction = { success: true, status_code: 'not_home' };
+    expect(issuesOf(canvassKind.strictSchema, contradiction)).toEqual([
       { path: 'status_code', code: 'custom', rule: undefined },
     ]);
-    expect(issuePaths(canvassKind.writeSchema, { success: false, status_code: '' })).toEqual([
+    expect(issuePaths(canvassKind.strictSchema, { success: false, status_code: '' })).toEqual([
       'status_code',
     ]);
+    // The rule is the server's: the SDK sends the record and lets it judge.
+    expect(issuePaths(canvassKind.writeSchema, contradiction)).toEqual([]);
   });
 
   it('refuses wrong types and unknown members, with the rule reported too', () => {
-    expect(
-      issuePaths(canvassKind.writeSchema, {
-        success: true,
-        status_code: 'refused',
-        contact_type: 3,
-        canvasser: PERSON,
-      }),
-    ).toEqual(['contact_type', '', 'status_code']);
+    const body = { success: true, status_code: 'refused', contact_type: 3, canvasser: PERSON };
+    expect(issuePaths(canvassKind.strictSchema, body)).toEqual(['contact_type', '', 'status_code']);
+    expect(issuePaths(canvassKind.writeSchema, body)).toEqual(['contact_type', '']);
   });
 });
