@@ -26,6 +26,7 @@ const CONTENT = {
 
 describe('share options', () => {
   const write = shareOptionSchema('write');
+  const strict = shareOptionSchema('strict');
   const read = shareOptionSchema('read');
 
   it('reads every network, named or not, and numeric-string totals', () => {
@@ -58,27 +59,33 @@ describe('share options', () => {
         facebook_share: { title: 'T', total_shares: 3 },
       }),
     ).toEqual([]);
-    expect(
-      issuePaths(write, {
-        network_b_share: { total_shares: -1 },
-        facebook_share: { total_shares: '3' },
-      }),
-    ).toEqual(['network_b_share.total_shares', 'facebook_share.total_shares']);
+    const counts = { network_b_share: { total_shares: -1 }, facebook_share: { total_shares: '3' } };
+    expect(issuePaths(strict, counts)).toEqual([
+      'network_b_share.total_shares',
+      'facebook_share.total_shares',
+    ]);
+    // A negative count is the server's to refuse; a count sent as a string is a wrong type.
+    expect(issuePaths(write, counts)).toEqual(['facebook_share.total_shares']);
     expect(computedMember(integer('read'), 'write').parse('anything')).toBe('anything');
   });
 
-  it('checks the named networks strictly and other networks as objects of strings', () => {
-    expect(
-      issuesOf(write, {
-        network_a_share: { titel: 'T' },
-        email_share: { subject: 5 },
-        twitter_share: { message: 5 },
-        mastodon_share: 'not an object',
-      }),
-    ).toEqual([
+  it('checks the named networks strictly and other networks as objects (of strings, on the server)', () => {
+    const option = {
+      network_a_share: { titel: 'T' },
+      email_share: { subject: 5 },
+      twitter_share: { message: 5 },
+      mastodon_share: 'not an object',
+    };
+    expect(issuesOf(strict, option)).toEqual([
       { path: 'network_a_share', code: 'unrecognized_keys', rule: undefined },
       { path: 'email_share.subject', code: 'invalid_type', rule: undefined },
       { path: 'twitter_share.message', code: 'custom', rule: undefined },
+      { path: 'mastodon_share', code: 'custom', rule: undefined },
+    ]);
+    // An unnamed network's members are written back as they were read.
+    expect(issuesOf(write, option)).toEqual([
+      { path: 'network_a_share', code: 'unrecognized_keys', rule: undefined },
+      { path: 'email_share.subject', code: 'invalid_type', rule: undefined },
       { path: 'mastodon_share', code: 'custom', rule: undefined },
     ]);
   });
@@ -106,23 +113,30 @@ describe('share options', () => {
 });
 
 describe('target', () => {
-  it('applies the person rules to addresses, emails and phones on write', () => {
-    expect(
-      issuePaths(targetSchema('write'), {
-        title: 'Senator',
-        ocdid: 'ocd-division/country:us/state:il',
-        email_addresses: [
-          { primary: true, address: 's@senate.example.gov' },
-          { primary: true, address: 'office@senate.example.gov' },
-        ],
-        phone_numbers: [{ number: '(217) 555-0100' }],
-        postal_addresses: [{ country: 'USA' }],
-      }).sort(),
-    ).toEqual([
+  it('applies the person rules to addresses, emails and phones on the server', () => {
+    const target = {
+      title: 'Senator',
+      ocdid: 'ocd-division/country:us/state:il',
+      email_addresses: [
+        { primary: true, address: 's@senate.example.gov' },
+        { primary: true, address: 'office@senate.example.gov' },
+      ],
+      phone_numbers: [{ number: '(217) 555-0100' }],
+      postal_addresses: [{ country: 'USA' }],
+    };
+    expect(issuePaths(targetSchema('strict'), target).sort()).toEqual([
       'email_addresses.1.primary',
       'phone_numbers.0.number',
       'postal_addresses.0.country',
     ]);
+    // Formats and rules are the server's; member names and types are checked before sending.
+    expect(issuePaths(targetSchema('write'), target)).toEqual([]);
+    expect(
+      issuePaths(targetSchema('write'), {
+        email_addresses: [{ address: 5 }],
+        phone_numbers: [{ numbr: '12175550100' }],
+      }).sort(),
+    ).toEqual(['email_addresses.0.address', 'phone_numbers.0']);
   });
 
   it('reads leniently', () => {
@@ -272,13 +286,16 @@ describe('fundraising page', () => {
     expect(page).toMatchObject({ currency: 'usd', total_donations: 3, total_amount: 1250.5 });
   });
 
-  it('requires an ISO 4217 currency on write and ignores totals', () => {
+  it('requires an ISO 4217 currency on the server and ignores totals', () => {
     expect(
-      issuePaths(fundraisingPageKind.writeSchema, { currency: 'USD', total_amount: 5 }),
+      issuePaths(fundraisingPageKind.strictSchema, { currency: 'USD', total_amount: 5 }),
     ).toEqual([]);
     for (const currency of ['usd', 'US$', 'DOLLAR']) {
-      expect(issuePaths(fundraisingPageKind.writeSchema, { currency })).toEqual(['currency']);
+      expect(issuePaths(fundraisingPageKind.strictSchema, { currency })).toEqual(['currency']);
+      // The currency is the server's to judge.
+      expect(issuePaths(fundraisingPageKind.writeSchema, { currency })).toEqual([]);
     }
+    expect(issuePaths(fundraisingPageKind.writeSchema, { currency: 840 })).toEqual(['currency']);
   });
 
   it('links its donations', async () => {
@@ -296,7 +313,10 @@ describe('share page', () => {
     expect(issuesOf(sharePageKind.writeSchema, { featured_image_url: 'x' })).toEqual([
       { path: '', code: 'unrecognized_keys', rule: undefined },
     ]);
-    expect(sharePageKind.schema.parse({ featured_image_url: 'x' }).featured_image_url).toBe('x');
+    // Not a share page member, so not in its type (a typo stays a compile error); the
+    // read side keeps it all the same.
+    const read = sharePageKind.schema.parse({ featured_image_url: 'x' }) as Record<string, unknown>;
+    expect(read.featured_image_url).toBe('x');
     expect(sharePageKind.readOnly).toContain('total_shares');
   });
 

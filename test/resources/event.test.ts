@@ -39,7 +39,8 @@ describe('eventKind.schema (read)', () => {
       all_day: false,
       'vendor:livestream': true,
     });
-    expect(event.ticket_levels?.[0]).toMatchObject({ total_tickets: 7, limit: 93, amount: 25 });
+    // Money is read as sent, never converted (amountValue gives the number).
+    expect(event.ticket_levels?.[0]).toMatchObject({ total_tickets: 7, limit: 93, amount: '25' });
     expect(event.reminders?.[0]).toEqual({ method: 'push', minutes: 60 });
     expect(event.location).toMatchObject({ public: true, parking: 'street' });
   });
@@ -55,7 +56,9 @@ describe('eventKind.schema (read)', () => {
   });
 });
 
-describe('eventKind.writeSchema (write)', () => {
+// The write side checks member names and JSON types; formats, closed enums and rules are
+// the server's (strictSchema, what the reference server accepts).
+describe('eventKind.writeSchema (write) and strictSchema (the server)', () => {
   it('accepts a complete event with read-only totals it ignores', () => {
     expect(
       issuePaths(eventKind.writeSchema, {
@@ -110,30 +113,42 @@ describe('eventKind.writeSchema (write)', () => {
     );
   });
 
-  it('refuses values outside the closed enums', () => {
-    expect(
-      issuePaths(eventKind.writeSchema, {
-        type: 'hybrid',
-        status: 'postponed',
-        transparence: 'busy',
-        visibility: 'unlisted',
-        reminders: [{ method: 'push' }],
-      }),
-    ).toEqual(['type', 'status', 'transparence', 'visibility', 'reminders.0.method']);
+  it('refuses values outside the closed enums on the server', () => {
+    const event = {
+      type: 'hybrid',
+      status: 'postponed',
+      transparence: 'busy',
+      visibility: 'unlisted',
+      reminders: [{ method: 'push' }],
+    };
+    expect(issuePaths(eventKind.strictSchema, event)).toEqual([
+      'type',
+      'status',
+      'transparence',
+      'visibility',
+      'reminders.0.method',
+    ]);
+    // The server owns its vocabulary: the SDK sends these as given.
+    expect(issuePaths(eventKind.writeSchema, event)).toEqual([]);
+    expect(issuePaths(eventKind.writeSchema, { type: 1, reminders: [{ method: true }] })).toEqual([
+      'type',
+      'reminders.0.method',
+    ]);
   });
 
   it('refuses negative or fractional counts, bad dates, currencies and contacts', () => {
-    expect(
-      issuePaths(eventKind.writeSchema, {
-        capacity: -1,
-        start_date: '2026-05-02T09:00:00',
-        all_day_date: '05/02/2026',
-        reminders: [{ method: 'email', minutes: 1.5 }],
-        ticket_levels: [{ title: 'A', limit: -2, amount: -5, currency: 'usd' }],
-        contact: { email_address: 'ana', phone_number: '+1 217 555 0100' },
-        location: { region: 'Illinois', status: 'Verified' },
-      }),
-    ).toEqual([
+    const event = {
+      capacity: -1,
+      start_date: '2026-05-02T09:00:00',
+      all_day_date: '05/02/2026',
+      reminders: [{ method: 'email', minutes: 1.5 }],
+      ticket_levels: [{ title: 'A', limit: -2, amount: -5, currency: 'usd' }],
+      contact: { email_address: 'ana', phone_number: '+1 217 555 0100' },
+      location: { region: 'Illinois', status: 'Verified' },
+    };
+    // Values are the server's to judge; the unknown member of the location is not.
+    expect(issuePaths(eventKind.writeSchema, event)).toEqual(['location']);
+    expect(issuePaths(eventKind.strictSchema, event)).toEqual([
       'ticket_levels.0.amount',
       'ticket_levels.0.currency',
       'ticket_levels.0.limit',
@@ -150,29 +165,31 @@ describe('eventKind.writeSchema (write)', () => {
 
   it('reports start_date after end_date, compared as instants', () => {
     // 18:00 in New York is 22:00Z: after 21:00Z even though the string sorts before.
-    expect(
-      issuesOf(eventKind.writeSchema, {
-        start_date: '2026-05-01T18:00:00-04:00',
-        end_date: '2026-05-01T21:00:00Z',
-      }),
-    ).toEqual([{ path: 'start_date', code: 'custom', rule: RuleCode.START_DATE_AFTER_END_DATE }]);
+    const late = { start_date: '2026-05-01T18:00:00-04:00', end_date: '2026-05-01T21:00:00Z' };
+    expect(issuesOf(eventKind.strictSchema, late)).toEqual([
+      { path: 'start_date', code: 'custom', rule: RuleCode.START_DATE_AFTER_END_DATE },
+    ]);
+    // A cross-field rule is the server's: the SDK sends the event and lets it judge.
+    expect(issuesOf(eventKind.writeSchema, late)).toEqual([]);
     // 23:00+02:00 is 21:00Z: before 22:00Z although the string sorts after.
     expect(
-      issuePaths(eventKind.writeSchema, {
+      issuePaths(eventKind.strictSchema, {
         start_date: '2026-05-01T23:00:00+02:00',
         end_date: '2026-05-01T22:00:00Z',
       }),
     ).toEqual([]);
-    expect(issuePaths(eventKind.writeSchema, { start_date: START, end_date: START })).toEqual([]);
-    expect(issuePaths(eventKind.writeSchema, { start_date: END })).toEqual([]);
+    expect(issuePaths(eventKind.strictSchema, { start_date: START, end_date: START })).toEqual([]);
+    expect(issuePaths(eventKind.strictSchema, { start_date: END })).toEqual([]);
   });
 
   it('reports the date rule beside other problems, with its hint', () => {
-    const result = eventKind.writeSchema.safeParse({ title: 7, start_date: END, end_date: START });
+    const event = { title: 7, start_date: END, end_date: START };
+    const result = eventKind.strictSchema.safeParse(event);
     expect(result.error?.issues.map((i) => i.path.join('.'))).toEqual(['title', 'start_date']);
     expect(result.error?.issues[1]).toMatchObject({
       params: { code: RuleCode.START_DATE_AFTER_END_DATE, hint: expect.any(String) },
     });
+    expect(issuePaths(eventKind.writeSchema, event)).toEqual(['title']);
   });
 
   it('leaves dates that are not valid date-times to their own check', () => {
@@ -182,27 +199,31 @@ describe('eventKind.writeSchema (write)', () => {
   });
 
   it('reports a repeated ticket level title at the second level', () => {
-    expect(
-      issuesOf(eventKind.writeSchema, {
-        ticket_levels: [{ title: 'Adult' }, { title: 'Child' }, { title: ' adult' }, {}, {}],
-      }),
-    ).toEqual([
+    const event = {
+      ticket_levels: [{ title: 'Adult' }, { title: 'Child' }, { title: ' adult' }, {}, {}],
+    };
+    expect(issuesOf(eventKind.strictSchema, event)).toEqual([
       { path: 'ticket_levels.2.title', code: 'custom', rule: DUPLICATE_TICKET_LEVEL_TITLE },
     ]);
+    expect(issuesOf(eventKind.writeSchema, event)).toEqual([]);
     expect(ticketLevelsSchema('read').safeParse([{ title: 'A' }, { title: 'A' }]).success).toBe(
       true,
     );
   });
 
-  it('checks time zones against the IANA database', () => {
+  it('checks time zones against the IANA database on the server', () => {
     for (const zone of ['America/Chicago', 'UTC', 'Etc/GMT+5', 'Asia/Kolkata', 'Europe/Kyiv']) {
-      expect(issuePaths(eventKind.writeSchema, { timezone_identifier: zone }), zone).toEqual([]);
+      expect(issuePaths(eventKind.strictSchema, { timezone_identifier: zone }), zone).toEqual([]);
     }
     for (const zone of ['Central Time', 'Mars/Olympus_Mons', '+05:00', '-0500', '', 'America/']) {
-      expect(issuePaths(eventKind.writeSchema, { timezone_identifier: zone }), zone).toEqual([
+      expect(issuePaths(eventKind.strictSchema, { timezone_identifier: zone }), zone).toEqual([
         'timezone_identifier',
       ]);
+      expect(issuePaths(eventKind.writeSchema, { timezone_identifier: zone }), zone).toEqual([]);
     }
+    expect(issuePaths(eventKind.writeSchema, { timezone_identifier: -5 })).toEqual([
+      'timezone_identifier',
+    ]);
     expect(isIanaTimeZone('US/Eastern')).toBe(true);
     expect(isIanaTimeZone('Mars/Olympus_Mons')).toBe(false);
   });

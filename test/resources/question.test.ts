@@ -35,7 +35,7 @@ describe('questionKind.schema (read)', () => {
   });
 });
 
-describe('questionKind.writeSchema (write)', () => {
+describe('questionKind.writeSchema (write) and strictSchema (the server)', () => {
   it('accepts choice questions and a Paragraph without responses', () => {
     expect(
       issuePaths(questionKind.writeSchema, {
@@ -58,67 +58,78 @@ describe('questionKind.writeSchema (write)', () => {
   });
 
   it('refuses question types outside the list and content fields it does not have', () => {
-    expect(
-      issuesOf(questionKind.writeSchema, { question_type: 'paragraph', browser_url: 'x' }),
-    ).toEqual([
+    const question = { question_type: 'paragraph', browser_url: 'x' };
+    expect(issuesOf(questionKind.strictSchema, question)).toEqual([
       { path: 'question_type', code: 'invalid_value', rule: undefined },
+      { path: '', code: 'unrecognized_keys', rule: undefined },
+    ]);
+    // The type's vocabulary is the server's; an unknown member is refused before sending.
+    expect(issuesOf(questionKind.writeSchema, question)).toEqual([
       { path: '', code: 'unrecognized_keys', rule: undefined },
     ]);
   });
 
   it('requires a key on each response and refuses unknown response members', () => {
-    expect(
-      issuePaths(questionKind.writeSchema, {
-        responses: [{ name: 'Yes' }, { key: 'no', label: 'No' }],
-      }),
-    ).toEqual(['responses.0.key', 'responses.1']);
+    const question = { responses: [{ name: 'Yes' }, { key: 'no', label: 'No' }] };
+    expect(issuePaths(questionKind.strictSchema, question)).toEqual([
+      'responses.0.key',
+      'responses.1',
+    ]);
+    // A response read without a key is written back as it came; the server requires one.
+    expect(issuePaths(questionKind.writeSchema, question)).toEqual(['responses.1']);
   });
 
   it('reports a Paragraph with responses and a bad name together (the spec example)', () => {
-    const result = questionKind.writeSchema.safeParse({
+    const question = {
       question_type: 'Paragraph',
       responses: [YES_NO[0], YES_NO[1], { key: 'maybe', name: 'Maybe <script>' }],
-    });
+    };
+    const result = questionKind.strictSchema.safeParse(question);
     const issues = result.error?.issues ?? [];
     expect(issues.map((i) => [i.path.join('.'), i.code === 'custom' && i.params?.code])).toEqual([
       ['responses', RuleCode.PARAGRAPH_CANNOT_HAVE_RESPONSES],
       ['responses.2.name', RuleCode.RESPONSE_NAME_INVALID],
     ]);
     expect(issues[1]).toMatchObject({ params: { hint: RESPONSE_NAME_PATTERN.source } });
+    // The rules are the server's: the SDK sends the question and lets it judge.
+    expect(issuesOf(questionKind.writeSchema, question)).toEqual([]);
   });
 
   it('reports invalid and duplicate keys at their own paths', () => {
-    expect(
-      issuesOf(questionKind.writeSchema, {
-        question_type: 'MultiChoice',
-        responses: [
-          { key: 'yes' },
-          { key: 'strongly_agree' },
-          { key: 'yes' },
-          { key: '' },
-          { key: 'Yes' },
-          { key: 'no-way' },
-        ],
-      }),
-    ).toEqual([
+    const question = {
+      question_type: 'MultiChoice',
+      responses: [
+        { key: 'yes' },
+        { key: 'strongly_agree' },
+        { key: 'yes' },
+        { key: '' },
+        { key: 'Yes' },
+        { key: 'no-way' },
+      ],
+    };
+    expect(issuesOf(questionKind.strictSchema, question)).toEqual([
       { path: 'responses.1.key', code: 'custom', rule: RuleCode.RESPONSE_KEY_INVALID },
       { path: 'responses.2.key', code: 'custom', rule: RuleCode.DUPLICATE_RESPONSE_KEY },
       { path: 'responses.3.key', code: 'custom', rule: RuleCode.RESPONSE_KEY_INVALID },
       { path: 'responses.5.key', code: 'custom', rule: RuleCode.RESPONSE_KEY_INVALID },
     ]);
+    expect(issuesOf(questionKind.writeSchema, question)).toEqual([]);
   });
 
   it('reports the rules beside type errors elsewhere in the question', () => {
-    expect(
-      issuesOf(questionKind.writeSchema, {
-        title: 42,
-        question_type: 'Paragraph',
-        responses: [{ key: 'a' }, { key: 7 }],
-      }),
-    ).toEqual([
+    const question = {
+      title: 42,
+      question_type: 'Paragraph',
+      responses: [{ key: 'a' }, { key: 7 }],
+    };
+    expect(issuesOf(questionKind.strictSchema, question)).toEqual([
       { path: 'title', code: 'invalid_type', rule: undefined },
       { path: 'responses.1.key', code: 'invalid_type', rule: undefined },
       { path: 'responses', code: 'custom', rule: RuleCode.PARAGRAPH_CANNOT_HAVE_RESPONSES },
+    ]);
+    expect(issuesOf(questionKind.writeSchema, question)).toEqual([
+      { path: 'title', code: 'invalid_type', rule: undefined },
+      { path: 'responses.1.key', code: 'invalid_type', rule: undefined },
     ]);
   });
 
@@ -129,9 +140,9 @@ describe('questionKind.writeSchema (write)', () => {
       question_type: 'SingleChoice',
       responses: YES_NO,
     };
-    expect(issuePaths(questionKind.writeSchema, { question_type: 'Paragraph' })).toEqual([]);
+    expect(issuePaths(questionKind.strictSchema, { question_type: 'Paragraph' })).toEqual([]);
     expect(
-      issuesOf(questionKind.writeSchema, { ...stored, question_type: 'Paragraph' }).map(
+      issuesOf(questionKind.strictSchema, { ...stored, question_type: 'Paragraph' }).map(
         (i) => i.rule,
       ),
     ).toEqual([RuleCode.PARAGRAPH_CANNOT_HAVE_RESPONSES]);

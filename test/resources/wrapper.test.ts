@@ -32,10 +32,14 @@ describe('wrapper', () => {
   });
 
   it('refuses other wrapper types, a string default and unknown members', () => {
-    expect(
-      issuesOf(wrapperKind.writeSchema, { wrapper_type: 'Email', default: 'true', title: 'x' }),
-    ).toEqual([
+    const wrapper = { wrapper_type: 'Email', default: 'true', title: 'x' };
+    expect(issuesOf(wrapperKind.strictSchema, wrapper)).toEqual([
       { path: 'wrapper_type', code: 'invalid_value', rule: undefined },
+      { path: 'default', code: 'invalid_type', rule: undefined },
+      { path: '', code: 'unrecognized_keys', rule: undefined },
+    ]);
+    // The type's vocabulary is the server's; a wrong JSON type and an unknown member are not.
+    expect(issuesOf(wrapperKind.writeSchema, wrapper)).toEqual([
       { path: 'default', code: 'invalid_type', rule: undefined },
       { path: '', code: 'unrecognized_keys', rule: undefined },
     ]);
