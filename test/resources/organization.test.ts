@@ -61,36 +61,47 @@ describe('organizationKind.writeSchema (write)', () => {
   });
 
   it('refuses duplicate or malformed languages, bad contacts and unknown members', () => {
-    expect(
-      issuePaths(organizationKind.writeSchema, {
-        languages_spoken: ['en', 'en'],
-        email_addresses: [{ address: 'not-an-email' }],
-        phone_numbers: [{ number: '555' }],
-        profiles: [{ handle: '@parks' }],
-      }).sort(),
-    ).toEqual([
+    const organization = {
+      languages_spoken: ['en', 'en'],
+      email_addresses: [{ address: 'not-an-email' }],
+      phone_numbers: [{ number: '555' }],
+      profiles: [{ handle: '@parks' }],
+    };
+    expect(issuePaths(organizationKind.strictSchema, organization).sort()).toEqual([
       'email_addresses.0.address',
       'languages_spoken',
       'phone_numbers.0.number',
       'profiles.0.handle',
     ]);
-    expect(issuePaths(organizationKind.writeSchema, { languages_spoken: ['english'] })).toEqual([
+    expect(issuePaths(organizationKind.strictSchema, { languages_spoken: ['english'] })).toEqual([
       'languages_spoken.0',
     ]);
+    // Formats and uniqueness are the server's to judge; JSON types and names are checked.
+    expect(issuePaths(organizationKind.writeSchema, organization)).toEqual([]);
+    expect(issuePaths(organizationKind.writeSchema, { languages_spoken: ['english'] })).toEqual([]);
+    expect(
+      issuePaths(organizationKind.writeSchema, {
+        languages_spoken: 'en',
+        profiles: [{ handle: 1 }],
+      }),
+    ).toEqual(['languages_spoken', 'profiles.0.handle']);
     expect(issuesOf(organizationKind.writeSchema, { name: 'SPA' })).toEqual([
       { path: '', code: 'unrecognized_keys', rule: undefined },
     ]);
   });
 
   it('allows one primary phone only, with the MULTIPLE_PRIMARY code', () => {
-    expect(
-      issuesOf(organizationKind.writeSchema, {
-        phone_numbers: [
-          { primary: true, number: '12175550100' },
-          { primary: true, number: '12175550101' },
-        ],
-      }),
-    ).toEqual([{ path: 'phone_numbers.1.primary', code: 'custom', rule: 'MULTIPLE_PRIMARY' }]);
+    const organization = {
+      phone_numbers: [
+        { primary: true, number: '12175550100' },
+        { primary: true, number: '12175550101' },
+      ],
+    };
+    expect(issuesOf(organizationKind.strictSchema, organization)).toEqual([
+      { path: 'phone_numbers.1.primary', code: 'custom', rule: 'MULTIPLE_PRIMARY' },
+    ]);
+    // The rule is the server's: the SDK sends the record and lets it judge.
+    expect(issuesOf(organizationKind.writeSchema, organization)).toEqual([]);
   });
 });
 

@@ -40,14 +40,14 @@ describe('outreachKind.writeSchema (write)', () => {
   });
 
   it('requires an ISO 8601 action_date with an offset and whole non-negative seconds', () => {
-    expect(
-      issuePaths(outreachKind.writeSchema, {
-        action_date: '2026-03-02 15:04',
-        duration: -1,
-      }),
-    ).toEqual(['action_date', 'duration']);
-    expect(issuePaths(outreachKind.writeSchema, { duration: 9.5 })).toEqual(['duration']);
+    const outreach = { action_date: '2026-03-02 15:04', duration: -1 };
+    expect(issuePaths(outreachKind.strictSchema, outreach)).toEqual(['action_date', 'duration']);
+    expect(issuePaths(outreachKind.strictSchema, { duration: 9.5 })).toEqual(['duration']);
+    // Values are the server's to judge; a number sent as a string is a wrong type.
+    expect(issuePaths(outreachKind.writeSchema, outreach)).toEqual([]);
+    expect(issuePaths(outreachKind.writeSchema, { duration: 9.5 })).toEqual([]);
     expect(issuePaths(outreachKind.writeSchema, { duration: '95' })).toEqual(['duration']);
+    expect(issuePaths(outreachKind.strictSchema, { duration: '95' })).toEqual(['duration']);
   });
 
   it('accepts other outreach types (flexenum) but refuses unknown members', () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { personKind } from '../../src/schema/kinds/person.js';
 
-function issuePaths(input: unknown): string[] {
-  const result = personKind.writeSchema.safeParse(input);
+/** The paths of the problems the write side (or the reference server's strict side) finds. */
+function issuePaths(input: unknown, side: 'write' | 'strict' = 'write'): string[] {
+  const schema = side === 'write' ? personKind.writeSchema : personKind.strictSchema;
+  const result = schema.safeParse(input);
   return result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'));
 }
 
@@ -82,20 +84,37 @@ describe('personKind.writeSchema (write)', () => {
     expect(result.success).toBe(true);
   });
 
-  it('rejects invalid phone numbers, emails, enums and ISO codes with their paths', () => {
-    expect(
-      issuePaths({
-        gender: 'female',
-        email_addresses: [{ address: 'not-an-email' }],
-        phone_numbers: [{ number: '+1 (217) 555-0123' }],
-        postal_addresses: [{ country: 'USA', region: 'Illinois' }],
-      }).sort(),
-    ).toEqual([
+  it('rejects invalid phone numbers, emails, enums and ISO codes with their paths (server)', () => {
+    const person = {
+      gender: 'female',
+      email_addresses: [{ address: 'not-an-email' }],
+      phone_numbers: [{ number: '+1 (217) 555-0123' }],
+      postal_addresses: [{ country: 'USA', region: 'Illinois' }],
+    };
+    expect(issuePaths(person, 'strict').sort()).toEqual([
       'email_addresses.0.address',
       'gender',
       'phone_numbers.0.number',
       'postal_addresses.0.country',
       'postal_addresses.0.region',
+    ]);
+    // Formats and vocabulary are the server's to judge; the SDK sends them as given.
+    expect(issuePaths(person)).toEqual([]);
+  });
+
+  it('rejects wrong JSON types before sending, with their paths', () => {
+    expect(
+      issuePaths({
+        gender: 1,
+        email_addresses: [{ address: ['ana@example.org'] }],
+        phone_numbers: [{ number: 12175550123 }],
+        postal_addresses: { country: 'US' },
+      }).sort(),
+    ).toEqual([
+      'email_addresses.0.address',
+      'gender',
+      'phone_numbers.0.number',
+      'postal_addresses',
     ]);
   });
 
@@ -108,40 +127,45 @@ describe('personKind.writeSchema (write)', () => {
     });
   });
 
-  it('allows at most one primary email, phone and address', () => {
-    expect(
-      issuePaths({
-        email_addresses: [
-          { primary: true, address: 'a@example.org' },
-          { primary: true, address: 'b@example.org' },
-        ],
-        phone_numbers: [
-          { primary: true, number: '12175550123' },
-          { primary: false, number: '12175550124' },
-        ],
-      }),
-    ).toEqual(['email_addresses.1.primary']);
+  it('allows at most one primary email, phone and address (server)', () => {
+    const person = {
+      email_addresses: [
+        { primary: true, address: 'a@example.org' },
+        { primary: true, address: 'b@example.org' },
+      ],
+      phone_numbers: [
+        { primary: true, number: '12175550123' },
+        { primary: false, number: '12175550124' },
+      ],
+    };
+    expect(issuePaths(person, 'strict')).toEqual(['email_addresses.1.primary']);
+    // The rule is the server's: the SDK sends the record and lets it judge.
+    expect(issuePaths(person)).toEqual([]);
   });
 
-  it('rejects duplicated identifiers and malformed ones', () => {
-    expect(issuePaths({ identifiers: ['crm:1', 'crm:1'] })).toEqual(['identifiers']);
-    expect(issuePaths({ identifiers: ['no-system'] })).toEqual(['identifiers.0']);
+  it('rejects duplicated identifiers and malformed ones (server)', () => {
+    expect(issuePaths({ identifiers: ['crm:1', 'crm:1'] }, 'strict')).toEqual(['identifiers']);
+    expect(issuePaths({ identifiers: ['no-system'] }, 'strict')).toEqual(['identifiers.0']);
+    expect(issuePaths({ identifiers: ['crm:1', 'crm:1'] })).toEqual([]);
+    expect(issuePaths({ identifiers: ['no-system'] })).toEqual([]);
+    expect(issuePaths({ identifiers: 'crm:1' })).toEqual(['identifiers']);
   });
 
   it('accepts null to clear a field on update, and ignores read-only dates', () => {
     expect(issuePaths({ family_name: null, created_date: 'whatever' })).toEqual([]);
   });
 
-  it('rejects a profile handle with a leading @ and an impossible birth month', () => {
-    expect(issuePaths({ profiles: [{ handle: '@ana' }], birthdate: { month: 13 } }).sort()).toEqual(
-      ['birthdate.month', 'profiles.0.handle'],
-    );
+  it('rejects a profile handle with a leading @ and an impossible birth month (server)', () => {
+    const person = { profiles: [{ handle: '@ana' }], birthdate: { month: 13 } };
+    expect(issuePaths(person, 'strict').sort()).toEqual(['birthdate.month', 'profiles.0.handle']);
+    expect(issuePaths(person)).toEqual([]);
+    expect(issuePaths({ birthdate: { month: 'April' } })).toEqual(['birthdate.month']);
   });
 });
 
 describe('personKind.writeSchema normalisation', () => {
-  it('reports a second primary together with other problems, with a stable code', () => {
-    const result = personKind.writeSchema.safeParse({
+  it('reports a second primary together with other problems, with a stable code (server)', () => {
+    const result = personKind.strictSchema.safeParse({
       gender: 'female',
       phone_numbers: [
         { primary: true, number: '12025550123' },

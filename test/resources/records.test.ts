@@ -22,9 +22,12 @@ describe('tag', () => {
     });
   });
 
-  it('sends names trimmed and refuses blank ones', () => {
-    expect(tagKind.writeSchema.parse({ name: '  volunteer ' }).name).toBe('volunteer');
-    expect(issuePaths(tagKind.writeSchema, { name: '   ' })).toEqual(['name']);
+  it('stores names trimmed and refuses blank ones on the server', () => {
+    expect(tagKind.strictSchema.parse({ name: '  volunteer ' }).name).toBe('volunteer');
+    expect(issuePaths(tagKind.strictSchema, { name: '   ' })).toEqual(['name']);
+    // The SDK sends the name as given (what was read goes back unchanged) and checks its type.
+    expect(tagKind.writeSchema.parse({ name: '  volunteer ' }).name).toBe('  volunteer ');
+    expect(issuePaths(tagKind.writeSchema, { name: '   ' })).toEqual([]);
     expect(issuePaths(tagKind.writeSchema, { name: 3, colour: 'red' })).toEqual(['name', '']);
   });
 
@@ -58,20 +61,23 @@ describe('tagging', () => {
         _links: { 'std:tag': link('tags/1'), 'std:person': link('people/1') },
       }),
     ).toEqual([]);
-    expect(
-      issuesOf(taggingKind.writeSchema, {
-        _links: { 'std:person': link('people/1'), 'std:petition': link('petitions/1') },
-      }),
-    ).toEqual([{ path: '_links', code: 'custom', rule: undefined }]);
+    const twoTargets = {
+      _links: { 'std:person': link('people/1'), 'std:petition': link('petitions/1') },
+    };
+    expect(issuesOf(taggingKind.strictSchema, twoTargets)).toEqual([
+      { path: '_links', code: 'custom', rule: undefined },
+    ]);
+    // The rule is the server's: the SDK sends the tagging and lets it judge.
+    expect(issuesOf(taggingKind.writeSchema, twoTargets)).toEqual([]);
   });
 
   it('reports the one-target rule together with other problems', () => {
-    expect(
-      issuePaths(taggingKind.writeSchema, {
-        origin_system: 5,
-        _links: { 'std:form': link('forms/1'), 'std:wrapper': link('wrappers/1') },
-      }),
-    ).toEqual(['origin_system', '_links']);
+    const tagging = {
+      origin_system: 5,
+      _links: { 'std:form': link('forms/1'), 'std:wrapper': link('wrappers/1') },
+    };
+    expect(issuePaths(taggingKind.strictSchema, tagging)).toEqual(['origin_system', '_links']);
+    expect(issuePaths(taggingKind.writeSchema, tagging)).toEqual(['origin_system']);
   });
 
   it('lists every target relation a tagging may have', () => {
@@ -181,9 +187,17 @@ describe('message', () => {
   });
 
   it('refuses a reply_to that is not an email address and unknown members', () => {
-    expect(issuePaths(messageKind.writeSchema, { reply_to: 'news', targets: [] })).toEqual([
-      'reply_to',
-      '',
+    const message = { reply_to: 'news', recipients: [] };
+    expect(issuePaths(messageKind.strictSchema, message)).toEqual(['reply_to', '']);
+    // The address's format is the server's to judge; the unknown member is refused here.
+    expect(issuePaths(messageKind.writeSchema, message)).toEqual(['']);
+  });
+
+  it('writes targets as links to queries or lists (as Action Network targets a message)', () => {
+    const targets = [{ href: 'https://api.example.org/api/v1/queries/1' }];
+    expect(issuePaths(messageKind.writeSchema, { targets })).toEqual([]);
+    expect(issuePaths(messageKind.writeSchema, { targets: [{ link: 'x' }] })).toEqual([
+      'targets.0',
     ]);
   });
 });
