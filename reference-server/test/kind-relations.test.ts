@@ -7,12 +7,13 @@
  */
 import {
   type AnyKind,
-  HELPER_BODIES,
   type Helper,
+  type HelperBodyName,
   KINDS,
   kindNamed,
   type ManyRelation,
   type OneRelation,
+  strictHelperBodies,
 } from 'adis-sdk/schema';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALL_KINDS } from '../src/domain/catalog.js';
@@ -180,12 +181,12 @@ describe('the relations the SDK declares are the links the server serves', () =>
       for (const [name, helper] of helperList) {
         const href: string = record._links[helper.rel].href;
         if (helper.type === 'record') {
-          // One definition: the body the SDK validates with, the record it creates, and
-          // the relation of that record that points back here.
+          // One definition: the body as the SDK declares it (the server checks its strict
+          // side), the record it creates, and the relation of that record that points back here.
           const definition = RECORD_HELPERS[helper.rel.replace(/^std:/, '')];
           expect(definition, name).toBeDefined();
           expect(definition?.main).toBe(helper.record);
-          expect(definition?.schema).toBe(HELPER_BODIES[helper.body as keyof typeof HELPER_BODIES]);
+          expect(definition?.schema).toBe(strictHelperBodies()[helper.body as HelperBodyName]);
           expect(definition?.via).toBe(backReference(kind, declared(helper.record)));
           // Without a key: refused (401) unless the specification allows it (then the
           // empty body is what is wrong).
