@@ -260,6 +260,23 @@ describe('record donation helper', () => {
     expect(totals).toMatchObject({ total_donations: 1, total_amount: 25 });
   });
 
+  it('takes amounts as decimal strings (as Action Network writes money) and stores numbers', async () => {
+    const h = helperHarness();
+    const page = await create(h, 'fundraising_pages', { title: 'Fund', currency: 'USD' });
+    const href = helperOf(page, 'record_donation_helper');
+    const { status, body } = await callHelper(h, href, {
+      amount: '25.00',
+      recipients: [{ display_name: 'Friends of Elm Park', amount: '25.00' }],
+      person: person('Ana'),
+    });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ amount: 25, recipients: [{ amount: 25 }] });
+    expect((await h.json('GET', page._links.self.href)).body.total_amount).toBe(25);
+    const words = await callHelper(h, href, { amount: 'twenty', person: person('Bo') });
+    expect(words.status).toBe(400);
+    expect(errorOf(words.body)[0]?.properties).toEqual(['amount']);
+  });
+
   it('refuses links to records of another kind or tenant, and another currency', async () => {
     const h = helperHarness();
     const page = await create(h, 'fundraising_pages', { title: 'Fund', currency: 'USD' });

@@ -247,6 +247,29 @@ describe('people: validation', () => {
     expect((await h.json('GET', '/api/v1/people')).body.total_records).toBe(0);
   });
 
+  it('keeps vendor members <prefix>:<name> at any depth, as sent, beside the spec members', async () => {
+    const h = harness();
+    const created = await h.json('POST', '/api/v1/people', {
+      body: {
+        given_name: 'Ana',
+        'acme:score': 3,
+        email_addresses: [{ address: 'ana@example.org', 'acme:source': { list: 'spring' } }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const read = await h.json('GET', new URL(created.body._links.self.href).pathname);
+    expect(read.body).toMatchObject({
+      'acme:score': 3,
+      email_addresses: [{ address: 'ana@example.org', 'acme:source': { list: 'spring' } }],
+    });
+    // A plain member the spec does not name is still a typo, refused.
+    const typo = await h.json('POST', '/api/v1/people', { body: { given_name: 'Bo', score: 3 } });
+    expect(errorOf(typo.body)[0]).toMatchObject({
+      error_code: 'UNKNOWN_PROPERTY',
+      properties: ['score'],
+    });
+  });
+
   it('malformed JSON is INVALID_JSON, a non-object body INVALID_BODY', async () => {
     const h = harness();
     const json = { 'Content-Type': 'application/json' };
