@@ -20,13 +20,13 @@ import { referrerDataSchema } from './shared.js';
 export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
 
 /**
- * A currency (`currency` of a donation or a ticket): an ISO 4217 code on write, any
- * string on read.
+ * A currency (`currency` of a donation or a ticket): an ISO 4217 code for the reference
+ * server, any string on read and write.
  *
  * @example
  * ```ts
- * currency('write').parse('EUR'); // 'EUR'
- * currency('write').safeParse('euro').success; // false
+ * currency('strict').parse('EUR'); // 'EUR'
+ * currency('strict').safeParse('euro').success; // false
  * ```
  */
 export function currency(mode: Mode): z.ZodMiniType<string, string> {
@@ -60,7 +60,9 @@ export function money(mode: Mode): z.ZodMiniType<number | string, number | strin
   return z.union([
     bounded,
     z.pipe(
-      z.string().check(z.regex(DECIMAL_PATTERN, 'must be a number or a decimal string such as 3.00')),
+      z
+        .string()
+        .check(z.regex(DECIMAL_PATTERN, 'must be a number or a decimal string such as 3.00')),
       z.pipe(z.transform(Number), bounded),
     ),
   ]) as z.ZodMiniType<number | string, number | string>;
@@ -85,7 +87,7 @@ export function amountValue(amount: number | string | null | undefined): number 
 }
 
 /**
- * The largest amount accepted on write: far above any real donation or ticket, and low
+ * The largest amount the reference server accepts: far above any real donation or ticket, and low
  * enough that totals of many amounts stay exact to the cent (servers sum in fixed point).
  */
 export const MAX_AMOUNT = 1_000_000_000;
@@ -93,8 +95,8 @@ export const MAX_AMOUNT = 1_000_000_000;
 /**
  * The fields every action record has (a signature, donation, attendance, submission,
  * answer or canvass): where it was made and when. `action_date` is typed "string" in
- * the spec but described as a date and time, so it is an ISO 8601 date-time on write,
- * like every other date-time the SDK sends.
+ * the spec but described as a date and time, so the reference server takes an ISO 8601
+ * date-time, like every other date-time (a `Date` is sent as one).
  *
  * @example
  * ```ts

@@ -12,7 +12,6 @@ import {
   uniqueStrings,
 } from './fields.js';
 import { RuleCode } from './rules.js';
-import { isVendorMember } from './vendor.js';
 import {
   addressMembers,
   emailAddressSchema,
@@ -24,6 +23,7 @@ import {
   postalAddressSchema,
   primaryList,
 } from './shared.js';
+import { isVendorMember } from './vendor.js';
 
 // Field groups and shared objects of the content resources (petition, form,
 // fundraising page, share page, advocacy campaign, event, question, wrapper), the
@@ -73,7 +73,8 @@ export const EVEN_WITH_INVALID_MEMBERS: z.core.$ZodSuperRefineParams = {
 };
 
 /**
- * A count or size: an integer, at least 0 on write. Numeric strings are read.
+ * A count or size: an integer, at least 0 for the reference server. Numeric strings are
+ * read.
  *
  * @example
  * ```ts
@@ -304,7 +305,8 @@ export function petitionTargetSchema(mode: Mode) {
 
 /**
  * The postal addresses, email addresses and phone numbers of a person, an
- * organization or a target, each with at most one primary member on write.
+ * organization or a target, each with at most one primary member (for the reference
+ * server).
  *
  * @example
  * ```ts
@@ -373,7 +375,7 @@ export function ticketLevelSchema(mode: Mode) {
 }
 
 /**
- * An event's `ticket_levels`. On write two levels may not share a title: a ticket
+ * An event's `ticket_levels`. For the reference server two levels may not share a title: a ticket
  * names its level by title (the attendance helper's `tickets[].title`), so a repeated
  * title would make sales ambiguous. Titles are compared trimmed and ignoring case.
  * The second level is reported at its `title` with `params.code`
@@ -381,7 +383,7 @@ export function ticketLevelSchema(mode: Mode) {
  *
  * @example
  * ```ts
- * ticketLevelsSchema('write').safeParse([{ title: 'Adult' }, { title: 'adult ' }]).success; // false
+ * ticketLevelsSchema('strict').safeParse([{ title: 'Adult' }, { title: 'adult ' }]).success; // false
  * ```
  */
 export function ticketLevelsSchema(mode: Mode) {
@@ -443,9 +445,9 @@ export function eventLocationSchema(mode: Mode) {
 }
 
 /**
- * An event's `contact`: who to ask about the event. `email_address` must be an email
- * and `phone_number` digits with the country code on write, as everywhere else in the
- * spec (its Limits section).
+ * An event's `contact`: who to ask about the event. For the reference server
+ * `email_address` must be an email and `phone_number` digits with the country code, as
+ * everywhere else in the spec (its Limits section).
  *
  * @example
  * ```ts

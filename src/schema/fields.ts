@@ -55,9 +55,7 @@ export function enumeration<const T extends readonly [string, ...string[]]>(
   values: T,
   mode: Mode,
 ): z.ZodMiniType<T[number] | (string & {}), T[number] | (string & {})> {
-  return mode === 'strict'
-    ? (z.enum(values) as z.ZodMiniType<string, string>)
-    : flexenum(values);
+  return mode === 'strict' ? (z.enum(values) as z.ZodMiniType<string, string>) : flexenum(values);
 }
 
 /**

@@ -25,7 +25,8 @@ function sideOf<K extends AnyKind>(kind: K, mode: BodyMode): K['writeSchema'] {
 }
 
 // One definition for both sides: the SDK checks a helper body with these schemas before
-// sending it, and the reference server validates what it receives with the same ones.
+// sending it (names and types), and the reference server validates what it receives
+// with the strict ones built from the same definitions (strictHelperBodies).
 
 const trigger = closedObject({
   enabled: z.nullish(z.boolean()),
@@ -85,7 +86,9 @@ const { remove_tags: _removeTags, ...SPEC_ACTION_FUNCTIONS } = ActionFunctionsSh
 
 /** The action functions of one side: the reference server takes the specification's. */
 function actionFunctions(mode: BodyMode) {
-  return (mode === 'write' ? ActionFunctionsShape : SPEC_ACTION_FUNCTIONS) as typeof ActionFunctionsShape;
+  return (
+    mode === 'write' ? ActionFunctionsShape : SPEC_ACTION_FUNCTIONS
+  ) as typeof ActionFunctionsShape;
 }
 
 /**
@@ -344,24 +347,24 @@ const canvasserLinkRel = z.templateLiteral([z.string(), ':canvasser']);
 function buildCanvassBody(mode: BodyMode) {
   const canvassFields = recordFields(sideOf(canvassKind, mode).shape);
   const fields = closedObject({
-      ...canvassFields,
-      /** The person who made the contact, inlined (matched or created). */
-      canvasser: z.nullish(sideOf(personKind, mode)),
-      /** Or the canvasser as a link to an existing person: `{ 'std:canvasser': { href } }`. */
-      _links: z.nullish(z.partialRecord(canvasserLinkRel, helperLink)),
-      /** The target's answer to one question. */
-      question_response: z.nullish(
-        closedObject({
-          /** The question's href or identifier, or a link object to it. */
-          question: z.union([
-            z.string().check(z.minLength(1, 'must be the href or identifier of a question')),
-            helperLink,
-          ]),
-          value: z.nullish(z.string()),
-          responses: z.nullish(z.array(z.string())),
-        }),
-      ),
-    });
+    ...canvassFields,
+    /** The person who made the contact, inlined (matched or created). */
+    canvasser: z.nullish(sideOf(personKind, mode)),
+    /** Or the canvasser as a link to an existing person: `{ 'std:canvasser': { href } }`. */
+    _links: z.nullish(z.partialRecord(canvasserLinkRel, helperLink)),
+    /** The target's answer to one question. */
+    question_response: z.nullish(
+      closedObject({
+        /** The question's href or identifier, or a link object to it. */
+        question: z.union([
+          z.string().check(z.minLength(1, 'must be the href or identifier of a question')),
+          helperLink,
+        ]),
+        value: z.nullish(z.string()),
+        responses: z.nullish(z.array(z.string())),
+      }),
+    ),
+  });
   const canvass =
     mode === 'write'
       ? fields

@@ -1,7 +1,9 @@
 /**
  * adis-sdk/schema: the specification's resource kinds as data, with no HTTP and no
  * navigator. Each kind (`personKind`, `petitionKind`, …) holds its names, its lenient
- * read schema and strict write schema, its relations and its helpers. Use it to
+ * read schema, its write schema (member names and types: whatever was read can be
+ * written back), the reference server's strict schema, its relations and its helpers.
+ * Use it to
  * validate your own data before sending it, to declare a kind of your own with
  * {@link defineKind}, or (as the reference server does) to serve the specification.
  *
@@ -39,9 +41,8 @@ export {
   type ActionFunctionsInput,
   ActionFunctionsSchema,
   ActionFunctionsShape,
-  HELPER_BODIES,
-  strictHelperBodies,
   type BodyMode,
+  HELPER_BODIES,
   type HelperBodyName,
   PersonSignupBodySchema,
   type PersonSignupInput,
@@ -57,6 +58,7 @@ export {
   type RecordSignatureInput,
   RecordSubmissionBodySchema,
   type RecordSubmissionInput,
+  strictHelperBodies,
 } from './helper-bodies.js';
 export * from './identifiers.js';
 export * from './kind.js';

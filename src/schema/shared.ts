@@ -139,7 +139,9 @@ export const SUBSCRIPTION_STATUSES = [
  */
 function subscriptionStatus(mode: Mode) {
   return mode === 'strict'
-    ? (enumeration(SPEC_EMAIL_STATUSES, mode) as ReturnType<typeof flexenum<typeof SUBSCRIPTION_STATUSES>>)
+    ? (enumeration(SPEC_EMAIL_STATUSES, mode) as ReturnType<
+        typeof flexenum<typeof SUBSCRIPTION_STATUSES>
+      >)
     : flexenum(SUBSCRIPTION_STATUSES);
 }
 

@@ -12,7 +12,7 @@ import { defineKind, one } from '../kind.js';
 
 /**
  * The RSVP states of an attendance, as the spec's States table lists them for the
- * record attendance helper. Closed on write, open on read.
+ * record attendance helper. Closed for the reference server, open on read and write.
  */
 export const ATTENDANCE_STATUSES = ['declined', 'tentative', 'accepted', 'needs action'] as const;
 

@@ -6,8 +6,8 @@ import { defineKind, one } from '../kind.js';
 
 /**
  * The outreach's writable fields as the spec's table lists them. `action_date` is
- * typed "string" but described as a date and time: an ISO 8601 date-time on write,
- * like every action's (`referredActionFields`).
+ * typed "string" but described as a date and time: an ISO 8601 date-time for the
+ * reference server, like every action's (`referredActionFields`).
  */
 function outreachShape(mode: Mode) {
   return {

@@ -7,7 +7,7 @@ import { addRuleIssue, RuleCode, type RuleIssue } from '../rules.js';
 /**
  * The question types the spec lists. Its table types `question_type` as a string, but
  * the list is exhaustive and the rules depend on it (a Paragraph has no responses), so
- * it is a closed enum on write; on read any string is kept.
+ * it is a closed enum for the reference server; on read and write any string passes.
  *
  * @example
  * ```ts
