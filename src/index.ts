@@ -36,10 +36,12 @@ export {
   BaseClient,
   type Client,
   type ClientOptions,
+  type CollectionKinds,
   connect,
   connectWith,
 } from './navigator/client.js';
 export { Collection, type Page, type PagingOptions } from './navigator/collection.js';
+export type { CollectionLink } from './navigator/collection-relation.js';
 export type { CallOptions, NavigatorContext, SendResult } from './navigator/context.js';
 export * from './navigator/filter.js';
 export type { HelperOptions, NoticeHelperOptions } from './navigator/helper-call.js';
@@ -88,5 +90,26 @@ export {
   type TargetCollection,
 } from './navigator/typed.js';
 export { linkTo, type WriteOptions } from './navigator/write.js';
-export { actionNetwork, presetNamed, SERVER_PRESETS, type ServerPreset } from './presets/index.js';
+export {
+  ACTION_NETWORK_KINDS,
+  actionNetwork,
+  type Campaign,
+  type CustomField,
+  campaignKind,
+  customFieldKind,
+  EMBED_RELATION,
+  type Embed,
+  type EventCampaign,
+  type EventCampaignInput,
+  embedKind,
+  eventCampaignKind,
+  type LinkedKind,
+  linkedAs,
+  presetNamed,
+  SERVER_PRESETS,
+  type ServerPreset,
+  type UniqueIdList,
+  type UniqueIdListInput,
+  uniqueIdListKind,
+} from './presets/index.js';
 export * from './schema/index.js';

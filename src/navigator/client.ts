@@ -10,6 +10,7 @@ import type { AnyKind } from '../schema/kind.js';
 import { KINDS, type SpecKind } from '../schema/kinds/index.js';
 import type { personKind } from '../schema/kinds/person.js';
 import { Collection } from './collection.js';
+import { collectionRelations, hasCollection } from './collection-relation.js';
 import { type CallOptions, NavigatorContext } from './context.js';
 import { type HelperOptions, sendHelper } from './helper-call.js';
 import { Metadata } from './metadata.js';
@@ -40,6 +41,14 @@ export interface ClientOptions extends TransportOptions {
   transport?: Transport;
   /** Cancels or times out the entry point request. */
   signal?: AbortSignal;
+  /**
+   * Kinds the server has beside the specification's (a {@link ServerPreset} gives its
+   * own, as `actionNetwork` gives event campaigns): {@link connect} reads their records
+   * typed and adds a collection for each (`client.eventCampaigns`), linked under the
+   * kind's `rel` or `std:<plural>` (see {@link linkedAs}). {@link connectWith} takes
+   * its kinds as its first argument instead.
+   */
+  kinds?: readonly AnyKind[];
 }
 
 /**
@@ -83,6 +92,7 @@ export class BaseClient {
     // Collections are located lazily: a server that does not link one fails only when
     // it is used, with a LinkNotFoundError naming the relations it does link.
     for (const kind of context.kinds.values()) {
+      if (!hasCollection(kind)) continue;
       Object.defineProperty(this, collectionName(kind.plural), {
         value: this.collection(kind),
         enumerable: true,
@@ -126,7 +136,9 @@ export class BaseClient {
   }
 
   /**
-   * The collection of a resource kind linked from the entry point as `std:<plural>`.
+   * The collection of a resource kind linked from the entry point as `std:<plural>`,
+   * or under the kind's own `rel` first when it has one (see {@link linkedAs}). A
+   * LinkNotFoundError, on first use, when the entry point links neither.
    *
    * @example
    * ```ts
@@ -134,10 +146,13 @@ export class BaseClient {
    * ```
    */
   collection<K extends AnyKind>(kind: K): CollectionOf<K> {
-    const rel = `std:${kind.plural}`;
+    const rels = collectionRelations(kind);
     return new Collection(
       this.#context,
-      async () => this.root.requireLink(rel).url(),
+      async () => {
+        const rel = rels.find((candidate) => this.root.link(candidate)) ?? rels[0];
+        return this.root.requireLink(rel ?? `std:${kind.plural}`).url();
+      },
       kind,
     ) as unknown as CollectionOf<K>;
   }
@@ -276,11 +291,15 @@ export type Client = BaseClient & Collections<SpecKind>;
  * @param options - The key and how to send it (`apiKey`, `apiKeyHeader`,
  *   `trustedOrigins`), how to behave on the network (`timeout`, `idleTimeout`, `retry`,
  *   `rateLimit`, `fetch`, `headers`, `hooks`, or a whole `transport`), and how to read
- *   the server (`curiePrefix`, `validate`); `signal` cancels the entry point request.
+ *   the server (`curiePrefix`, `validate`, and `kinds`, the server's own kinds beside
+ *   the specification's); `signal` cancels the entry point request.
  *   Every one is optional; {@link ClientOptions} gives the defaults. A
  *   {@link ServerPreset} such as {@link actionNetwork} fills in those a kind of server
  *   needs: spread it first, and your own options after it win.
- * @returns The client, once the entry point has been read.
+ * @returns The client, once the entry point has been read: a collection per kind of
+ *   the specification, and one per kind of `options.kinds` that has one
+ *   (`client.eventCampaigns` with `actionNetwork`), typed when `kinds` is a tuple (a
+ *   preset declared `as const`).
  * @throws {@link InvalidLinkError} when `entryPointUrl` is not an absolute http(s) URL
  *   (no request is made).
  * @throws RangeError when an option can never work (a `timeout` of 0, a negative or
@@ -335,11 +354,36 @@ export type Client = BaseClient & Collections<SpecKind>;
  *   apiKey: process.env.ACTION_NETWORK_KEY,
  * });
  * const [petition] = await client.petitions.toArray({ limit: 1 });
+ * for await (const campaign of client.eventCampaigns) console.log(campaign.data.title);
  * ```
  */
-export function connect(entryPointUrl: string, options: ClientOptions = {}): Promise<Client> {
-  return connectWith(KINDS, entryPointUrl, options);
+export function connect<const K extends readonly AnyKind[] = []>(
+  entryPointUrl: string,
+  options: ClientOptions & { kinds?: K } = {},
+): Promise<Client & Collections<CollectionKinds<K[number]>>> {
+  const { kinds = [], ...rest } = options;
+  // The server's kinds after the specification's: one of the same name replaces it.
+  return connectWith([...KINDS, ...kinds], entryPointUrl, rest) as Promise<
+    Client & Collections<CollectionKinds<K[number]>>
+  >;
 }
+
+/**
+ * Of the kinds `K`, those a client gets a typed collection for: all but the kinds whose
+ * `rel` is null (reached through a relation or the metadata root, such as an embed),
+ * and but a kind whose plural is only known as `string` (options typed
+ * `ClientOptions`, not a tuple): its collection is there at run time, not in the type.
+ *
+ * @example
+ * ```ts
+ * type Listed = CollectionKinds<typeof eventCampaignKind | typeof embedKind>; // the event campaign
+ * ```
+ */
+export type CollectionKinds<K extends AnyKind> = K extends { readonly rel: null }
+  ? never
+  : string extends K['plural']
+    ? never
+    : K;
 
 /**
  * Connects like {@link connect} with only the kinds given: the client has a collection

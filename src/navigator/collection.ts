@@ -10,6 +10,7 @@ import {
 } from '../hal/index.js';
 import { CollectionPageSchema } from '../schema/collection-page.js';
 import type { AnyKind } from '../schema/kind.js';
+import { collectionRelations } from './collection-relation.js';
 import type { CallOptions, NavigatorContext } from './context.js';
 import type { Resource } from './resource.js';
 import { shapeError } from './shape-error.js';
@@ -242,9 +243,13 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     );
   }
 
-  /** The relation of the collection's records, for example `std:people`. */
+  /**
+   * The relation of the collection's records, for example `std:people` (a kind linked
+   * under its own relation, such as `action_network:event_campaigns`, lists its records
+   * under that one; a page that uses `std:<plural>` instead is read too).
+   */
   get itemRelation(): string {
-    return `std:${this.#kind.plural}`;
+    return collectionRelations(this.#kind)[0] ?? `std:${this.#kind.plural}`;
   }
 
   /**
@@ -492,7 +497,10 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
   /** What a page says before its records are read: enough to decide on the next one. */
   #rawPage(url: string, document: HalDocument): RawPage {
     const info = this.#context.parse(CollectionPageSchema, document.properties, url, 'collection');
-    const relation = this.itemRelation;
+    const relation =
+      collectionRelations(this.#kind).find(
+        (rel) => document.hasEmbedded(rel) || document.links(rel).length > 0,
+      ) ?? this.itemRelation;
     const embedded = document.hasEmbedded(relation) ? document.embedded(relation) : undefined;
     const links = embedded === undefined ? document.links(relation) : [];
     return {

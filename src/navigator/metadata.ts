@@ -5,6 +5,7 @@ import {
   templateVariableNames,
   withQueryParameter,
 } from '../hal/index.js';
+import type { CustomField } from '../presets/action-network/custom-field.js';
 import { commonFields, optional } from '../schema/fields.js';
 import type { CallOptions, NavigatorContext } from './context.js';
 
@@ -147,13 +148,17 @@ export interface ResponseCodesOptions extends CallOptions {
   contactType?: string;
 }
 
+/** Action Network's relation and member of its custom field list (`metadata/custom_fields`). */
+const CUSTOM_FIELDS = 'action_network:custom_fields';
+
 /** The query parameter (or template variable) of the contact type filter, as the spec spells it. */
 const CONTACT_TYPE_PARAMETER = 'contacttype';
 
 /**
- * The metadata root (`std:metadata` of the entry point) and the canvass lists it links
- * to. Every list is reached through the root's links, never by building a path, so a
- * server that puts its lists elsewhere works unchanged.
+ * The metadata root (`std:metadata` of the entry point) and the lists it links to: the
+ * canvass lists, and Action Network's custom fields. Every list is reached through the
+ * root's links, never by building a path, so a server that puts its lists elsewhere
+ * works unchanged.
  *
  * @example
  * ```ts
@@ -266,6 +271,35 @@ export class Metadata {
     const url = this.root.requireLink(rel).url();
     const document = await this.#context.get(url, options);
     return this.#context.parse(CanvassInputTypesSchema, document.properties, url, rel);
+  }
+
+  /**
+   * Action Network's custom fields: the document the root links as
+   * `action_network:custom_fields`, which lists every custom field of the group in its
+   * member of the same name. Each is read with the connection's kind named
+   * `custom_field` (the `actionNetwork` preset gives it; a connection without it keeps
+   * the members unchecked). A LinkNotFoundError when the root does not link the list,
+   * a SchemaValidationError when the member is not an array of objects (validation on).
+   *
+   * @example
+   * ```ts
+   * const client = await connect(url, { ...actionNetwork, apiKey });
+   * const fields = await (await client.metadata()).customFields();
+   * fields.map((field) => field.name); // ['employer', 'volunteer', …]
+   * ```
+   */
+  async customFields(options: CallOptions = {}): Promise<CustomField[]> {
+    const rel = CUSTOM_FIELDS;
+    const url = this.root.requireLink(rel).url();
+    const document = await this.#context.get(url, options);
+    const kind = this.#context.kindNamed('custom_field');
+    const list = this.#context.parse(
+      z.looseObject({ [CUSTOM_FIELDS]: optional(z.array(kind.schema)) }),
+      document.properties,
+      url,
+      rel,
+    );
+    return (list[CUSTOM_FIELDS] ?? []) as CustomField[];
   }
 }
 

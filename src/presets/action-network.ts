@@ -1,10 +1,14 @@
+import { ACTION_NETWORK_KINDS } from './action-network/index.js';
 import type { ServerPreset } from './server-preset.js';
 
 /**
  * Action Network's OSDI API (`https://actionnetwork.org/api/v2/`): the key goes in
  * `OSDI-API-Token`, relations are named `osdi:…`, and the server allows 4 requests a
  * second per key, answering 429 beyond that. It documents no `Idempotency-Key`, so POSTs
- * (creates, helper calls) are sent without one and never retried.
+ * (creates, helper calls) are sent without one and never retried. Its own kinds
+ * (`ACTION_NETWORK_KINDS`: event campaigns, campaigns, unique ID lists, custom fields,
+ * embeds) come with it, so that the client has `client.eventCampaigns`,
+ * `client.campaigns`, `client.uniqueIdLists` and `metadata.customFields()`.
  *
  * Why 3.5 requests a second and not 4: the client spaces the moments it sends, but the
  * server counts the moments requests arrive, and the time in between varies. Measured
@@ -27,13 +31,16 @@ import type { ServerPreset } from './server-preset.js';
  * });
  * console.log(client.version); // '1.0', from the entry point's osdi_version
  * for await (const person of client.people.items({ limit: 10 })) console.log(person.data.given_name);
+ * for await (const campaign of client.eventCampaigns) console.log(campaign.data.title);
  * ```
  */
-export const actionNetwork: ServerPreset = {
+export const actionNetwork = {
   apiKeyHeader: 'OSDI-API-Token',
   curiePrefix: 'osdi',
   rateLimit: 3.5,
+  // Its own collections and documents beside the specification's (client.eventCampaigns…).
+  kinds: ACTION_NETWORK_KINDS,
   // Action Network documents no Idempotency-Key: a POST it would not recognise when
   // sent again must not be retried (a signature recorded twice), as before keys existed.
   idempotencyKeys: false,
-};
+} as const satisfies ServerPreset;

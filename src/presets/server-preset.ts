@@ -6,7 +6,9 @@ import type { ClientOptions } from '../navigator/client.js';
  * plain data, a part of the connect options: spread it first and put your own options
  * after it, so that yours win (`{ ...actionNetwork, apiKey, rateLimit: 2 }`).
  *
- * No key, URL, fetch or hooks belong in a preset: those are the caller's.
+ * No key, URL, fetch or hooks belong in a preset: those are the caller's. A server's own
+ * kinds (collections the specification does not have) go in `kinds`; declare the preset
+ * `as const satisfies ServerPreset` so that `connect` types their collections.
  *
  * @example
  * ```ts
@@ -14,6 +16,11 @@ import type { ClientOptions } from '../navigator/client.js';
  *
  * const acmeCrm: ServerPreset = { apiKeyHeader: 'X-Acme-Key', curiePrefix: 'acme', rateLimit: 8 };
  * const client = await connect('https://api.acme.example/osdi/', { ...acmeCrm, apiKey });
+ *
+ * // With its own kinds: `client.surveys` is typed.
+ * const acmeWithSurveys = { ...acmeCrm, kinds: [surveyKind] } as const satisfies ServerPreset;
+ * const typed = await connect('https://api.acme.example/osdi/', { ...acmeWithSurveys, apiKey });
+ * for await (const survey of typed.surveys) console.log(survey.data.title);
  * ```
  */
 export type ServerPreset = Readonly<
@@ -31,4 +38,5 @@ export type ServerPreset = Readonly<
       | 'idempotencyKeys'
     >
   >
->;
+> &
+  Readonly<Pick<ClientOptions, 'kinds'>>;

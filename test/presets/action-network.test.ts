@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  ACTION_NETWORK_KINDS,
   actionNetwork,
   connect,
   isHTTPError,
@@ -194,6 +195,7 @@ describe('the preset table', () => {
       'headers',
       'validate',
       'idempotencyKeys',
+      'kinds',
     ];
     for (const preset of Object.values(SERVER_PRESETS)) {
       for (const key of Object.keys(preset)) expect(allowed).toContain(key);
@@ -202,6 +204,7 @@ describe('the preset table', () => {
       apiKeyHeader: 'OSDI-API-Token',
       curiePrefix: 'osdi',
       rateLimit: 3.5,
+      kinds: ACTION_NETWORK_KINDS,
       idempotencyKeys: false,
     });
   });

@@ -1,0 +1,41 @@
+import * as z from 'zod/mini';
+import { integer, optional } from '../../schema/fields.js';
+import { defineKind } from '../../schema/kind.js';
+import { linkedAs } from '../linked-as.js';
+
+/**
+ * One of Action Network's custom fields (`docs/v2/custom_fields`): the name of a
+ * per-person field a group collects (`custom_fields.employer` on a person). Action
+ * Network lists them all in one document, `metadata/custom_fields`, linked from the
+ * metadata root as `action_network:custom_fields`: read them with
+ * `(await client.metadata()).customFields()`. Read only, and no collection of its own
+ * (`rel` null: the client gets no `client.customFields`).
+ *
+ * Members:
+ * - `name`: the field's name, the key in a person's `custom_fields`;
+ * - `notes`: the group's internal notes about the field;
+ * - `numeric_id` (read-only): the field's ID in Action Network's SQL mirror.
+ *
+ * @example
+ * ```ts
+ * const client = await connect('https://actionnetwork.org/api/v2/', { ...actionNetwork, apiKey });
+ * const fields = await (await client.metadata()).customFields();
+ * console.log(fields.map((field) => field.name)); // ['employer', 'volunteer', …]
+ * ```
+ */
+export const customFieldKind = linkedAs(
+  defineKind({
+    singular: 'custom_field',
+    plural: 'custom_fields',
+    description: 'The name of a per-person field a group collects (Action Network)',
+    shape: () => ({
+      name: optional(z.string()),
+      notes: optional(z.string()),
+    }),
+    computed: { numeric_id: optional(integer('read')) },
+  }),
+  null,
+);
+
+/** A custom field as read from Action Network: the output of `customFieldKind.schema`. */
+export type CustomField = z.output<typeof customFieldKind.schema>;

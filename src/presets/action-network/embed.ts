@@ -1,0 +1,66 @@
+import * as z from 'zod/mini';
+import { optional } from '../../schema/fields.js';
+import { defineKind, type OneRelation } from '../../schema/kind.js';
+import { linkedAs } from '../linked-as.js';
+
+/**
+ * Action Network's link from an action (an event, an event campaign, a petition, a
+ * form…) to its embed codes: `action_network:embed`. Written out in full because
+ * `one()` names its relations under `std:`. Give it to any record's `related()`.
+ *
+ * @example
+ * ```ts
+ * const embed = await event.related(EMBED_RELATION); // undefined when not linked
+ * ```
+ */
+export const EMBED_RELATION: OneRelation<'embed', false> = {
+  type: 'one',
+  kind: 'embed',
+  rel: 'action_network:embed',
+  required: false,
+};
+
+/** The six variants of an embed code: two layouts, each with three levels of styling. */
+const EMBED_CODES = {
+  /** The standard layout with Action Network's default styles. */
+  embed_standard_default_styles: optional(z.string()),
+  /** The standard layout with layout styles only, for a page that styles the rest. */
+  embed_standard_layout_only_styles: optional(z.string()),
+  /** The standard layout without any styles. */
+  embed_standard_no_styles: optional(z.string()),
+  /** The full layout (the action's text beside its form) with the default styles. */
+  embed_full_default_styles: optional(z.string()),
+  /** The full layout with layout styles only. */
+  embed_full_layout_only_styles: optional(z.string()),
+  /** The full layout without any styles. */
+  embed_full_no_styles: optional(z.string()),
+};
+
+/**
+ * Action Network's embed (`docs/v2/embed`): the HTML snippets (a script and the element
+ * it fills) that put an action's form on another website. An action (an event, an
+ * event campaign, a petition, a form…) links its embed as `action_network:embed`; the
+ * event campaign's `embed()` follows it, and any record's can be read with
+ * `record.related(EMBED_RELATION)`. No collection of its own (`rel` null). Read only:
+ * every member is computed by the server.
+ *
+ * @example
+ * ```ts
+ * const campaign = await client.eventCampaigns.get(url);
+ * const embed = await campaign.embed();
+ * page.insertAdjacentHTML('beforeend', String(embed?.data.embed_standard_default_styles));
+ * ```
+ */
+export const embedKind = linkedAs(
+  defineKind({
+    singular: 'embed',
+    plural: 'embeds',
+    description: "The HTML that embeds an action's form in another website (Action Network)",
+    shape: () => ({}),
+    computed: EMBED_CODES,
+  }),
+  null,
+);
+
+/** An embed as read from Action Network: the output of `embedKind.schema`. */
+export type Embed = z.output<typeof embedKind.schema>;
