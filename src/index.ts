@@ -89,7 +89,14 @@ export {
   type Target,
   type TargetCollection,
 } from './navigator/typed.js';
-export { linkTo, type WriteOptions } from './navigator/write.js';
+export {
+  type AcceptedWrite,
+  type BackgroundWriteResult,
+  type DeleteOptions,
+  linkTo,
+  type ProcessedWrite,
+  type WriteOptions,
+} from './navigator/write.js';
 export {
   ACTION_NETWORK_KINDS,
   actionNetwork,

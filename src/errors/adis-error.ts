@@ -15,7 +15,8 @@ export type AdisErrorCode =
   | 'RATE_LIMITED'
   | 'INVALID_LINK'
   | 'INVALID_IDEMPOTENCY_KEY'
-  | 'RESPONSE_TOO_LARGE';
+  | 'RESPONSE_TOO_LARGE'
+  | 'UNKNOWN_KIND';
 
 /**
  * Base class of every error the SDK throws. Each subclass fixes a literal `code`, so

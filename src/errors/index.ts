@@ -9,6 +9,7 @@ import type { ResponseFormatError } from './response-format-error.js';
 import type { ResponseTooLargeError } from './response-too-large-error.js';
 import type { SchemaValidationError } from './schema-validation-error.js';
 import type { TimeoutError } from './timeout-error.js';
+import type { UnknownKindError } from './unknown-kind-error.js';
 
 export { AdisError, type AdisErrorCode } from './adis-error.js';
 export { ADIS_ERROR_BRAND } from './brand.js';
@@ -58,7 +59,9 @@ export {
   isResponseTooLargeError,
   isSchemaValidationError,
   isTimeoutError,
+  isUnknownKindError,
 } from './type-guards.js';
+export { UnknownKindError } from './unknown-kind-error.js';
 
 /**
  * Every error the SDK throws, discriminated by `code`.
@@ -86,4 +89,5 @@ export type AdisErrorUnion =
   | RateLimitError
   | InvalidLinkError
   | InvalidIdempotencyKeyError
-  | ResponseTooLargeError;
+  | ResponseTooLargeError
+  | UnknownKindError;

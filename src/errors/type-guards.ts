@@ -11,6 +11,7 @@ import type { ResponseFormatError } from './response-format-error.js';
 import type { ResponseTooLargeError } from './response-too-large-error.js';
 import type { SchemaValidationError } from './schema-validation-error.js';
 import type { TimeoutError } from './timeout-error.js';
+import type { UnknownKindError } from './unknown-kind-error.js';
 
 // The guards check the brand plus `name`, never `instanceof`: an error thrown by
 // another copy of this module (a second bundle, an iframe) is a different class, and
@@ -164,4 +165,17 @@ export function isInvalidIdempotencyKeyError(error: unknown): error is InvalidId
  */
 export function isResponseTooLargeError(error: unknown): error is ResponseTooLargeError {
   return named(error, 'ResponseTooLargeError');
+}
+
+/**
+ * Whether a value is an {@link UnknownKindError} (a relation to a kind the connection
+ * does not know).
+ *
+ * @example
+ * ```ts
+ * if (isUnknownKindError(error)) console.error(`give the ${error.kind} kind to connectWith`);
+ * ```
+ */
+export function isUnknownKindError(error: unknown): error is UnknownKindError {
+  return named(error, 'UnknownKindError');
 }

@@ -8,9 +8,12 @@
  */
 import { type Column, columnValue, URL_COLUMN } from './columns.js';
 
-/** A record as the exporter sees it: its URL and the document the server sent. */
+/**
+ * A record as the exporter sees it: its URL (undefined for a record without an address
+ * of its own: the CSV `url` cell is then empty) and the document the server sent.
+ */
 export interface ExportRecord {
-  readonly url: string;
+  readonly url: string | undefined;
   readonly body: Readonly<Record<string, unknown>>;
 }
 
@@ -68,7 +71,9 @@ export function csvFormat(columns: readonly Column[]): RecordFormat {
     encode: ({ url, body }) => {
       let row = '';
       for (let i = 0; i < columns.length; i += 1) {
-        const text = isUrl[i] ? url : cellText(columnValue(columns[i] as Column, body), url);
+        const text = isUrl[i]
+          ? (url ?? '')
+          : cellText(columnValue(columns[i] as Column, body), url);
         row += i === 0 ? csvCell(text) : `,${csvCell(text)}`;
       }
       return `${row}\r\n`;
@@ -77,7 +82,7 @@ export function csvFormat(columns: readonly Column[]): RecordFormat {
 }
 
 /** A value as cell text: scalars as they are, arrays and objects as JSON, none as empty. */
-function cellText(value: unknown, url: string): string {
+function cellText(value: unknown, url: string | undefined): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -87,11 +92,12 @@ function cellText(value: unknown, url: string): string {
 // JSON.parse reads any depth but JSON.stringify overflows the stack on a few thousand
 // levels: a record a server nested that deep stops the export with a message naming it,
 // rather than with "Maximum call stack size exceeded".
-function recordJson(value: unknown, url: string): string {
+function recordJson(value: unknown, url: string | undefined): string {
   try {
     return JSON.stringify(value);
   } catch {
-    throw new Error(`cannot write the record ${url}: it is nested too deeply to write as JSON`);
+    const which = url ?? 'without a self link';
+    throw new Error(`cannot write the record ${which}: it is nested too deeply to write as JSON`);
   }
 }
 

@@ -127,7 +127,8 @@ export async function runExport(run: ExportRun): Promise<ExportProgress> {
       const items = page.items.length > room ? page.items.slice(0, room) : page.items;
       encoded.clear();
       for (const item of items) {
-        encoded.append(format.encode({ url: item.url, body: item.document.body }));
+        // A record without an address of its own (no `self`) is written without one.
+        encoded.append(format.encode({ url: item.urlOrUndefined, body: item.document.body }));
       }
       await output.write(encoded.bytes);
       const finished = progress.records + items.length >= limit;

@@ -7,11 +7,13 @@ import { type EntryPoint, EntryPointSchema, entryPointVersion } from '../schema/
 import type { PersonSignupInput } from '../schema/helper-bodies.js';
 import { localId } from '../schema/identifiers.js';
 import type { AnyKind } from '../schema/kind.js';
+import { declaredPlurals, specPlurals } from '../schema/kind-names.js';
 import { KINDS, type SpecKind } from '../schema/kinds/index.js';
 import type { personKind } from '../schema/kinds/person.js';
 import { Collection } from './collection.js';
 import { collectionRelations, hasCollection } from './collection-relation.js';
 import { type CallOptions, NavigatorContext } from './context.js';
+import { notAnEntryPoint } from './entry-point-check.js';
 import { type HelperOptions, sendHelper } from './helper-call.js';
 import { Metadata } from './metadata.js';
 import type { FollowOptions } from './resource.js';
@@ -316,7 +318,11 @@ export type Client = BaseClient & Collections<SpecKind>;
  * @throws {@link RedirectError} when a redirect cannot be followed with the key (in a
  *   browser, or too many hops).
  * @throws {@link ResponseFormatError} when the URL answers 2xx with something other than
- *   an entry point: not JSON, or JSON without `_links`.
+ *   an entry point: not JSON, JSON without `_links`, a collection page (records under
+ *   `<prefix>:<plural>`, or paging members), a record (`identifiers`, or a `self` such
+ *   as `…/people/<id>`), or a document that links none of the collections an entry
+ *   point links. Its `reason` says which it was and, when it can tell, where the entry
+ *   point likely is.
  * @throws {@link SchemaValidationError} when the entry point's fields are not of their
  *   types (`max_pagesize: "many"`) and `validate` is on (the default).
  * @throws The signal's reason, as it is, when `signal` aborts first.
@@ -435,6 +441,24 @@ export async function connectWith<const K extends readonly AnyKind[]>(
       contentType: response.headers.get('content-type'),
       bodyText: jsonPreview(response.body ?? null, 500),
       reason: 'not an entry point: a HAL document with _links was expected',
+    });
+  }
+  // A collection page or a record has _links too: paging `std:people` inside it would
+  // answer no people, so what is not an entry point is refused, saying what it is.
+  const ownPlurals = kinds.map((kind) => kind.plural);
+  const notEntryPoint = notAnEntryPoint(
+    probe,
+    new Set([...declaredPlurals(), ...ownPlurals]),
+    new Set([...specPlurals(), ...ownPlurals]),
+  );
+  if (notEntryPoint !== undefined) {
+    throw new ResponseFormatError({
+      method: 'GET',
+      url: url.toString(),
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      bodyText: jsonPreview(response.body ?? null, 500),
+      reason: `not an entry point: ${notEntryPoint}`,
     });
   }
   const prefix = specPrefixOf(probe.curies, probe, curiePrefix);

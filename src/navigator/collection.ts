@@ -8,13 +8,19 @@ import {
   toLinkList,
   withQueryParameter,
 } from '../hal/index.js';
+import { backgroundUrl } from '../helpers/background.js';
 import { CollectionPageSchema } from '../schema/collection-page.js';
 import type { AnyKind } from '../schema/kind.js';
 import { collectionRelations } from './collection-relation.js';
 import type { CallOptions, NavigatorContext } from './context.js';
 import type { Resource } from './resource.js';
 import { shapeError } from './shape-error.js';
-import { outgoingBody, type WriteOptions } from './write.js';
+import {
+  type BackgroundWriteResult,
+  outgoingBody,
+  type WriteOptions,
+  writeResult,
+} from './write.js';
 
 /**
  * Options for paging through a collection.
@@ -334,7 +340,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
    * ```
    */
   async get(url: string, options: CallOptions = {}): Promise<W> {
-    return this.#wrap(await this.#context.getRecord(url, options));
+    return this.#wrap(await this.#context.getRecord(url, options), url);
   }
 
   /**
@@ -342,7 +348,10 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
    * kind's write schema first, so a mistake is reported without a request. Servers may
    * answer 201 or 200; both are success.
    * With `returnResponse: false` the server need not send the resource back; the call
-   * then resolves to the new resource's URL when the server gives one.
+   * then resolves to the new resource's URL when the server gives one. With
+   * `background: true` (`?background_processing=true`), it resolves with a
+   * {@link BackgroundWriteResult}: the record when the server sent it, else `accepted`
+   * (no record is read from an empty answer, and none is fetched).
    *
    * @example
    * ```ts
@@ -350,15 +359,27 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
    *   given_name: 'Ana',
    *   email_addresses: [{ address: 'ana@example.org', primary: true }],
    * });
+   * const queued = await client.people.create({ given_name: 'Bo' }, { background: true });
+   * if (queued.accepted) console.log('will be created', queued.status);
    * ```
    */
-  async create(input: I, options?: WriteOptions & { returnResponse?: true }): Promise<W>;
   async create(
     input: I,
-    options: WriteOptions & { returnResponse: false },
+    options: WriteOptions & { background: true },
+  ): Promise<BackgroundWriteResult<W>>;
+  async create(
+    input: I,
+    options?: WriteOptions & { returnResponse?: true; background?: false },
+  ): Promise<W>;
+  async create(
+    input: I,
+    options: WriteOptions & { returnResponse: false; background?: false },
   ): Promise<string | undefined>;
-  async create(input: I, options: WriteOptions = {}): Promise<W | string | undefined> {
-    const { returnResponse, ...call } = options;
+  async create(
+    input: I,
+    options: WriteOptions = {},
+  ): Promise<W | string | undefined | BackgroundWriteResult<W>> {
+    const { returnResponse, background, ...call } = options;
     const url = await this.#locate(call);
     const body = this.#context.parse(
       this.#kind.writeSchema,
@@ -369,15 +390,18 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     );
     const result = await this.#context.send(
       'POST',
-      url,
+      background ? backgroundUrl(url) : url,
       outgoingBody(this.#context, body, returnResponse),
       call,
     );
+    // The created record's address: its `self`, else the answer's Location (never the
+    // collection's URL the POST went to).
+    if (background) return writeResult(result, (document) => this.#wrap(document, result.location));
     if (returnResponse === false) {
       return result.document?.selfUrl ?? this.#context.location(result.response, url);
     }
     if (result.document && result.document.relations().length > 0) {
-      return this.#wrap(result.document);
+      return this.#wrap(result.document, result.location);
     }
     // A server that created the resource but sent no representation still says where.
     const location = this.#context.location(result.response, url);
@@ -522,9 +546,10 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     } else {
       // No embedded records: fetch each linked one. The transport's rate limit paces these.
       items = await Promise.all(
-        raw.links.map(async (link) =>
-          this.#wrap(await this.#context.getRecord(link.url(), { signal })),
-        ),
+        raw.links.map(async (link) => {
+          const url = link.url();
+          return this.#wrap(await this.#context.getRecord(url, { signal }), url);
+        }),
       );
     }
     const { info } = raw;
@@ -541,7 +566,8 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     };
   }
 
-  #wrap(document: HalDocument): W {
-    return this.#context.wrap(this.#kind, document) as W;
+  /** A record of the collection; `address` as {@link NavigatorContext.wrap} takes it. */
+  #wrap(document: HalDocument, address?: string): W {
+    return this.#context.wrap(this.#kind, document, address) as W;
   }
 }

@@ -1,9 +1,11 @@
 import type * as z from 'zod/mini';
 import { SchemaValidationError } from '../errors/index.js';
+import { UnknownKindError } from '../errors/unknown-kind-error.js';
 import { type Curies, fetchableUrl, HalDocument, isJsonObject, Link } from '../hal/index.js';
 import type { HttpMethod, HttpRequest, HttpResponse, Transport } from '../http/transport.js';
 import { fitsAsIs } from '../schema/fits.js';
 import type { AnyKind } from '../schema/kind.js';
+import { declaredPlural } from '../schema/kind-names.js';
 import { untypedKindOf } from './kind.js';
 import { type Resource, resourceClass } from './resource.js';
 import { shapeError } from './shape-error.js';
@@ -31,6 +33,11 @@ export interface SendResult {
   response: HttpResponse;
   /** The response body as a HAL document, when there was one. */
   document: HalDocument | undefined;
+  /**
+   * The answer's `Location` header as an absolute http(s) URL; undefined when there is
+   * none or it is unusable (the write was made: its answer is not refused for that).
+   */
+  location: string | undefined;
 }
 
 /**
@@ -75,33 +82,45 @@ export class NavigatorContext {
 
   /**
    * The kind registered under `name`; for a kind this connection was not given, an
-   * untyped kind of that name, whose records are read as plain JSON objects.
+   * untyped kind under the names the SDK's table of declared kinds gives it (every kind
+   * of the specification and of the server presets), whose records are read as plain
+   * JSON objects. A name in neither is an {@link UnknownKindError} naming `from` (what
+   * led to the kind): a plural is never guessed.
+   *
+   * @param name - The kind's singular name, as a relation or helper names it.
+   * @param from - What named it, for the error (`person's std:outreaches`).
    *
    * @example
    * ```ts
    * context.kindNamed('person').plural; // 'people'
+   * context.kindNamed('outreach').plural; // 'outreaches', without outreachKind
    * ```
    */
-  kindNamed(name: string): AnyKind {
+  kindNamed(name: string, from: string = name): AnyKind {
     const known = this.kinds.get(name) ?? this.#untyped.get(name);
     if (known) return known;
+    const plural = declaredPlural(name);
+    if (plural === undefined) throw new UnknownKindError(name, from);
     // Kept, so that every record of the kind shares one derived class.
-    const untyped = untypedKindOf(name, `${name}s`);
+    const untyped = untypedKindOf(name, plural);
     this.#untyped.set(name, untyped);
     return untyped;
   }
 
   /**
    * Wraps a document of `kind` in the kind's resource class: its fields parsed into
-   * `data`, a method per relation and helper of the kind.
+   * `data`, a method per relation and helper of the kind. `address` is where the server
+   * said the record is when the record is the whole answer (the URL a GET of it
+   * answered, the `Location` of its create); its `self` link, when it has one, wins
+   * (see {@link Resource.url}).
    *
    * @example
    * ```ts
-   * const person = context.wrap(personKind, await context.getRecord(personUrl));
+   * const person = context.wrap(personKind, await context.getRecord(personUrl), personUrl);
    * ```
    */
-  wrap(kind: AnyKind, document: HalDocument): Resource<object> {
-    return new (resourceClass(kind))(this, document, kind);
+  wrap(kind: AnyKind, document: HalDocument, address?: string): Resource<object> {
+    return new (resourceClass(kind))(this, document, kind, address);
   }
 
   /**
@@ -174,10 +193,11 @@ export class NavigatorContext {
     if (response.body !== undefined && !object && method !== 'DELETE') {
       throw shapeError(method, response, 'a JSON object or no body was expected');
     }
+    const location = usableLocation(response, url);
     const document = object
-      ? HalDocument.parse(response.body, locationOf(response, url), this.curies)
+      ? HalDocument.parse(response.body, location ?? (response.url || url), this.curies)
       : undefined;
-    return { status: response.status, response, document };
+    return { status: response.status, response, document, location };
   }
 
   /**
@@ -245,17 +265,16 @@ export class NavigatorContext {
 }
 
 /**
- * The URL a write answered about: the `Location` of a 201, else the request URL (also
- * when the Location is unusable: the document's own `self` still decides its address).
+ * The `Location` of a write's answer as an absolute http(s) URL, or undefined when there
+ * is none or it is unusable (then the document's own `self` decides its address).
  */
-function locationOf(response: HttpResponse, requestUrl: string): string {
-  const base = response.url || requestUrl;
+function usableLocation(response: HttpResponse, requestUrl: string): string | undefined {
   const location = response.headers.get('location');
-  if (!location) return base;
+  if (!location) return undefined;
   try {
-    const url = new URL(location, base).toString();
-    return fetchableUrl(url) === undefined ? url : base;
+    const url = new URL(location, response.url || requestUrl).toString();
+    return fetchableUrl(url) === undefined ? url : undefined;
   } catch {
-    return base;
+    return undefined;
   }
 }

@@ -1,5 +1,7 @@
 import type * as z from 'zod/mini';
+import { LinkNotFoundError } from '../errors/link-not-found-error.js';
 import type { HalDocument, Link, TemplateVariables } from '../hal/index.js';
+import { backgroundUrl } from '../helpers/background.js';
 import type { HelperResult } from '../helpers/result.js';
 import type {
   AnyKind,
@@ -13,7 +15,13 @@ import { Collection } from './collection.js';
 import type { CallOptions, NavigatorContext } from './context.js';
 import { type HelperOptions, type NoticeHelperOptions, sendHelper } from './helper-call.js';
 import type { ResourceOf } from './typed.js';
-import { outgoingBody, type WriteOptions } from './write.js';
+import {
+  type BackgroundWriteResult,
+  type DeleteOptions,
+  outgoingBody,
+  type WriteOptions,
+  writeResult,
+} from './write.js';
 
 /**
  * Options for following a link.
@@ -58,17 +66,22 @@ export class Resource<T extends object, I = T> {
    * @param context - The connection's shared state, as a kind's `wrap` receives it.
    * @param document - The HAL document to wrap.
    * @param kind - The kind of resource the document is.
+   * @param address - Where the server said the record is, when the document is the
+   *   whole answer about it: the URL a GET of it answered, or the `Location` of its
+   *   create. Never a container's URL (a page, another record, a helper). Its `self`
+   *   link, when it has one, wins.
    *
    * @example
    * ```ts
-   * const person = new Resource(context, document, personKind); // untyped methods
-   * const typed = context.wrap(personKind, document); // what the SDK does: a PersonResource
+   * const person = new Resource(context, document, personKind, personUrl); // untyped methods
+   * const typed = context.wrap(personKind, document, personUrl); // what the SDK does: a PersonResource
    * ```
    */
-  constructor(context: NavigatorContext, document: HalDocument, kind: AnyKind) {
+  constructor(context: NavigatorContext, document: HalDocument, kind: AnyKind, address?: string) {
     this.context = context;
     this.document = document;
     this.kind = kind;
+    this.#address = address;
     // With validation on, a record that does not fit fails where it is read. With it
     // off nothing can fail, so `data` is worked out when first asked for: a caller that
     // reads only `url` or `document` (the export command) never pays for it.
@@ -76,6 +89,7 @@ export class Resource<T extends object, I = T> {
   }
 
   #data: T | undefined;
+  readonly #address: string | undefined;
 
   #parse(): T {
     return this.context.parse(
@@ -93,7 +107,13 @@ export class Resource<T extends object, I = T> {
   }
 
   /**
-   * The resource's canonical URL: its `self` link, else the URL it was read from.
+   * The resource's address: its `self` link; for a record without one, the address the
+   * server gave for it as a whole answer (the URL a GET of the record answered, the
+   * `Location` of its create). A record without either (one embedded in a page or in
+   * another record without `self`) has none: reading `url` is then a LinkNotFoundError
+   * naming `self`, and so is every call that needs it (`update`, `delete`, `refresh`,
+   * `linkTo`), never a request to the page's URL. {@link Resource.urlOrUndefined}
+   * answers undefined instead.
    *
    * @example
    * ```ts
@@ -101,7 +121,25 @@ export class Resource<T extends object, I = T> {
    * ```
    */
   get url(): string {
-    return this.document.selfUrl ?? this.document.url;
+    const url = this.urlOrUndefined;
+    if (url === undefined) {
+      throw new LinkNotFoundError('self', this.document.url, this.document.relations());
+    }
+    return url;
+  }
+
+  /**
+   * The resource's address as {@link Resource.url} gives it, or undefined when it has
+   * none (a record embedded without a `self` link): for code that can do without one,
+   * such as a report or an export.
+   *
+   * @example
+   * ```ts
+   * const where = person.urlOrUndefined ?? '(no address)';
+   * ```
+   */
+  get urlOrUndefined(): string | undefined {
+    return this.document.selfUrl ?? this.#address;
   }
 
   /**
@@ -166,55 +204,88 @@ export class Resource<T extends object, I = T> {
    * ```
    */
   async refresh(options: CallOptions = {}): Promise<this> {
-    const document = await this.context.getRecord(this.url, options);
-    return this.context.wrap(this.kind, document) as unknown as this;
+    const url = this.url;
+    const document = await this.context.getRecord(url, options);
+    return this.context.wrap(this.kind, document, url) as unknown as this;
   }
 
   /**
    * Updates the resource with PUT. Send only the fields to change: fields left out are
    * untouched, `null` clears a field, and an array replaces the whole array.
-   * Returns the updated resource, or undefined when `returnResponse` is false.
+   * Returns the updated resource, or undefined when `returnResponse` is false. With
+   * `background: true`, resolves with a {@link BackgroundWriteResult}: an answer
+   * without a record is `accepted`, never read as the record. A resource without an
+   * address (see {@link Resource.url}) is a LinkNotFoundError before any request.
    *
    * @example
    * ```ts
    * const updated = await person.update({ family_name: 'Lopez', honorific_prefix: null });
    * await person.update({ given_name: 'Ana' }, { returnResponse: false });
+   * const later = await person.update({ given_name: 'Ana' }, { background: true });
+   * if (later.accepted) console.log('queued');
    * ```
    */
-  async update(changes: I, options?: WriteOptions & { returnResponse?: true }): Promise<this>;
-  async update(changes: I, options: WriteOptions & { returnResponse: false }): Promise<undefined>;
-  async update(changes: I, options: WriteOptions = {}): Promise<this | undefined> {
-    const { returnResponse, ...call } = options;
+  async update(
+    changes: I,
+    options: WriteOptions & { background: true },
+  ): Promise<BackgroundWriteResult<this>>;
+  async update(
+    changes: I,
+    options?: WriteOptions & { returnResponse?: true; background?: false },
+  ): Promise<this>;
+  async update(
+    changes: I,
+    options: WriteOptions & { returnResponse: false; background?: false },
+  ): Promise<undefined>;
+  async update(
+    changes: I,
+    options: WriteOptions = {},
+  ): Promise<this | undefined | BackgroundWriteResult<this>> {
+    const { returnResponse, background, ...call } = options;
+    const url = this.url;
     // parse() returns the input unchanged when validation is off.
     const body = this.context.parse(
       this.kind.writeSchema,
       changes,
-      this.url,
+      url,
       `std:${this.kind.singular}`,
       'write',
     );
     const result = await this.context.send(
       'PUT',
-      this.url,
+      background ? backgroundUrl(url) : url,
       outgoingBody(this.context, body, returnResponse),
       call,
     );
+    if (background) {
+      return writeResult(result, (document) => this.#rewrap(document, url));
+    }
     if (returnResponse === false) return undefined;
     // Some servers answer an update with an empty body; read the resource again then.
     if (!result.document || result.document.relations().length === 0) return this.refresh(call);
-    return this.context.wrap(this.kind, result.document) as unknown as this;
+    return this.#rewrap(result.document, url);
+  }
+
+  /** The record as the answer to a write at its address tells it. */
+  #rewrap(document: HalDocument, url: string): this {
+    return this.context.wrap(this.kind, document, url) as unknown as this;
   }
 
   /**
-   * Deletes the resource.
+   * Deletes the resource. `background: true` asks the server to delete it later. A
+   * resource without an address (see {@link Resource.url}) is a LinkNotFoundError
+   * before any request.
    *
    * @example
    * ```ts
    * await person.delete();
+   * await person.delete({ background: true }); // DELETE …?background_processing=true
    * ```
    */
-  async delete(options: CallOptions = {}): Promise<void> {
-    await this.context.send('DELETE', this.url, undefined, options);
+  async delete(options: DeleteOptions = {}): Promise<void> {
+    const { background, ...call } = options;
+    const url = this.url;
+    await this.context.send('DELETE', background ? backgroundUrl(url) : url, undefined, call);
   }
 
   /**
@@ -232,12 +303,12 @@ export class Resource<T extends object, I = T> {
     relation: OneRelation,
     options: CallOptions = {},
   ): Promise<Resource<object> | undefined> {
-    const kind = this.context.kindNamed(relation.kind);
+    const kind = this.context.kindNamed(relation.kind, this.#naming(relation.rel));
     const [embedded] = this.document.embedded(relation.rel);
     if (embedded) return this.context.wrap(kind, embedded);
     if (!relation.required && !this.document.link(relation.rel)) return undefined;
     const url = this.requireLink(relation.rel).url();
-    return this.context.wrap(kind, await this.context.getRecord(url, options));
+    return this.context.wrap(kind, await this.context.getRecord(url, options), url);
   }
 
   /**
@@ -251,7 +322,7 @@ export class Resource<T extends object, I = T> {
    * ```
    */
   collection(relation: ManyRelation): Collection<object, unknown, Resource<object>> {
-    const kind = this.context.kindNamed(relation.kind);
+    const kind = this.context.kindNamed(relation.kind, this.#naming(relation.rel));
     const rels = [relation.rel, ...relation.alternatives];
     const present = rels.find((r) => this.document.link(r)) ?? relation.rel;
     const [embedded] = this.document.embedded(present);
@@ -308,8 +379,8 @@ export class Resource<T extends object, I = T> {
           rel: helper.rel,
           schema,
           input,
-          recordKind: this.context.kindNamed(helper.record),
-          personKind: this.context.kindNamed('person'),
+          recordKind: this.context.kindNamed(helper.record, this.#naming(helper.rel)),
+          personKind: this.context.kindNamed('person', this.#naming(helper.rel)),
         },
         options,
       );
@@ -348,7 +419,12 @@ export class Resource<T extends object, I = T> {
    * ```
    */
   requireLink(rel: string): Link {
-    return this.document.requireLink(rel, this.url);
+    return this.document.requireLink(rel, this.urlOrUndefined ?? this.document.url);
+  }
+
+  /** What names a kind from this record, for an UnknownKindError: `petition's std:reviews`. */
+  #naming(rel: string): string {
+    return `${this.kind.singular}'s ${rel}`;
   }
 }
 
@@ -357,6 +433,7 @@ export type DerivedClass = new (
   context: NavigatorContext,
   document: HalDocument,
   kind: AnyKind,
+  address?: string,
 ) => Resource<object>;
 
 const derivedClasses = new WeakMap<AnyKind, DerivedClass>();

@@ -1,4 +1,5 @@
-import type { CallOptions, NavigatorContext } from './context.js';
+import type { HalDocument } from '../hal/index.js';
+import type { CallOptions, NavigatorContext, SendResult } from './context.js';
 
 /**
  * Options of calls that create or update a resource.
@@ -7,6 +8,7 @@ import type { CallOptions, NavigatorContext } from './context.js';
  * ```ts
  * await client.people.create(person, { returnResponse: false });
  * await client.people.create(person, { idempotencyKey: `import-${row.id}` });
+ * await client.people.create(person, { background: true }); // a BackgroundWriteResult
  * ```
  */
 export interface WriteOptions extends CallOptions {
@@ -26,6 +28,107 @@ export interface WriteOptions extends CallOptions {
    * call is then never retried. An update (PUT) is idempotent already and sends none.
    */
   idempotencyKey?: string | false;
+  /**
+   * Asks the server to do the write later (`?background_processing=true` added to the
+   * address, its other query parameters kept), as Action Network offers on every write.
+   * The call then resolves with a {@link BackgroundWriteResult}: `accepted: true` when
+   * the answer carries no record (202 Accepted, or 200 `{}`), since the record may not
+   * be written yet; the record when the server wrote it at once and sent it (a server
+   * that ignores the parameter). Default false.
+   */
+  background?: boolean;
+}
+
+/**
+ * Options of a delete: the call's signal and timeout, and `background` (see
+ * {@link WriteOptions.background}), which asks the server to delete later.
+ *
+ * @example
+ * ```ts
+ * await person.delete({ background: true }); // DELETE …/people/4c1e…?background_processing=true
+ * ```
+ */
+export interface DeleteOptions extends CallOptions {
+  /** Adds `?background_processing=true` to the record's address. Default false. */
+  background?: boolean;
+}
+
+/**
+ * What a create or update made with `background: true` answers: the record, when the
+ * server wrote it at once and sent it back ({@link ProcessedWrite}), or that it took the
+ * write to do later ({@link AcceptedWrite}). Never a record read from an empty answer.
+ *
+ * @example
+ * ```ts
+ * const result = await client.people.create(input, { background: true });
+ * if (result.accepted) console.log('queued', result.status);
+ * else console.log('created', result.record.url);
+ * ```
+ */
+export type BackgroundWriteResult<W> = ProcessedWrite<W> | AcceptedWrite;
+
+/**
+ * A background write the server carried out at once and answered with the record.
+ *
+ * @example
+ * ```ts
+ * const result = await person.update({ family_name: 'Lopez' }, { background: true });
+ * if (!result.accepted) console.log(result.record.data.family_name);
+ * ```
+ */
+export interface ProcessedWrite<W> {
+  /** Always false: the answer is the record as written. */
+  accepted: false;
+  /** The HTTP status (200 or 201). */
+  status: number;
+  /** The record the server sent back. */
+  record: W;
+}
+
+/**
+ * A background write the server took to do later: its answer carried no record (202
+ * Accepted, or 200 `{}` as Action Network answers). Nothing is known to be written yet,
+ * and a failure of the work is not reported to this call.
+ *
+ * @example
+ * ```ts
+ * const result = await client.people.create(input, { background: true });
+ * if (result.accepted) console.log(result.status, result.location ?? 'no Location');
+ * ```
+ */
+export interface AcceptedWrite {
+  /** Always true: the server took the write to do later. */
+  accepted: true;
+  /** The HTTP status: 202, or 200 from servers that answer so. */
+  status: number;
+  /**
+   * The answer's `Location`, when it sent one: for a 202 often a status monitor rather
+   * than the record.
+   */
+  location: string | undefined;
+}
+
+/**
+ * Reads the answer to a write made with `background: true`: the record when the answer
+ * carries one (a document with links, as for any write), else an {@link AcceptedWrite}.
+ * An empty answer is never read as the record, nor followed up with a GET: the record
+ * may not exist yet.
+ *
+ * @example
+ * ```ts
+ * const result = await context.send('POST', backgroundUrl(url), body);
+ * return writeResult(result, (document) => context.wrap(kind, document, result.location));
+ * ```
+ */
+export function writeResult<W>(
+  result: SendResult,
+  wrap: (document: HalDocument) => W,
+): BackgroundWriteResult<W> {
+  const { status, document, location } = result;
+  if (document && document.relations().length > 0) {
+    return { accepted: false, status, record: wrap(document) };
+  }
+  return { accepted: true, status, location };
 }
 
 /**
@@ -48,7 +151,8 @@ export function controlMember(
 
 /**
  * A link object pointing at a resource or URL, for the `_links` of a write body (a
- * signature's `std:person`, a wrapper's `std:creator`).
+ * signature's `std:person`, a wrapper's `std:creator`). A resource without an address
+ * of its own (see `Resource.url`) is a LinkNotFoundError naming `self`.
  *
  * @example
  * ```ts

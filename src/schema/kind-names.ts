@@ -79,6 +79,19 @@ export function declaredPlural(singular: string): string | undefined {
 }
 
 /**
+ * The plurals of the specification's kinds: the collections every compliant entry point
+ * may link.
+ *
+ * @example
+ * ```ts
+ * specPlurals().includes('outreaches'); // true
+ * ```
+ */
+export function specPlurals(): string[] {
+  return Object.values(SPEC_KIND_NAMES);
+}
+
+/**
  * Every declared kind's plural (specification first, then presets): the collections an
  * entry point may link.
  *
@@ -88,5 +101,5 @@ export function declaredPlural(singular: string): string | undefined {
  * ```
  */
 export function declaredPlurals(): string[] {
-  return [...Object.values(SPEC_KIND_NAMES), ...Object.values(PRESET_KIND_NAMES)];
+  return [...specPlurals(), ...Object.values(PRESET_KIND_NAMES)];
 }

@@ -287,7 +287,11 @@ describe('connecting', () => {
   it('reports an entry point without the relation asked for', async () => {
     const base = 'https://bare.example/api/v1';
     server.use(
-      http.get(`${base}/`, () => HttpResponse.json({ _links: { self: { href: `${base}/` } } })),
+      http.get(`${base}/`, () =>
+        HttpResponse.json({
+          _links: { self: { href: `${base}/` }, 'std:petitions': { href: `${base}/petitions` } },
+        }),
+      ),
     );
     const client = await connect(`${base}/`);
     const error = await client.people.toArray().catch((e: unknown) => e);
