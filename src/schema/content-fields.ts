@@ -169,7 +169,23 @@ export function contentFields() {
   return {
     ...describedRecordFields(),
     featured_image_url: optional(z.string()),
+    ...taggedFields(),
   };
+}
+
+/**
+ * `tag_list`: the names of the tags a page or message carries. Not in the
+ * specification; Action Network's documented member on messages and every action (a
+ * plain member, not `action_network:tag_list`), declared so that what it sends is
+ * written back.
+ *
+ * @example
+ * ```ts
+ * const shape = { ...commonFields(mode), ...taggedFields(), subject: optional(z.string()) };
+ * ```
+ */
+export function taggedFields() {
+  return { tag_list: optional(z.array(z.string())) };
 }
 
 /**
@@ -368,7 +384,7 @@ export function ticketLevelSchema(mode: Mode) {
       currency: optional(currency(mode)),
       limit: optional(nonNegativeInteger(mode)),
       total_tickets: computedMember(integer('read'), mode),
-      total_amount: computedMember(float('read'), mode),
+      total_amount: computedMember(money('read'), mode),
     },
     mode,
   );

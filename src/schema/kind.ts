@@ -221,8 +221,17 @@ function std(name: string): string {
 }
 
 /**
+ * A relation name as declared: under the specification's curie (`person` is
+ * `std:person`) unless it names its own (`action_network:embed`, a vendor's relation).
+ */
+function curied(rel: string): string {
+  return rel.includes(':') ? rel : `std:${rel}`;
+}
+
+/**
  * A relation to one record of the kind named `kind`. Its link relation is the method's
- * name in snake case unless `rel` says otherwise (without the curie).
+ * name in snake case unless `rel` says otherwise (without the curie, or with a vendor's
+ * own: `rel: 'action_network:embed'`).
  *
  * @example
  * ```ts
@@ -239,7 +248,7 @@ export function one<const K extends string, const R extends boolean = false>(
   return {
     type: 'one',
     kind,
-    rel: options.rel === undefined ? '' : `std:${options.rel}`,
+    rel: options.rel === undefined ? '' : curied(options.rel),
     required: (options.required ?? false) as R,
   };
 }
@@ -261,8 +270,8 @@ export function many<const K extends string>(
   return {
     type: 'many',
     kind,
-    rel: options.rel === undefined ? '' : `std:${options.rel}`,
-    alternatives: (options.alternatives ?? []).map((rel) => `std:${rel}`),
+    rel: options.rel === undefined ? '' : curied(options.rel),
+    alternatives: (options.alternatives ?? []).map(curied),
   };
 }
 

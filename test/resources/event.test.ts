@@ -34,7 +34,7 @@ describe('eventKind.schema (read)', () => {
       type: 'hybrid',
       status: 'postponed',
       total_accepted: 40,
-      total_amount: 300,
+      total_amount: '300.00', // money is read as given
       capacity: 100,
       all_day: false,
       'vendor:livestream': true,

@@ -1,24 +1,21 @@
 import * as z from 'zod/mini';
 import { optional } from '../../schema/fields.js';
-import { defineKind, type OneRelation } from '../../schema/kind.js';
+import { defineKind, type OneRelation, one } from '../../schema/kind.js';
 import { linkedAs } from '../linked-as.js';
 
 /**
  * Action Network's link from an action (an event, an event campaign, a petition, a
- * form…) to its embed codes: `action_network:embed`. Written out in full because
- * `one()` names its relations under `std:`. Give it to any record's `related()`.
+ * form…) to its embed codes: `action_network:embed`, a relation under Action Network's
+ * own curie. Give it to any record's `related()`.
  *
  * @example
  * ```ts
  * const embed = await event.related(EMBED_RELATION); // undefined when not linked
  * ```
  */
-export const EMBED_RELATION: OneRelation<'embed', false> = {
-  type: 'one',
-  kind: 'embed',
+export const EMBED_RELATION: OneRelation<'embed', false> = one('embed', {
   rel: 'action_network:embed',
-  required: false,
-};
+});
 
 /** The six variants of an embed code: two layouts, each with three levels of styling. */
 const EMBED_CODES = {

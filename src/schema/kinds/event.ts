@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { money } from '../action-fields.js';
 import {
   contentFields,
   eventContactSchema,
@@ -15,7 +16,6 @@ import {
   date,
   datetime,
   enumeration,
-  float,
   integer,
   type Mode,
   optional,
@@ -167,7 +167,7 @@ export const eventKind = defineKind({
   computed: {
     total_accepted: optional(integer('read')),
     total_tickets: optional(integer('read')),
-    total_amount: optional(float('read')),
+    total_amount: optional(money('read')),
     ...SHARING_TOTALS,
   },
   relations: {

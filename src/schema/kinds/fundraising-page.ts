@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
-import { currency } from '../action-fields.js';
+import { currency, money } from '../action-fields.js';
 import { contentFields, SHARING_TOTALS, sharingFields } from '../content-fields.js';
-import { commonFields, float, integer, type Mode, optional } from '../fields.js';
+import { commonFields, integer, type Mode, optional } from '../fields.js';
 import { defineKind, many, one, recordHelper } from '../kind.js';
 
 /** The fundraising page's writable fields as the spec lists them. */
@@ -37,7 +37,7 @@ export const fundraisingPageKind = defineKind({
   computed: {
     total_donations: optional(integer('read')),
     // Total raised, in the page's currency.
-    total_amount: optional(float('read')),
+    total_amount: optional(money('read')),
     ...SHARING_TOTALS,
   },
   relations: {

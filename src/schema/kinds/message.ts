@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { taggedFields } from '../content-fields.js';
 import {
   commonFields,
   datetime,
@@ -44,6 +45,7 @@ function messageShape(mode: Mode) {
      * Network's way of targeting a message, beside the `std:list` and `std:query` links.
      */
     targets: optional(z.array(object({ href: optional(z.string()) }, mode))),
+    ...taggedFields(),
   };
 }
 
