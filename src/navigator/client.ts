@@ -47,8 +47,9 @@ export interface ClientOptions extends TransportOptions {
    * Kinds the server has beside the specification's (a {@link ServerPreset} gives its
    * own, as `actionNetwork` gives event campaigns): {@link connect} reads their records
    * typed and adds a collection for each (`client.eventCampaigns`), linked under the
-   * kind's `rel` or `std:<plural>` (see {@link linkedAs}). {@link connectWith} takes
-   * its kinds as its first argument instead.
+   * kind's `rel` or `std:<plural>` (see {@link linkedAs}). {@link connectWith} adds
+   * them to the kinds of its first argument (collections at run time; its type names
+   * the first argument's only).
    */
   kinds?: readonly AnyKind[];
 }
@@ -420,7 +421,16 @@ export async function connectWith<const K extends readonly AnyKind[]>(
     });
   }
   const url = new URL(entryPointUrl);
-  const { curiePrefix, validate = true, transport: given, signal, ...transportOptions } = options;
+  const {
+    curiePrefix,
+    validate = true,
+    transport: given,
+    signal,
+    // A preset's kinds spread into the options count too: never dropped in silence.
+    kinds: optionKinds = [],
+    ...transportOptions
+  } = options;
+  const allKinds = [...kinds, ...optionKinds];
   const transport = given ?? createTransport(transportOptions);
   transport.trustOrigin(url.origin);
   const response = await transport.request({
@@ -445,7 +455,7 @@ export async function connectWith<const K extends readonly AnyKind[]>(
   }
   // A collection page or a record has _links too: paging `std:people` inside it would
   // answer no people, so what is not an entry point is refused, saying what it is.
-  const ownPlurals = kinds.map((kind) => kind.plural);
+  const ownPlurals = allKinds.map((kind) => kind.plural);
   const notEntryPoint = notAnEntryPoint(
     probe,
     new Set([...declaredPlurals(), ...ownPlurals]),
@@ -465,7 +475,7 @@ export async function connectWith<const K extends readonly AnyKind[]>(
   // The SDK names the specification's relations `std:…`; alias `std` to the server's
   // own prefix so that those names resolve against its curie.
   const curies = prefix === undefined ? probe.curies : probe.curies.withAlias('std', prefix);
-  const context = new NavigatorContext(transport, curies, validate, prefix ?? 'std', kinds);
+  const context = new NavigatorContext(transport, curies, validate, prefix ?? 'std', allKinds);
   const client = new BaseClient(context, HalDocument.parse(response.body, url.toString(), curies));
   return client as BaseClient & Collections<K[number]>;
 }

@@ -391,7 +391,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     const result = await this.#context.send(
       'POST',
       background ? backgroundUrl(url) : url,
-      outgoingBody(this.#context, body, returnResponse),
+      outgoingBody(this.#context, body, returnResponse, this.#kind.readOnly),
       call,
     );
     // The created record's address: its `self`, else the answer's Location (never the

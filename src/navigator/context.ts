@@ -6,6 +6,7 @@ import type { HttpMethod, HttpRequest, HttpResponse, Transport } from '../http/t
 import { fitsAsIs } from '../schema/fits.js';
 import type { AnyKind } from '../schema/kind.js';
 import { declaredPlural } from '../schema/kind-names.js';
+import { inInputOrder } from './input-order.js';
 import { untypedKindOf } from './kind.js';
 import { type Resource, resourceClass } from './resource.js';
 import { shapeError } from './shape-error.js';
@@ -244,7 +245,12 @@ export class NavigatorContext {
     // what zod would build, at a fifth of the cost (see fitsAsIs).
     if (direction === 'read' && fitsAsIs(schema, value)) return value as z.output<S>;
     const result = schema.safeParse(value);
-    if (result.success) return result.data;
+    if (result.success) {
+      // Sent in the caller's order, as read (the round-trip rule): see input-order.ts.
+      return direction === 'write'
+        ? (inInputOrder(value, result.data) as z.output<S>)
+        : result.data;
+    }
     if (this.validate) {
       throw new SchemaValidationError(result.error, {
         url: typeof url === 'string' ? url : url(),

@@ -254,7 +254,7 @@ export class Resource<T extends object, I = T> {
     const result = await this.context.send(
       'PUT',
       background ? backgroundUrl(url) : url,
-      outgoingBody(this.context, body, returnResponse),
+      outgoingBody(this.context, body, returnResponse, this.kind.readOnly),
       call,
     );
     if (background) {

@@ -164,8 +164,9 @@ export function linkTo(target: { readonly url: string } | string): { href: strin
 }
 
 /**
- * The body of a write as sent: the validated fields, the `_links` relations renamed from
- * the SDK's `std:` to the server's own prefix, and the control member.
+ * The body of a write as sent: the validated fields less the members the server owns
+ * (`serverOwned`, a kind's `readOnly`), the `_links` relations renamed from the SDK's
+ * `std:` to the server's own prefix, and the control member.
  *
  * @example
  * ```ts
@@ -177,8 +178,13 @@ export function outgoingBody(
   context: NavigatorContext,
   body: unknown,
   returnResponse: boolean | undefined,
+  serverOwned: readonly string[] = [],
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  // What the server computes or owns (a kind's read-only members: dates, totals) is not
+  // sent: a record read and written back carries them, and the server would ignore them.
+  // `_links` is how a write sets its links, so it stays.
+  for (const member of serverOwned) if (member !== '_links') delete out[member];
   const links = out._links;
   if (links && typeof links === 'object' && !Array.isArray(links) && context.specPrefix !== 'std') {
     const renamed: Record<string, unknown> = {};

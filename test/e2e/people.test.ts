@@ -91,14 +91,33 @@ describe('SDK against the reference server, in-process', () => {
     }
   });
 
-  it('refuses an invalid person locally, naming the property', async () => {
+  it('refuses a misspelt or mistyped member locally, naming the property', async () => {
     const error = await client.people
-      .create({ given_name: 'Bo', phone_numbers: [{ number: '555-0100' }] })
+      // A typo and a wrong type: refused before anything is sent.
+      .create({
+        given_name: 'Bo',
+        phone_numbers: [{ numbr: '12025550100' } as never],
+        family_name: 7 as never,
+      })
       .catch((e: unknown) => e);
     expect(isSchemaValidationError(error)).toBe(true);
     if (isSchemaValidationError(error)) {
-      expect(error.issues.map((issue) => issue.path)).toEqual([['phone_numbers', 0, 'number']]);
+      expect(error.issues.map((issue) => issue.path)).toEqual([
+        ['family_name'],
+        ['phone_numbers', 0],
+      ]);
     }
+  });
+
+  it('leaves values to the server: a malformed phone number is its 400, naming the property', async () => {
+    // The write side checks names and types; the server owns formats (the round-trip rule).
+    const error = await client.people
+      .create({ given_name: 'Bo', phone_numbers: [{ number: '555-0100' }] })
+      .catch((e: unknown) => e);
+    expect(isHTTPError(error) && error.status).toBe(400);
+    if (!isHTTPError(error)) return;
+    const descriptions = error.stdError?.resource_status[0]?.error_descriptions ?? [];
+    expect(descriptions.flatMap((d) => d.properties)).toContain('phone_numbers[0].number');
   });
 
   it('decodes the server std:error when local validation is off', async () => {
