@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { ACTION_NETWORK_KINDS } from '../../src/presets/action-network/index.js';
 import { HELPER_BODIES } from '../../src/schema/helper-bodies.js';
 import type { AnyKind } from '../../src/schema/kind.js';
 import { KINDS } from '../../src/schema/kinds/index.js';
@@ -139,7 +140,8 @@ function writable(kind: AnyKind, data: Record<string, unknown>): Record<string, 
 }
 
 describe('the round-trip rule (property)', () => {
-  for (const kind of KINDS) {
+  // The specification's kinds and the preset kinds a server declares alike.
+  for (const kind of [...KINDS, ...ACTION_NETWORK_KINDS] as AnyKind[]) {
     it(`${kind.singular}: what the read schema gives, the write schema sends unchanged`, () => {
       fc.assert(
         fc.property(readable(kind.schema, 4), (document) => {
