@@ -28,9 +28,11 @@ function advocacyCampaignShape(mode: Mode) {
 /**
  * The advocacy campaign kind: a campaign people take part in by reaching out to its
  * targets. Read with `schema` (unknown members kept, `type` open, counts read from
- * numeric strings); sent with `writeSchema` (targets with the person's rules for
- * addresses, emails and phones, no unknown members; `total_outreaches` and
- * `total_shares` are computed by the server and ignored when sent back).
+ * numeric strings); sent with `writeSchema` (member names and JSON types: no unknown
+ * plain members, vendor `<prefix>:<name>` members pass; `total_outreaches` and
+ * `total_shares` are computed by the server and ignored when sent back); the reference
+ * server checks `strictSchema` (targets with the person's rules for addresses, emails
+ * and phones).
  *
  * @example
  * ```ts

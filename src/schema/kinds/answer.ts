@@ -24,13 +24,16 @@ function answerShape(mode: Mode) {
 /**
  * The answer kind: a person's answer to a question. Read with `schema` (unknown members
  * kept); sent with `writeSchema` (on create, with `_links['std:person']`; `responses`
- * unique strings, no unknown members).
+ * strings, no unknown plain members, vendor `<prefix>:<name>` members pass); the
+ * reference server checks `strictSchema` (`responses` unique).
  *
  * @example
  * ```ts
  * import { answerKind } from 'adis-sdk/schema';
  * answerKind.schema.parse({ responses: ['yes'] }).responses; // ['yes']
- * answerKind.writeSchema.safeParse({ responses: ['yes', 'yes'] }).success; // false
+ * const twice = { responses: ['yes', 'yes'] };
+ * answerKind.writeSchema.safeParse(twice).success; // true: the server decides
+ * answerKind.strictSchema.safeParse(twice).success; // false
  * ```
  */
 export const answerKind = defineKind({

@@ -35,15 +35,17 @@ function attendanceShape(mode: Mode) {
 /**
  * The attendance kind: an RSVP to an event, or the tickets bought for a ticketed event.
  * Read with `schema` (unknown members kept, `status` open, ticket amounts as numbers or
- * numeric strings, a ticket's `person` as an href); sent with `writeSchema` (on create,
- * with `_links['std:person']`; `status` one of {@link ATTENDANCE_STATUSES}, ticket
- * amounts not negative, ISO 4217 ticket currencies, no unknown members).
+ * decimal strings, kept as given, a ticket's `person` as an href); sent with
+ * `writeSchema` (on create, with `_links['std:person']`; no unknown plain members,
+ * vendor `<prefix>:<name>` members pass); the reference server checks `strictSchema`
+ * (`status` one of {@link ATTENDANCE_STATUSES}, ticket amounts not negative, ISO 4217
+ * ticket currencies).
  *
  * @example
  * ```ts
  * import { attendanceKind } from 'adis-sdk/schema';
  * const data = attendanceKind.schema.parse({ status: 'accepted', tickets: [{ amount: '15' }] });
- * data.tickets?.[0]?.amount; // 15
+ * data.tickets?.[0]?.amount; // '15'
  * ```
  */
 export const attendanceKind = defineKind({

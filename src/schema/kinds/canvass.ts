@@ -22,20 +22,22 @@ function canvassShape(mode: Mode) {
   };
 }
 
-/** The canvass kind as declared: its write schema gets the success rule below. */
+/** The canvass kind as declared: its strict schema gets the success rule below. */
 /**
  * The canvass kind: one attempt to contact a person. Read with `schema` (unknown members
- * kept, `success` as a boolean or `"true"`/`"false"`); sent with `writeSchema` (no
- * unknown members, and, when both are sent, `success` agreeing with `status_code`, a
- * custom issue at `status_code` otherwise: the spec says an empty or missing status
- * code means the contact was successful).
+ * kept, `success` as a boolean or `"true"`/`"false"`); sent with `writeSchema`
+ * (`success` a boolean, no unknown plain members, vendor `<prefix>:<name>` members
+ * pass); the reference server checks `strictSchema` (when both are sent, `success`
+ * agreeing with `status_code`, a custom issue at `status_code` otherwise: the spec says
+ * an empty or missing status code means the contact was successful).
  *
  * @example
  * ```ts
  * import { canvassKind } from 'adis-sdk/schema';
  * canvassKind.schema.parse({ success: 'false', status_code: 'not_home' }).success; // false
- * canvassKind.writeSchema.safeParse({ success: true, status_code: 'not_home' }).success; // false
- * canvassKind.writeSchema.safeParse({ success: false, status_code: 'not_home' }).success; // true
+ * canvassKind.writeSchema.safeParse({ success: true, status_code: 'not_home' }).success; // true
+ * canvassKind.strictSchema.safeParse({ success: true, status_code: 'not_home' }).success; // false
+ * canvassKind.strictSchema.safeParse({ success: false, status_code: 'not_home' }).success; // true
  * ```
  */
 export const canvassKind = defineKind({

@@ -77,10 +77,11 @@ function moneyOf(value: unknown): number | undefined {
  * The donation kind: a donation by a person. Read with `schema` (unknown members kept,
  * amounts as numbers or decimal strings, kept as given; payment methods open); sent
  * with `writeSchema` (on create, with `_links['std:person']`; no unknown plain
- * members); the reference server checks `strictSchema` (amounts not negative, ISO 4217
- * `currency`, ISO 8601 dates). For the reference server, when a body carries both `amount` and
- * `recipients`, the recipients' amounts must not add up to more than `amount` (a custom
- * issue at `recipients`, reported with any other problem of the body); a partial update
+ * members, vendor `<prefix>:<name>` members pass); the reference server checks
+ * `strictSchema` (amounts not negative, ISO 4217 `currency`, ISO 8601 dates). For the
+ * reference server, when a body carries both `amount` and `recipients`, the recipients'
+ * amounts must not add up to more than `amount` (a custom issue at `recipients`,
+ * reported with any other problem of the body); a partial update
  * that changes only one of them is checked by the server against the stored other
  * ({@link recipientsProblem}).
  *

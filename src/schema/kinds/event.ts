@@ -109,8 +109,8 @@ const writtenDateTime = datetime('strict');
  * The cross-field rules of an event: `start_date` may not be after `end_date`
  * (compared as instants, so offsets are taken into account). Only dates that are
  * valid ISO 8601 date-times are compared; others are reported by their own check.
- * The write schema applies these rules, so a server re-parsing a merged document
- * after a partial update (a PUT that only moves `end_date`) finds them too.
+ * The strict schema applies these rules, so the reference server re-parsing a merged
+ * document after a partial update (a PUT that only moves `end_date`) finds them too.
  *
  * @example
  * ```ts
@@ -137,16 +137,21 @@ export function eventRuleIssues(event: EventRuleInput): RuleIssue[] {
 /**
  * The event kind: an event people attend by RSVP. Read with `schema` (unknown members
  * kept, enums open, dates as sent, totals read from numeric strings); sent with
- * `writeSchema` (closed enums for type, status, transparence, visibility and reminder
- * method, ISO 8601 dates with an offset, an IANA `timezone_identifier`, ISO 4217 ticket
- * currencies, counts at least 0, unique ticket level titles, no unknown members, and
- * `start_date` not after `end_date`, `params.code` START_DATE_AFTER_END_DATE: see
- * {@link eventRuleIssues}). The totals are computed: accepted and ignored, at the top
- * level and inside ticket levels and share options.
+ * `writeSchema` (member names and JSON types: no unknown plain members, vendor
+ * `<prefix>:<name>` members pass; a date-time may be a `Date`, sent as ISO 8601); the
+ * reference server checks `strictSchema` (closed enums for type, status, transparence,
+ * visibility and reminder method, ISO 8601 dates with an offset, an IANA
+ * `timezone_identifier`, ISO 4217 ticket currencies, counts at least 0, unique ticket
+ * level titles, and `start_date` not after `end_date`, `params.code`
+ * START_DATE_AFTER_END_DATE: see {@link eventRuleIssues}). The totals are computed:
+ * accepted and ignored, at the top level and inside ticket levels and share options.
  *
  * @example
  * ```ts
  * import { eventKind } from 'adis-sdk/schema';
+ * const late = { start_date: '2026-05-02T13:00:00Z', end_date: '2026-05-02T12:00:00Z' };
+ * eventKind.writeSchema.safeParse(late).success; // true: the server decides
+ * eventKind.strictSchema.safeParse(late).success; // false: START_DATE_AFTER_END_DATE
  * eventKind.writeSchema.parse({
  *   title: 'Park cleanup',
  *   type: 'open',

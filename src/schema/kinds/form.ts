@@ -16,8 +16,8 @@ function formShape(mode: Mode) {
 /**
  * The form kind: a page, survey or interaction people submit. Read with `schema`
  * (unknown members kept, counts read from numeric strings); sent with `writeSchema`
- * (no unknown members; `total_submissions` and `total_shares` are computed by the
- * server and ignored when sent back).
+ * (no unknown plain members, vendor `<prefix>:<name>` members pass; `total_submissions`
+ * and `total_shares` are computed by the server and ignored when sent back).
  *
  * @example
  * ```ts

@@ -17,9 +17,10 @@ function fundraisingPageShape(mode: Mode) {
 /**
  * The fundraising page kind: a page people donate on. Read with `schema` (unknown
  * members kept, totals read from numeric strings such as `"1250.50"`); sent with
- * `writeSchema` (`currency` an ISO 4217 code, no unknown members; `total_donations`,
- * `total_amount` and `total_shares` are computed by the server and ignored when sent
- * back).
+ * `writeSchema` (no unknown plain members, vendor `<prefix>:<name>` members pass;
+ * `total_donations`, `total_amount` and `total_shares` are computed by the server and
+ * ignored when sent back); the reference server checks `strictSchema` (`currency` an
+ * ISO 4217 code).
  *
  * @example
  * ```ts

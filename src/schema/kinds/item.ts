@@ -16,7 +16,8 @@ function itemShape(mode: Mode) {
 /**
  * The item kind: one person (or organization) on one list. Read with `schema` (unknown
  * members kept); sent with `writeSchema` (on create, with `_links['std:person']`; no
- * unknown members; `item_type` is computed by the server, accepted and ignored).
+ * unknown plain members, vendor `<prefix>:<name>` members pass; `item_type` is computed
+ * by the server, accepted and ignored).
  *
  * @example
  * ```ts

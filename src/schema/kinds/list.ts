@@ -16,7 +16,8 @@ function listShape(mode: Mode) {
 /**
  * The list kind: a named list of people. Read with `schema` (unknown members kept,
  * `total_items` as a number or numeric string); sent with `writeSchema` (no unknown
- * members; `total_items` is computed by the server, accepted and ignored).
+ * plain members, vendor `<prefix>:<name>` members pass; `total_items` is computed by the
+ * server, accepted and ignored).
  *
  * @example
  * ```ts

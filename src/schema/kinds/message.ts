@@ -132,8 +132,10 @@ const messageDeclaration = defineKind({
  * Read with `schema` (unknown members kept, `status` and `type` open, counts as numbers
  * or numeric strings; a server that spells the stop date `scheduled_end_date`, as the
  * spec's sample does, is read into `scheduled_stop_date` too); sent with `writeSchema`
- * (`reply_to` an email address, no unknown members; the status, schedule and send
- * dates and totals are accepted and ignored: the send and schedule helpers set them).
+ * (no unknown plain members, vendor `<prefix>:<name>` members pass; the status,
+ * schedule and send dates and totals are accepted and ignored: the send and schedule
+ * helpers set them); the reference server checks `strictSchema` (`reply_to` an email
+ * address).
  *
  * @example
  * ```ts

@@ -35,10 +35,11 @@ function organizationShape(mode: Mode) {
 
 /**
  * The organization kind (the spec marks the resource experimental). Read with `schema`
- * (unknown members kept, flexenums open); sent with `writeSchema` (unique RFC 5646
- * `languages_spoken`, the person's rules for addresses, emails and phones, no unknown
- * members). Its collections list the records that link the organization: petitions and
- * events it sponsors, and actions taken by it.
+ * (unknown members kept, flexenums open); sent with `writeSchema` (no unknown plain
+ * members, vendor `<prefix>:<name>` members pass); the reference server checks
+ * `strictSchema` (unique RFC 5646 `languages_spoken`, the person's rules for addresses,
+ * emails and phones). Its collections list the records that link the organization:
+ * petitions and events it sponsors, and actions taken by it.
  *
  * @example
  * ```ts

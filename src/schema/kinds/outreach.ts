@@ -26,9 +26,10 @@ function outreachShape(mode: Mode) {
 /**
  * The outreach kind: a call, email, letter or visit made in an advocacy campaign. Read
  * with `schema` (unknown members kept, `type` open, `duration` read from a numeric
- * string); sent with `writeSchema` (`action_date` an ISO 8601 date-time with an offset,
- * `duration` whole seconds, at least 0, targets with the person's rules for addresses,
- * emails and phones, no unknown members).
+ * string); sent with `writeSchema` (`duration` a number, no unknown plain members,
+ * vendor `<prefix>:<name>` members pass); the reference server checks `strictSchema`
+ * (`action_date` an ISO 8601 date-time with an offset, `duration` whole seconds, at
+ * least 0, targets with the person's rules for addresses, emails and phones).
  *
  * @example
  * ```ts

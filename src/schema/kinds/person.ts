@@ -148,16 +148,19 @@ function personShape(mode: Mode) {
  * The person kind: an individual with an action history. Read with `schema` (unknown
  * members kept, flexenums and enums open, `possessive` read as `posessive`, phone
  * `primary` strings and numeric phone numbers normalised); sent with `writeSchema`
- * (closed enums, ISO codes, digit-only phone numbers with the country code, unique
- * arrays, at most one primary address, email and phone, no unknown members; `null`
- * clears a field on update).
+ * (member names and JSON types: no unknown plain members at any depth, vendor
+ * `<prefix>:<name>` members pass; `null` clears a field on update); the reference
+ * server checks `strictSchema` (closed enums, ISO codes, digit-only phone numbers with
+ * the country code, unique arrays, at most one primary address, email and phone).
  *
  * @example
  * ```ts
  * import { personKind } from 'adis-sdk/schema';
  * const person = personKind.schema.parse(json);
  * console.log(person.given_name, person.email_addresses?.[0]?.address);
- * personKind.writeSchema.safeParse({ phone_numbers: [{ number: '555' }] }).success; // false
+ * personKind.writeSchema.safeParse({ givn_name: 'Ana' }).success; // false: a typo
+ * personKind.writeSchema.safeParse({ phone_numbers: [{ number: '555' }] }).success; // true
+ * personKind.strictSchema.safeParse({ phone_numbers: [{ number: '555' }] }).success; // false
  * ```
  */
 export const personKind = defineKind({

@@ -22,8 +22,9 @@ function petitionShape(mode: Mode) {
 /**
  * The petition kind: a petition people sign. Read with `schema` (unknown members and share
  * networks the spec does not name kept, counts read from numeric strings); sent with
- * `writeSchema` (no unknown members; `total_signatures` and `total_shares` are computed
- * by the server and ignored when sent back).
+ * `writeSchema` (no unknown plain members, vendor `<prefix>:<name>` members pass;
+ * `total_signatures` and `total_shares` are computed by the server and ignored when
+ * sent back).
  *
  * @example
  * ```ts

@@ -21,8 +21,9 @@ function queryShape(mode: Mode) {
 
 /**
  * The query kind: a saved selection of people. Read with `schema` (unknown members
- * kept); sent with `writeSchema` (no unknown members). Whether `filter` is an
- * expression the server can evaluate is checked by the server.
+ * kept); sent with `writeSchema` (no unknown plain members, vendor `<prefix>:<name>`
+ * members pass). Whether `filter` is an expression the server can evaluate is checked
+ * by the server.
  *
  * @example
  * ```ts

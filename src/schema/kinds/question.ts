@@ -107,9 +107,9 @@ function responseIssues(responses: readonly unknown[]): RuleIssue[] {
  * `responses`); each response key is alphanumeric (RESPONSE_KEY_INVALID) and unique
  * (DUPLICATE_RESPONSE_KEY, at the second occurrence; keys are compared exactly, as
  * the identifiers they are); each response name matches {@link RESPONSE_NAME_PATTERN}
- * (RESPONSE_NAME_INVALID, with the pattern as hint). The write schema applies them,
- * so a server re-parsing the merged document after a partial update (a PUT that only
- * sets `question_type` to Paragraph) finds them too.
+ * (RESPONSE_NAME_INVALID, with the pattern as hint). The strict schema applies them,
+ * so the reference server re-parsing the merged document after a partial update (a PUT
+ * that only sets `question_type` to Paragraph) finds them too.
  *
  * @example
  * ```ts
@@ -132,11 +132,12 @@ export function questionRuleIssues(question: QuestionRuleInput): RuleIssue[] {
   return [...issues, ...responseIssues(responses)];
 }
 
-/** The question kind as declared: its write schema gets the question's rules below. */
+/** The question kind as declared: its strict schema gets the question's rules below. */
 /**
  * The question kind: a question asked to a person. Read with `schema` (unknown members
- * kept, any `question_type` kept); sent with `writeSchema` (a `question_type` of the
- * spec's list, responses with a key, no unknown members, and the rules of
+ * kept, any `question_type` kept); sent with `writeSchema` (no unknown plain members,
+ * vendor `<prefix>:<name>` members pass); the reference server checks `strictSchema` (a
+ * `question_type` of the spec's list, responses with a key, and the rules of
  * {@link questionRuleIssues}, reported as issues whose `params.code` is the spec's
  * error code, all of them at once, beside any other problem).
  *

@@ -19,8 +19,9 @@ function sharePageShape(mode: Mode) {
 /**
  * The share page kind: a page whose purpose is to be shared. Read with `schema`
  * (unknown members and share networks the spec does not name kept); sent with
- * `writeSchema` (every `total_shares`, the page's and each network's, is computed by
- * the server and ignored when sent back).
+ * `writeSchema` (no unknown plain members, vendor `<prefix>:<name>` members pass; every
+ * `total_shares`, the page's and each network's, is computed by the server and ignored
+ * when sent back).
  *
  * @example
  * ```ts

@@ -15,7 +15,8 @@ function signatureShape(mode: Mode) {
 
 /**
  * The signature kind: a person's signature of a petition. Read with `schema`, sent with
- * `writeSchema` (on create, with `_links['std:person']`).
+ * `writeSchema` (on create, with `_links['std:person']`; no unknown plain members,
+ * vendor `<prefix>:<name>` members pass).
  *
  * @example
  * ```ts

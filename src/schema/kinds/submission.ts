@@ -21,8 +21,10 @@ function submissionShape(mode: Mode) {
 
 /**
  * The submission kind: a person's submission of a form. Read with `schema` (unknown
- * members kept); sent with `writeSchema` (on create, with `_links['std:person']`;
- * `action_date` an ISO 8601 date-time, custom field values strings, no unknown members).
+ * members kept); sent with `writeSchema` (on create, with `_links['std:person']`; no
+ * unknown plain members, vendor `<prefix>:<name>` members pass); the reference server
+ * checks `strictSchema` (`action_date` an ISO 8601 date-time, custom field values
+ * strings).
  *
  * @example
  * ```ts

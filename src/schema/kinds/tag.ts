@@ -3,8 +3,9 @@ import { commonFields, type Mode, optional } from '../fields.js';
 import { defineKind, many, one } from '../kind.js';
 
 /**
- * A tag's name for the reference server: not blank, and trimmed, because the helpers add tags by name
- * (`add_tags`) and ` volunteer` must not become a second tag beside `volunteer`.
+ * A tag's name for the reference server: not blank, and trimmed, because the helpers add
+ * tags by name (`add_tags`) and ` volunteer` must not become a second tag beside
+ * `volunteer`. Any string on read and write.
  */
 function tagName(mode: Mode): z.ZodMiniType<string, string> {
   return mode === 'strict'
@@ -15,8 +16,8 @@ function tagName(mode: Mode): z.ZodMiniType<string, string> {
 /**
  * The tag's fields. The spec shows none; a tag is a name people are tagged with, so it
  * has a `name` (unique per tenant, required by the server on create), a `description`
- * saying what it means, and the `origin_system` every record has. The write schema
- * serves create and partial update alike, so `name` is optional in it.
+ * saying what it means, and the `origin_system` every record has. The write and strict
+ * schemas serve create and partial update alike, so `name` is optional in them.
  */
 function tagShape(mode: Mode) {
   return {
@@ -29,14 +30,16 @@ function tagShape(mode: Mode) {
 
 /**
  * The tag kind: a name people and other records are tagged with. Read with `schema`
- * (unknown members kept); sent with `writeSchema` (`name` not blank, and sent trimmed,
- * no unknown members). The server requires `name` on create and refuses a name another
- * tag of the tenant has.
+ * (unknown members kept); sent with `writeSchema` (`name` a string, no unknown plain
+ * members, vendor `<prefix>:<name>` members pass); the reference server checks
+ * `strictSchema` (`name` not blank, and stored trimmed). The server requires `name` on
+ * create and refuses a name another tag of the tenant has.
  *
  * @example
  * ```ts
  * import { tagKind } from 'adis-sdk/schema';
- * tagKind.writeSchema.parse({ name: ' volunteer ' }).name; // 'volunteer'
+ * tagKind.writeSchema.parse({ name: ' volunteer ' }).name; // ' volunteer ': sent as given
+ * tagKind.strictSchema.parse({ name: ' volunteer ' }).name; // 'volunteer'
  * ```
  */
 export const tagKind = defineKind({

@@ -34,11 +34,12 @@ function taggingShape(mode: Mode) {
   };
 }
 
-/** The tagging kind as declared: its write schema gets the one-target rule below. */
+/** The tagging kind as declared: its strict schema gets the one-target rule below. */
 /**
  * The tagging kind: a tag applied to one record. Read with `schema` (unknown members
- * kept, `item_type` any string); sent with `writeSchema` (no unknown members, and at
- * most one target among its `_links`, a custom issue at `_links` otherwise). A new
+ * kept, `item_type` any string); sent with `writeSchema` (no unknown plain members,
+ * vendor `<prefix>:<name>` members pass); the reference server checks `strictSchema`
+ * (at most one target among its `_links`, a custom issue at `_links` otherwise). A new
  * tagging links its target, and its tag unless it is created in the tag's own
  * `std:taggings` collection; the server checks that both exist. `item_type`, the
  * dates and the HAL members are the server's: ignored on create and update.
@@ -46,7 +47,7 @@ function taggingShape(mode: Mode) {
  * @example
  * ```ts
  * import { taggingKind } from 'adis-sdk/schema';
- * taggingKind.writeSchema.safeParse({
+ * taggingKind.strictSchema.safeParse({
  *   _links: { 'std:person': { href: a.url }, 'std:petition': { href: b.url } },
  * }).success; // false: a tagging tags one record
  * ```

@@ -21,8 +21,9 @@ function wrapperShape(mode: Mode) {
 /**
  * The wrapper kind: a message wrapper (an email's header and footer, an SMS from-line
  * and unsubscribe text). Read with `schema` (unknown members kept, `wrapper_type` open,
- * `default` read from `"true"`/`"false"` too); sent with `writeSchema` (`wrapper_type`
- * `email` or `sms`, `default` a boolean, no unknown members).
+ * `default` read from `"true"`/`"false"` too); sent with `writeSchema` (`default` a
+ * boolean, no unknown plain members, vendor `<prefix>:<name>` members pass); the
+ * reference server checks `strictSchema` (`wrapper_type` `email` or `sms`).
  *
  * @example
  * ```ts
