@@ -75,8 +75,8 @@ export const ActionFunctionsShape = {
   ),
   /**
    * Names of tags to take off the person: Action Network's action function beside
-   * `add_tags`. Not in the specification, so the reference server (`strict`) refuses it
-   * unless it acts as Action Network.
+   * `add_tags`. Not in the specification, so the reference server (`strict`) refuses
+   * it.
    */
   remove_tags: z.nullish(z.array(z.string())),
 };

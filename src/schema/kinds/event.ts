@@ -136,7 +136,7 @@ export function eventRuleIssues(event: EventRuleInput): RuleIssue[] {
 
 /**
  * The event kind: an event people attend by RSVP. Read with `schema` (unknown members
- * kept, enums open, dates as sent, totals read from numeric strings); sent with
+ * kept, enums open, dates as sent, counts read from numeric strings, `total_amount` kept as given); sent with
  * `writeSchema` (member names and JSON types: no unknown plain members, vendor
  * `<prefix>:<name>` members pass; a date-time may be a `Date`, sent as ISO 8601); the
  * reference server checks `strictSchema` (closed enums for type, status, transparence,

@@ -16,7 +16,7 @@ function fundraisingPageShape(mode: Mode) {
 
 /**
  * The fundraising page kind: a page people donate on. Read with `schema` (unknown
- * members kept, totals read from numeric strings such as `"1250.50"`); sent with
+ * members kept, counts read from numeric strings, `total_amount` kept as given like all money); sent with
  * `writeSchema` (no unknown plain members, vendor `<prefix>:<name>` members pass;
  * `total_donations`, `total_amount` and `total_shares` are computed by the server and
  * ignored when sent back); the reference server checks `strictSchema` (`currency` an
