@@ -41,6 +41,7 @@ export type { AppEnv } from './http/env.js';
 export {
   DEFAULT_IDEMPOTENCY_WAIT_MS,
   IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_HONOURED_HEADER,
   IDEMPOTENCY_RETENTION_MS,
   IDEMPOTENT_REPLAYED_HEADER,
   type IdempotencyOptions,

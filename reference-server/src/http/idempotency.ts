@@ -23,6 +23,12 @@
  * - Atomicity: the answer is saved in the same commit as the request's writes (a hold on
  *   commits, `Storage.holdCommit`, spans the route), so after a crash both exist or
  *   neither does.
+ * - Clients are told, since the specification defines no such header and most servers
+ *   ignore it (a client must not retry a POST that may have been applied on a server
+ *   that does): every answer that passes this middleware (any method and status; not
+ *   the refusals before it) carries `Idempotency-Key-Honoured: true`, the entry point's
+ *   included, and the answer to a keyed POST echoes its `Idempotency-Key` (as Stripe
+ *   does), the 409 of a repeat in progress included. The SDK learns from either.
  */
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler, Next } from 'hono';
@@ -53,6 +59,18 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
  * ```
  */
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/**
+ * The response header (value `true`) by which the server says, on every answer past
+ * authentication and the limits, that it honours `Idempotency-Key`: a client may retry
+ * a keyed POST whose answer it lost. Not part of the specification; the SDK reads it.
+ *
+ * @example
+ * ```ts
+ * const safeToRetry = res.headers.get(IDEMPOTENCY_KEY_HONOURED_HEADER) === 'true';
+ * ```
+ */
+export const IDEMPOTENCY_KEY_HONOURED_HEADER = 'Idempotency-Key-Honoured';
 
 /**
  * How long an answer is kept for repeats: 24 hours. An older key counts as new.
@@ -139,18 +157,25 @@ export function idempotentPosts(
   const now = options.now ?? Date.now;
   const { storage } = config;
   const running = new Map<string, Running>();
-  // Not async itself: a call without a key costs a method check and a header look-up.
-  const keyed = async (c: Context<AppEnv>, next: Next, key: string) => {
+  // Resolves with a stored answer to replay, or undefined once the route has answered.
+  const keyed = async (
+    c: Context<AppEnv>,
+    next: Next,
+    key: string,
+  ): Promise<Response | undefined> => {
     checkKey(key);
     const ref = refOf(c, config, key);
     // An anonymous call naming no record of any tenant: the route answers 404.
-    if (!ref) return next();
+    if (!ref) {
+      await next();
+      return undefined;
+    }
     const fingerprint = fingerprintOf(c);
     const slot = `${ref.tenantId}\u0000${ref.anonymous ? 'a' : 'k'}\u0000${key}`;
     const deadline = performance.now() + waitMs;
     for (let first = running.get(slot); first; first = running.get(slot)) {
       if (first.fingerprint !== fingerprint) throw reused(key);
-      if (!(await settledWithin(first.done, deadline - performance.now()))) throw inProgress();
+      if (!(await settledWithin(first.done, deadline - performance.now()))) throw inProgress(key);
     }
     // From here to running.set nothing awaits: no other request can start with this key.
     const stored = storage.findIdempotentAnswer(ref, now() - IDEMPOTENCY_RETENTION_MS);
@@ -187,11 +212,20 @@ export function idempotentPosts(
       running.delete(slot);
       finish();
     }
+    return undefined;
+  };
+  // Set on the final answer: the route's, an error's, or a replay (returned, not yet c.res).
+  const tell = (c: Context<AppEnv>, replay: Response | undefined, key: string | undefined) => {
+    const { headers } = replay ?? c.res;
+    headers.set(IDEMPOTENCY_KEY_HONOURED_HEADER, 'true');
+    if (key !== undefined) headers.set(IDEMPOTENCY_KEY_HEADER, key);
+    return replay;
   };
   return (c, next) => {
-    if (c.req.method !== 'POST') return next();
-    const key = requestHeader(c, IDEMPOTENCY_KEY_HEADER);
-    return key === undefined ? next() : keyed(c, next, key);
+    const key = c.req.method === 'POST' ? requestHeader(c, IDEMPOTENCY_KEY_HEADER) : undefined;
+    // Without a key: a method check, a header look-up and one header set.
+    if (key === undefined) return next().then(() => tell(c, undefined, undefined));
+    return keyed(c, next, key).then((replay) => tell(c, replay, key));
   };
 }
 
@@ -285,7 +319,7 @@ function reused(key: string): ApiError {
   );
 }
 
-function inProgress(): ApiError {
+function inProgress(key: string): ApiError {
   return new ApiError(
     409,
     [
@@ -296,6 +330,10 @@ function inProgress(): ApiError {
       },
     ],
     'request',
-    { 'Retry-After': IN_PROGRESS_RETRY_AFTER },
+    {
+      'Retry-After': IN_PROGRESS_RETRY_AFTER,
+      [IDEMPOTENCY_KEY_HONOURED_HEADER]: 'true',
+      [IDEMPOTENCY_KEY_HEADER]: key,
+    },
   );
 }
