@@ -16,10 +16,12 @@ import { backgroundUrl } from './background.js';
 import { type HelperResult, isPartialSuccess, partialResult, successResult } from './result.js';
 
 // The light entry talks to `fetch` directly: the full SDK's transport (ky, rate limits,
-// trusted origins, hooks) is far beyond a page's budget. It keeps one thing of it, the
-// smallest that saves signatures: a call with an Idempotency-Key is retried, since a
-// page on a phone loses its connection more often than anything else goes wrong, and
-// the key makes a repeat safe. Retries stay inside the call's one deadline.
+// trusted origins, hooks) is far beyond a page's budget. It keeps the smallest part of
+// its retries: a 429 (which applied nothing) is retried, and, where the page says the
+// server honours Idempotency-Key, a broken connection and a 5xx too, since a page on a
+// phone loses its connection more often than anything else goes wrong, and the key
+// then makes a repeat safe. It learns nothing from answers: one call is all it sees.
+// Retries stay inside the call's one deadline.
 
 /**
  * Options of the standalone helper functions (`recordSignature`, `callHelper`…).
@@ -51,16 +53,31 @@ export interface HelperCallOptions {
   headers?: Record<string, string>;
   /**
    * The call's `Idempotency-Key`. By default a new random key per call, sent again with
-   * each retry: the call is retried (up to 3 times, within `timeout`) on a network
-   * error and on 408, 429, 5xx and a 409 with Retry-After, and the server acts once. A
+   * each retry (see `idempotencyKeysHonoured` for which failures are retried). A
    * string sends that key instead: keep one made with {@link newIdempotencyKey} across
    * submits whose outcome is unknown (a `NetworkError` or `TimeoutError`), so that a
-   * signer who submits again then signs once, and make a new one after any answer. 1 to
-   * 255 visible ASCII characters, else an `InvalidIdempotencyKeyError` before any request.
-   * `false` sends no key and never retries: for a server whose CORS does not allow the
-   * header (the browser then refuses the preflight; see docs/browser.md).
+   * signer who submits again then signs once on a server that honours the key, and make
+   * a new one after any answer. 1 to 255 visible ASCII characters, else an
+   * `InvalidIdempotencyKeyError` before any request. `false` sends no key (and the call
+   * is retried only after a 429): for a server whose CORS does not allow the header (the
+   * browser then refuses the preflight; see docs/browser.md).
    */
   idempotencyKey?: string | false;
+  /**
+   * Whether the server honours `Idempotency-Key` (answers a repeated key with the first
+   * answer instead of acting again), as the reference server does. Default false: the
+   * call is retried (up to 3 times, within `timeout`) only after a 429, which applied
+   * nothing, since a server that ignores the key would record a signature again on a
+   * retry after a lost answer. `true`, with a key: also retried on a network error,
+   * 408, 5xx and a 409 with `Retry-After`, and the server acts once.
+   *
+   * @example
+   * ```ts
+   * // The reference server honours keys (and says so with Idempotency-Key-Honoured: true).
+   * await recordSignature(href, input, { idempotencyKeysHonoured: true });
+   * ```
+   */
+  idempotencyKeysHonoured?: boolean;
   /**
    * Asks the server to do the work later: `background_processing=true` is added to the
    * href's query (its other parameters kept). A server that does so answers at once
@@ -93,7 +110,7 @@ const DEFAULT_API_KEY_HEADER = 'STD-API-Token';
 const DEFAULT_TIMEOUT = 30_000;
 const ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.1';
 const BODY_PREVIEW_LENGTH = 500;
-// What the transport retries on a POST with a key.
+// What the transport retries on a POST with a key its server honours, and on any other.
 const RETRIED_STATUSES = [...DEFAULT_RETRY_STATUS_CODES, ...KEYED_POST_RETRY_STATUS_CODES];
 // A person is waiting on the page: a server that asks for a longer wait gets its error
 // back at once (with its Retry-After) instead of a page that hangs until the deadline.
@@ -109,9 +126,10 @@ const LONGEST_RETRY_AFTER = 10_000;
  * `timeout` with a `TimeoutError`, an `href` that is not an http(s) URL with an
  * `InvalidLinkError`, and an `idempotencyKey` that cannot be sent with an
  * `InvalidIdempotencyKeyError`. The body is sent as given, not checked: the server
- * checks it. The call carries an `Idempotency-Key` and is retried on network errors,
- * 408, 429, 5xx and a 409 with Retry-After (see `idempotencyKey`). With an API key, a redirect is
- * refused, so the API key never follows one to another address.
+ * checks it. The call carries an `Idempotency-Key`, and is retried after a 429, and
+ * after network errors, 408, 5xx and a 409 with Retry-After too where the server
+ * honours the key (`idempotencyKeysHonoured`). With an API key, a redirect is refused,
+ * so the API key never follows one to another address.
  *
  * @example
  * ```ts
@@ -132,6 +150,8 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
   const target = options.background ? backgroundUrl(url) : href;
   // One key for the logical call, sent unchanged with each attempt.
   const key = idempotencyKeyFor(options.idempotencyKey, true, method, target);
+  // A repeat after a failure that may come after the server acted is safe only then.
+  const honoured = key && options.idempotencyKeysHonoured;
   const headers = new Headers(options.headers);
   headers.set('accept', ACCEPT);
   headers.set('content-type', 'application/json');
@@ -166,11 +186,17 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
       if (signal?.aborted) throw signal.reason;
       if (deadline?.aborted)
         throw new TimeoutError(method, target, timeout === false ? 0 : timeout, { cause: error });
-      if (!key || retries >= DEFAULT_RETRY_LIMIT) throw new NetworkError(method, target, error);
+      if (!honoured || retries >= DEFAULT_RETRY_LIMIT)
+        throw new NetworkError(method, target, error);
       wait = backoff(retries);
       continue;
     }
-    if (!key || retries >= DEFAULT_RETRY_LIMIT || !RETRIED_STATUSES.includes(response.status))
+    if (
+      retries >= DEFAULT_RETRY_LIMIT ||
+      // Without a key the server honours, only a 429 (UNAPPLIED_STATUS, spelled out: a
+      // page pays for every byte), which applied nothing.
+      !(honoured ? RETRIED_STATUSES : [429]).includes(response.status)
+    )
       break;
     const retryAfter = response.headers.get('retry-after');
     // A 409 without Retry-After is a conflict, not a request with this key in progress.

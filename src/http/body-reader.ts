@@ -1,4 +1,5 @@
 import { NetworkError } from '../errors/network-error.js';
+import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 
 // The text of each response the transport buffered, so that it is decoded once.
@@ -12,6 +13,8 @@ export interface BodySource {
   url: string;
   /** Longest pause allowed between two chunks, ms, or `false` for none. */
   idleTimeout: number | false;
+  /** Most bytes of body read before the read stops with a {@link ResponseTooLargeError}; `false` for no cap. */
+  maxBodyBytes: number | false;
   /** The attempt's signal; when it aborts, the abort's own error is rethrown. */
   signal: AbortSignal | undefined;
   /** Shown the text received so far after each chunk; see {@link HEAD_TEXT_LIMIT}. */
@@ -31,12 +34,15 @@ export const HEAD_TEXT_LIMIT = 64 * 1024;
  * - the connection drops mid-body, the body is shorter than its `Content-Length`, or
  *   its `Content-Encoding` does not decode: a {@link NetworkError};
  * - no chunk arrives for `idleTimeout` ms: a {@link TimeoutError} of phase `idle`;
+ * - the body grows past `maxBodyBytes`: a {@link ResponseTooLargeError}, as soon as the
+ *   chunk that passes the cap arrives (memory never holds much more than the cap);
  * - the attempt is aborted (the caller, or the attempt's total timeout): the abort's
  *   own error, for the caller of the attempt to report.
  *
  * @example
  * ```ts
- * const whole = await bufferResponse(await fetch(url), { method: 'GET', url, idleTimeout: 10_000, signal });
+ * const source = { method: 'GET', url, idleTimeout: 10_000, maxBodyBytes: 33_554_432, signal };
+ * const whole = await bufferResponse(await fetch(url), source);
  * const text = await textOf(whole); // decoded once, no second read
  * ```
  */
@@ -88,8 +94,17 @@ async function readText(response: Response, source: BodySource): Promise<string>
     for (;;) {
       const { done, value } = await nextChunk(reader, source);
       if (done) break;
-      chunks.push(value);
       length += value.byteLength;
+      if (source.maxBodyBytes !== false && length > source.maxBodyBytes) {
+        throw new ResponseTooLargeError({
+          method: source.method,
+          url: source.url,
+          status: response.status,
+          maxBodyBytes: source.maxBodyBytes,
+          bytesRead: length,
+        });
+      }
+      chunks.push(value);
       if (onHead !== undefined && headDecoder !== undefined) {
         head += headDecoder.decode(value, { stream: true });
         if (onHead(head) || head.length >= HEAD_TEXT_LIMIT) onHead = undefined;
@@ -97,7 +112,12 @@ async function readText(response: Response, source: BodySource): Promise<string>
     }
   } catch (error) {
     void reader.cancel().catch(() => undefined);
-    if (source.signal?.aborted || error instanceof TimeoutError) throw error;
+    if (
+      source.signal?.aborted ||
+      error instanceof TimeoutError ||
+      error instanceof ResponseTooLargeError
+    )
+      throw error;
     throw new NetworkError(source.method, source.url, error);
   }
   return new TextDecoder().decode(concatenate(chunks, length));

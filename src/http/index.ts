@@ -1,5 +1,6 @@
 // The transport's public surface. Origins, the rate limiter and redirect handling are
 // internals of createTransport and stay out of the package's API.
+export { IDEMPOTENCY_KEY_HONOURED_HEADER } from './honoured-keys.js';
 export { IDEMPOTENCY_KEY_HEADER, newIdempotencyKey } from './idempotency-key.js';
 export {
   DEFAULT_BACKOFF_LIMIT,
@@ -14,6 +15,7 @@ export {
   createTransport,
   DEFAULT_API_KEY_HEADER,
   DEFAULT_IDLE_TIMEOUT,
+  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TIMEOUT,
   type HttpMethod,
   type HttpRequest,

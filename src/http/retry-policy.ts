@@ -1,10 +1,13 @@
 import type { RetryOptions as KyRetryOptions, ShouldRetryState } from 'ky';
 
 /**
- * When and how often the transport retries. Only calls that are safe to repeat are
- * ever retried: the idempotent methods (GET, PUT, DELETE) and a POST that carries an
- * `Idempotency-Key` (creates and helper calls, unless keys are turned off). A POST
- * without a key, or a PATCH, that timed out may have been applied, and is not retried.
+ * When and how often the transport retries. Calls that are safe to repeat are retried
+ * after any transient failure: the idempotent methods (GET, PUT, DELETE), and a POST
+ * that carries an `Idempotency-Key` to a server known to honour it (`idempotencyKeys:
+ * 'honoured'`, or the server said so). Any other call (a POST to a server that may
+ * ignore the key, a POST without one, a PATCH) may have been applied when it failed,
+ * and is retried only after a failure that proves it was not: a 429, or a connection
+ * refused before anything was sent.
  *
  * @example
  * ```ts
@@ -42,8 +45,8 @@ export const DEFAULT_BACKOFF_LIMIT = 10_000;
 export const DEFAULT_MAX_RETRY_AFTER = 60_000;
 
 /**
- * Retried on a POST that carries an `Idempotency-Key` only, and its `Retry-After`
- * honoured: 409 with `Retry-After`, which a server answers while a request with the same
+ * Retried only on a POST that carries an `Idempotency-Key` its server honours, and its
+ * `Retry-After` honoured: 409 with `Retry-After`, which a server answers while a request with the same
  * key is still in progress (the reference server's `IDEMPOTENCY_KEY_IN_PROGRESS`). A 409
  * without `Retry-After`, or on any other call, is a conflict that another attempt will
  * not change.
@@ -63,7 +66,35 @@ export function isKeyedRetryStatus(status: number): boolean {
   return KEYED_POST_RETRY_STATUS_CODES.includes(status);
 }
 
-const IDEMPOTENT_METHODS = ['get', 'put', 'delete'];
+const IDEMPOTENT_METHODS = ['GET', 'PUT', 'DELETE'];
+// Every method the SDK sends: ky is allowed to retry each, and the transport's
+// `shouldRetry` decides, per failure, which calls may be repeated.
+const KY_METHODS = ['get', 'put', 'delete', 'post', 'patch'];
+
+/**
+ * The one status after which any call is retried, whatever its method and whatever the
+ * server does with `Idempotency-Key`: a 429 refuses the request without acting on it.
+ *
+ * @example
+ * ```ts
+ * if (response.status === UNAPPLIED_STATUS) retry(); // nothing was done: safe to send again
+ * ```
+ */
+export const UNAPPLIED_STATUS = 429;
+
+/**
+ * Whether a method is idempotent (GET, PUT, DELETE): a repeat changes nothing more, so
+ * it is retried after any transient failure.
+ *
+ * @example
+ * ```ts
+ * isIdempotentMethod('PUT'); // true
+ * isIdempotentMethod('POST'); // false
+ * ```
+ */
+export function isIdempotentMethod(method: string): boolean {
+  return IDEMPOTENT_METHODS.includes(method);
+}
 
 /** The retry options with every default filled in. */
 export interface RetryPolicy {
@@ -128,25 +159,25 @@ export function keyedPostPolicy(policy: RetryPolicy): RetryPolicy {
 
 /**
  * Translates the retry policy into ky's options, so ky's own machinery (exponential
- * backoff, jitter, Retry-After waits, retry on timeout) does the work. `shouldRetry`
- * decides first, so that a wait over the cap or an unreadable header never reaches
- * ky's Retry-After arithmetic. `retryPost` adds POST to the retried methods, for a POST
- * that carries an `Idempotency-Key` (with {@link keyedPostPolicy}).
+ * backoff, jitter, Retry-After waits, retry on timeout) does the work. Every method is
+ * listed as retryable: `shouldRetry` decides first, per failure, whether this call may
+ * be repeated at all (a POST or PATCH only after a failure that applied nothing, unless
+ * its key is honoured), and keeps a wait over the cap or an unreadable header from ky's
+ * Retry-After arithmetic.
  *
  * @example
  * ```ts
  * ky(url, { retry: toKyRetry(retryPolicy(3), () => undefined) });
- * ky(url, { method: 'POST', retry: toKyRetry(keyedPostPolicy(retryPolicy(3)), () => undefined, true) });
+ * ky(url, { method: 'POST', retry: toKyRetry(keyedPostPolicy(retryPolicy(3)), decide) });
  * ```
  */
 export function toKyRetry(
   policy: RetryPolicy,
   shouldRetry: (state: ShouldRetryState) => boolean | undefined,
-  retryPost = false,
 ): KyRetryOptions {
   return {
     limit: policy.limit,
-    methods: retryPost ? [...IDEMPOTENT_METHODS, 'post'] : IDEMPOTENT_METHODS,
+    methods: KY_METHODS,
     statusCodes: [...policy.statusCodes],
     afterStatusCodes: [...policy.afterStatusCodes],
     backoffLimit: policy.backoffLimit,

@@ -9,19 +9,23 @@ import { ResponseFormatError } from '../errors/response-format-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { isAdisError, isNetworkError, isTimeoutError } from '../errors/type-guards.js';
 import { bufferResponse, textOf } from './body-reader.js';
+import { KeyHonouringOrigins } from './honoured-keys.js';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyFor } from './idempotency-key.js';
 import { bodyValue, parseBody } from './json-body.js';
 import { originOf, TrustedOrigins } from './origins.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type Hop, isRedirectStatus, MAX_REDIRECTS, nextHop } from './redirects.js';
+import { refusedBeforeSending } from './refused-connection.js';
 import { type RequestedWait, requestedWait } from './retry-after.js';
 import {
+  isIdempotentMethod,
   isKeyedRetryStatus,
   keyedPostPolicy,
   type RetryOptions,
   type RetryPolicy,
   retryPolicy,
   toKyRetry,
+  UNAPPLIED_STATUS,
 } from './retry-policy.js';
 import type { TransportHooks } from './transport-hooks.js';
 
@@ -57,8 +61,9 @@ export interface HttpRequest {
    * call when the transport's `idempotencyKeys` is on, sent unchanged with every retry
    * and redirect hop that stays a POST; a string sends that key instead (1 to 255
    * visible ASCII characters, else an `InvalidIdempotencyKeyError` before any request);
-   * `false` sends none. A POST with a key is retried like a GET; without one it never
-   * is. Ignored on other methods.
+   * `false` sends none. A POST with a key its server honours is retried like a GET;
+   * any other POST only after a 429 or a refused connection (see the transport's
+   * `idempotencyKeys`). Ignored on other methods.
    */
   idempotencyKey?: string | false;
   /**
@@ -114,13 +119,42 @@ export interface TransportOptions {
   /** Observers of each attempt, response and retry, for logging and metrics. */
   hooks?: TransportHooks;
   /**
-   * Default true: every POST (creates, helper calls) carries an `Idempotency-Key`, a new
-   * random key per call reused on its retries, and is therefore retried on network
-   * errors, timeouts, 408, 429, 5xx and 409 like a GET. `false` sends no key unless a
-   * call gives its own (`idempotencyKey`), and leaves the other POSTs unretried: for a
-   * server that refuses the header (a CORS preflight that does not allow it, a proxy).
+   * `Idempotency-Key` on POSTs (creates, helper calls), and when a POST is retried.
+   *
+   * - `true` (the default): every POST carries a key, a new random one per call reused
+   *   on its retries. Sending it is harmless, but most servers ignore it, so a POST is
+   *   retried after a 5xx, a timeout or a reset (any failure that may come after the
+   *   server acted) only once the server has shown that it honours the key: an answer
+   *   from its origin carrying `Idempotency-Key-Honoured: true` (the reference server
+   *   sends it on every answer, the entry point's included) or echoing the key sent.
+   *   Until then a POST is retried only after a 429, or a connection refused before
+   *   anything was sent.
+   * - `'honoured'`: the same keys, and you vouch that every server this transport talks
+   *   to honours them (answers a repeated key with the first answer): keyed POSTs are
+   *   retried like a GET (network errors, timeouts, 408, 429, 5xx, and 409 with
+   *   `Retry-After`) from the first call on.
+   * - `false`: no key unless a call gives its own (`idempotencyKey`): for a server that
+   *   refuses the header (a CORS preflight that does not allow it, a proxy).
+   *
+   * @example
+   * ```ts
+   * // A server of your own that stores Idempotency-Key answers but does not say so:
+   * createTransport({ apiKey, idempotencyKeys: 'honoured' });
+   * ```
    */
-  idempotencyKeys?: boolean;
+  idempotencyKeys?: boolean | 'honoured';
+  /**
+   * Most bytes of a response body the transport reads, any status; `false` for no cap.
+   * A body that grows past it fails the call with a `ResponseTooLargeError` as soon as
+   * the chunk that passes the cap arrives, and is not retried. Default
+   * {@link DEFAULT_MAX_BODY_BYTES} (32 MiB).
+   *
+   * @example
+   * ```ts
+   * createTransport({ maxBodyBytes: 4 * 1024 * 1024 }); // 4 MiB: memory is tight here
+   * ```
+   */
+  maxBodyBytes?: number | false;
 }
 
 /** Sends requests for the SDK; see {@link createTransport}. */
@@ -160,6 +194,19 @@ export const DEFAULT_API_KEY_HEADER = 'STD-API-Token';
 export const DEFAULT_TIMEOUT = 30_000;
 /** Longest pause between two chunks of a body when none is given, ms. */
 export const DEFAULT_IDLE_TIMEOUT = 10_000;
+/**
+ * Most bytes of a response body read when no `maxBodyBytes` is given: 32 MiB. A page of
+ * 100 people is about 0.2 MB and the specification's largest answers (a page at a
+ * server's `max_pagesize`, an export page) stay under a few MB, so the cap is two orders
+ * of magnitude above any real answer, yet bounds what an endless body can take: the
+ * bytes, then at most twice as much again while they are decoded to a string.
+ *
+ * @example
+ * ```ts
+ * createTransport({ maxBodyBytes: 2 * DEFAULT_MAX_BODY_BYTES }); // a server with huge pages
+ * ```
+ */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 const DEFAULT_ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.1';
 const BODY_PREVIEW_LENGTH = 500;
@@ -184,10 +231,11 @@ async function runHook<E>(hook: ((event: E) => void | Promise<void>) | undefined
 /**
  * Creates the HTTP transport every other part of the SDK sends through. It sends the
  * API key only to trusted origins (and re-checks on every redirect hop), gives every
- * POST an `Idempotency-Key`, retries idempotent requests (and POSTs with a key) with
- * backoff and jitter honouring `Retry-After` up to a cap, spaces request starts under a
- * client-side rate limit, times out each attempt (body included) and each stalled body,
- * parses JSON leniently and turns every failure into an SDK error.
+ * POST an `Idempotency-Key`, retries idempotent requests (and POSTs whose key the server
+ * honours; any call after a 429) with backoff and jitter honouring `Retry-After` up to a
+ * cap, spaces request starts under a client-side rate limit, times out each attempt
+ * (body included) and each stalled body, caps the bytes of a body, parses JSON leniently
+ * and turns every failure into an SDK error.
  *
  * Every call settles within a time the options bound: per redirect hop, at most
  * `retry.limit + 1` attempts of at most `timeout` each, with at most
@@ -210,6 +258,8 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const keyedPolicy = keyedPostPolicy(policy);
   const idleTimeout = checkedTimeout('idleTimeout', options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT);
   const defaultTimeout = checkedTimeout('timeout', options.timeout ?? DEFAULT_TIMEOUT);
+  const maxBodyBytes = checkedBodyCap(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const honouring = new KeyHonouringOrigins(options.idempotencyKeys === 'honoured');
   // Looked up per call so that fetch mocks installed after the transport (msw) still apply.
   const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
@@ -292,9 +342,11 @@ export function createTransport(options: TransportOptions = {}): Transport {
     idempotencyKey: string | undefined,
   ): Promise<Response> {
     const { signal } = call;
-    // A POST with a key is safe to repeat: the server answers a repeat with the first answer.
     const keyed = idempotencyKey !== undefined;
     const hopPolicy = keyed ? keyedPolicy : policy;
+    // A POST with a key is safe to repeat where the server answers a repeat with the
+    // first answer. Asked at each failure: the failed attempt's answer may have shown it.
+    const repeatable = () => isIdempotentMethod(hop.method) || (keyed && honouring.has(hop.url));
     const timeout =
       call.timeout === undefined ? defaultTimeout : checkedTimeout('timeout', call.timeout);
     const event = { method: hop.method, url: hop.url, authenticated: withKey };
@@ -302,6 +354,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
     let attemptStart = 0;
     const shouldRetry = ({ error }: ShouldRetryState): boolean | undefined => {
       if (signal?.aborted) return false;
+      if (!repeatable()) return retryUnapplied(error, policy);
       if (isKyHTTPError(error)) return retryDecision(error.response, hopPolicy, keyed);
       // Only transport failures are worth another attempt; an error thrown by a hook is not.
       return isNetworkError(error) || isTimeoutError(error) || isKyTimeoutError(error)
@@ -315,7 +368,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
         ...(hop.body === undefined ? {} : { json: hop.body }),
         ...(signal ? { signal } : {}),
         timeout,
-        retry: toKyRetry(hopPolicy, shouldRetry, keyed),
+        retry: toKyRetry(hopPolicy, shouldRetry),
         redirect: withKey ? 'manual' : 'follow',
         // 3xx (and the status 0 of an opaque redirect) come back for us to follow.
         throwHttpErrors: (status) => status >= 400,
@@ -331,6 +384,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
             if (attemptSignal?.aborted) throw error;
             throw new NetworkError(hop.method, hop.url, error);
           }
+          honouring.learn(response.url || hop.url, response.headers, idempotencyKey);
           await runHook(hooks.afterResponse, {
             ...event,
             attempt,
@@ -344,6 +398,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
             method: hop.method,
             url: hop.url,
             idleTimeout,
+            maxBodyBytes,
             signal: attemptSignal ?? undefined,
             onHead: call.onHead,
           });
@@ -404,6 +459,29 @@ export function createTransport(options: TransportOptions = {}): Transport {
     trustOrigin: (urlOrOrigin) => origins.add(urlOrOrigin),
     isTrusted: (url) => origins.has(url),
   };
+}
+
+function checkedBodyCap(value: number | false): number | false {
+  if (value === false || (Number.isInteger(value) && value > 0)) return value;
+  throw new RangeError(
+    `maxBodyBytes must be false or a whole number of bytes above 0, got ${value}`,
+  );
+}
+
+/**
+ * The retry decision for a call that may have been applied when it failed (a POST whose
+ * server may ignore its key, a PATCH): another attempt only after a failure that proves
+ * nothing was applied. A 429 refuses the request (its wait read as for any call); a
+ * connection refused sent nothing. A 5xx, a timeout or a reset may come after the
+ * server acted, and a repeat could act twice.
+ */
+function retryUnapplied(error: unknown, policy: RetryPolicy): boolean | undefined {
+  if (isKyHTTPError(error)) {
+    return error.response.status === UNAPPLIED_STATUS
+      ? retryDecision(error.response, policy, false)
+      : false;
+  }
+  return refusedBeforeSending(error) ? undefined : false;
 }
 
 function checkedTimeout(name: string, value: number | false): number | false {

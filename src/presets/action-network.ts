@@ -5,7 +5,8 @@ import type { ServerPreset } from './server-preset.js';
  * Action Network's OSDI API (`https://actionnetwork.org/api/v2/`): the key goes in
  * `OSDI-API-Token`, relations are named `osdi:…`, and the server allows 4 requests a
  * second per key, answering 429 beyond that. It documents no `Idempotency-Key`, so POSTs
- * (creates, helper calls) are sent without one and never retried. Its own kinds
+ * (creates, helper calls) are sent without one, and retried after a 429 only (which
+ * applied nothing), never after a 5xx, a timeout or a reset. Its own kinds
  * (`ACTION_NETWORK_KINDS`: event campaigns, campaigns, unique ID lists, custom fields,
  * embeds) come with it, so that the client has `client.eventCampaigns`,
  * `client.campaigns`, `client.uniqueIdLists` and `metadata.customFields()`.
@@ -19,7 +20,7 @@ import type { ServerPreset } from './server-preset.js';
  * the first, so any such difference puts five arrivals in one second: a 429 and a
  * wait. At 3.5 a second five requests span 4 × 285.7 = 1,143 ms, which absorbs 143 ms of
  * difference, for 12.5 % fewer requests a second. A 429 that still comes is waited out
- * as the server asks (`Retry-After`) and retried, for reads.
+ * as the server asks (`Retry-After`) and retried, for reads and writes alike.
  *
  * @example
  * ```ts
@@ -40,7 +41,8 @@ export const actionNetwork = {
   rateLimit: 3.5,
   // Its own collections and documents beside the specification's (client.eventCampaigns…).
   kinds: ACTION_NETWORK_KINDS,
-  // Action Network documents no Idempotency-Key: a POST it would not recognise when
-  // sent again must not be retried (a signature recorded twice), as before keys existed.
+  // Action Network documents no Idempotency-Key: never 'honoured', so a POST it would not
+  // recognise when sent again is not retried after a lost answer (a signature recorded
+  // twice). No key is sent at all, as before keys existed.
   idempotencyKeys: false,
 } as const satisfies ServerPreset;

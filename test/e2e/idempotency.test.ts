@@ -1,6 +1,10 @@
 // Idempotency-Key and background processing end to end, against the reference server:
 // a call whose answer is lost after the server wrote it is retried by the SDK with the
-// same key, and the server replays the first answer instead of writing again.
+// same key, and the server replays the first answer instead of writing again. The SDK
+// retries such a call only because the server says it honours the key
+// (`Idempotency-Key-Honoured: true` on every answer, the key echoed on a keyed POST's);
+// the same server with those headers removed (one that ignores the key, as far as the
+// SDK can tell) gets the call once, and the caller a NetworkError.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Client,
@@ -26,17 +30,26 @@ interface Exchange {
   replayed: boolean;
 }
 
+/** The headers by which the reference server shows that it honours Idempotency-Key. */
+const SHOWING_HEADERS = ['idempotency-key-honoured', 'idempotency-key'];
+
 /**
  * The server's fetch, except that the answer to the first `losses` POSTs is lost after
  * the server has done the work (read and thrown away, as a connection that drops on the
  * way back): the caller sees a network error and cannot know the call was applied.
+ * `silent` removes the headers that show the key is honoured from every answer.
  */
-function lossyFetch(losses = 1) {
+function lossyFetch(losses = 1, { silent = false } = {}) {
   const posts: Exchange[] = [];
   let toLose = losses;
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const request = new Request(input, init);
-    const response = await f.server.fetch(request.clone());
+    let response = await f.server.fetch(request.clone());
+    if (silent) {
+      const headers = new Headers(response.headers);
+      for (const name of SHOWING_HEADERS) headers.delete(name);
+      response = new Response(response.body, { status: response.status, headers });
+    }
     if (request.method !== 'POST') return response;
     posts.push({
       key: request.headers.get('idempotency-key'),
@@ -58,6 +71,7 @@ function lossyFetch(losses = 1) {
 const unmatched = { person: { given_name: 'Ana' } };
 
 async function lossyClient(fetch: typeof globalThis.fetch): Promise<Client> {
+  // connect reads the entry point through the same fetch: that is where the SDK learns.
   return connect(f.server.entryPoint, {
     apiKey: f.server.keys.write,
     fetch,
@@ -89,11 +103,11 @@ describe('a retried call is applied once', () => {
     expect((await petition.refresh()).data.total_signatures).toBe(1);
   });
 
-  it('writes one signature from a page (light entry, no API key) whose answer was lost', async () => {
+  it('writes one signature from a page (light entry, no API key) told the server honours keys', async () => {
     const petition = await f.client.petitions.create({ title: 'Lossy page' });
     const href = petition.link('std:record_signature_helper')?.url() ?? '';
     const { fetch, posts } = lossyFetch();
-    const result = await recordSignature(href, unmatched, { fetch });
+    const result = await recordSignature(href, unmatched, { fetch, idempotencyKeysHonoured: true });
     expect(result).toMatchObject({ accepted: false, status: 200, record: undefined });
     expect(posts.map((p) => [p.key, p.replayed])).toEqual([
       [posts[0]?.key, false],
@@ -159,6 +173,66 @@ describe('a retried call is applied once', () => {
         }
       ).stdError?.resource_status[0]?.error_descriptions[0]?.error_code,
     ).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await petition.refresh()).data.total_signatures).toBe(1);
+  });
+});
+
+describe('a server not known to honour the key gets a lost call once', () => {
+  it('the reference server says it honours keys: on the entry point, and echoing a POST’s key', async () => {
+    const entry = await f.server.fetch(
+      new Request(f.server.entryPoint, { headers: { 'STD-API-Token': f.server.keys.write } }),
+    );
+    expect(entry.headers.get('idempotency-key-honoured')).toBe('true');
+    const petition = await f.client.petitions.create({ title: 'Echo' });
+    const href = petition.link('std:record_signature_helper')?.url() ?? '';
+    const { fetch, posts } = lossyFetch(0);
+    const idempotencyKey = newIdempotencyKey();
+    let echoed: string | null = null;
+    await recordSignature(href, unmatched, {
+      idempotencyKey,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        echoed = response.headers.get('idempotency-key');
+        return response;
+      },
+    });
+    expect(posts).toHaveLength(1);
+    expect(echoed).toBe(idempotencyKey);
+  });
+
+  it('full SDK: a helper call whose answer was lost is a NetworkError, and the server saw one POST', async () => {
+    const petition = await f.client.petitions.create({ title: 'Silent server' });
+    const { fetch, posts } = lossyFetch(1, { silent: true });
+    const client = await lossyClient(fetch);
+    const error = await (await client.petitions.get(petition.url))
+      .recordSignature({ comments: 'Once', ...unmatched })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'NETWORK' });
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.key).toBeTruthy();
+    // Applied once: the caller decides what to do about an outcome it cannot know.
+    expect((await petition.refresh()).data.total_signatures).toBe(1);
+  });
+
+  it('full SDK: a create whose answer was lost is not sent again', async () => {
+    const before = await totalPeople();
+    const { fetch, posts } = lossyFetch(1, { silent: true });
+    const client = await lossyClient(fetch);
+    const error = await client.people
+      .create({ given_name: 'Silent', family_name: 'Once' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'NETWORK' });
+    expect(posts).toHaveLength(1);
+    expect(await totalPeople()).toBe(before + 1);
+  });
+
+  it('light entry, by default: the lost helper call is sent once', async () => {
+    const petition = await f.client.petitions.create({ title: 'Page, default' });
+    const href = petition.link('std:record_signature_helper')?.url() ?? '';
+    const { fetch, posts } = lossyFetch();
+    const error = await recordSignature(href, unmatched, { fetch }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'NETWORK' });
+    expect(posts.map((p) => p.replayed)).toEqual([false]);
     expect((await petition.refresh()).data.total_signatures).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 // Creates and helper calls of the full SDK carry an Idempotency-Key, and so are retried
-// like reads; a key of one's own, or none, per call or for the whole client.
+// like reads where the server honours it (its entry point says so at connect); a key of
+// one's own, or none, per call or for the whole client.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ClientOptions,
@@ -25,14 +26,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-const entryPoint = json({
+const entryPointBody = {
   _links: {
     self: { href: '/api/' },
     'std:people': { href: '/api/people' },
     'std:petitions': { href: '/api/petitions' },
     curies: [{ name: 'std', href: 'https://example.org/docs/{rel}', templated: true }],
   },
-});
+};
+// A server that says it honours Idempotency-Key, as the reference server does.
+const entryPoint = json(entryPointBody, 200, { 'Idempotency-Key-Honoured': 'true' });
 const ana = { given_name: 'Ana', _links: { self: { href: '/api/people/1' } } };
 const petition = json({
   title: 'Parks',
@@ -109,6 +112,39 @@ describe('collection.create', () => {
     const person = await people.get(server!.url('/api/people/1'));
     await person.update({ given_name: 'Ana' });
     expect(keysOf('/api/people/1')).toEqual([undefined, undefined]);
+  });
+});
+
+describe('a server whose entry point does not say it honours keys', () => {
+  it('gets a create once after a reset or a 503, with its key, and again after a 429', async () => {
+    server = await faultServer({
+      '/api/': json(entryPointBody),
+      '/api/people': [
+        resetBeforeHeaders(),
+        status(503),
+        status(429, { 'retry-after': '0' }),
+        json(ana, 201),
+      ],
+    });
+    const { people } = await connect(server.url('/api/'), FAST);
+    expect(isNetworkError(await settle(people.create({ given_name: 'Ana' })))).toBe(true);
+    expect(await settle(people.create({ given_name: 'Ana' }))).toMatchObject({ status: 503 });
+    expect(keysOf('/api/people')).toHaveLength(2);
+    expect(keysOf('/api/people')[0]).toMatch(UUID_V4);
+    await people.create({ given_name: 'Ana' });
+    const [, , third, retry] = keysOf('/api/people');
+    expect(keysOf('/api/people')).toHaveLength(4);
+    expect(retry).toBe(third);
+  });
+
+  it('is trusted with retries when the caller says so (idempotencyKeys: honoured)', async () => {
+    server = await faultServer({
+      '/api/': json(entryPointBody),
+      '/api/people': [status(503), json(ana, 201)],
+    });
+    const { people } = await connect(server.url('/api/'), { ...FAST, idempotencyKeys: 'honoured' });
+    await people.create({ given_name: 'Ana' });
+    expect(keysOf('/api/people')).toHaveLength(2);
   });
 });
 
