@@ -130,7 +130,7 @@ describe('CORS', () => {
       expect(res.status, name).toBe(status);
       expect(res.headers.get('access-control-allow-origin'), name).toBe('*');
       expect(res.headers.get('access-control-expose-headers'), name).toBe(
-        'Location,Retry-After,Idempotent-Replayed,X-Request-Id',
+        'Location,Retry-After,Idempotent-Replayed,X-Request-Id,Idempotency-Key-Honoured,Idempotency-Key',
       );
     }
     failing = true;

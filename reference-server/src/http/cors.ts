@@ -8,7 +8,11 @@ import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { REQUEST_ID_HEADER } from './access-log.js';
 import type { AppEnv } from './env.js';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.js';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_HONOURED_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+} from './idempotency.js';
 
 /**
  * Methods a cross-origin page may use on the API.
@@ -27,7 +31,7 @@ export const CORS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
  *
  * @example
  * ```ts
- * CORS_EXPOSED_HEADERS.join(','); // 'Location,Retry-After,Idempotent-Replayed,X-Request-Id'
+ * CORS_EXPOSED_HEADERS.join(','); // 'Location,Retry-After,Idempotent-Replayed,X-Request-Id,Idempotency-Key-Honoured,Idempotency-Key'
  * ```
  */
 export const CORS_EXPOSED_HEADERS = [
@@ -35,6 +39,10 @@ export const CORS_EXPOSED_HEADERS = [
   'Retry-After',
   IDEMPOTENT_REPLAYED_HEADER,
   REQUEST_ID_HEADER,
+  // So that the SDK in a page learns that this server honours Idempotency-Key (the
+  // header, or the key echoed back) and may retry a POST whose answer was lost.
+  IDEMPOTENCY_KEY_HONOURED_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
 ] as const;
 
 /**
