@@ -120,7 +120,7 @@ export async function organizingReport(
       venue: data.location?.venue ?? undefined,
       totalAccepted: data.total_accepted ?? 0,
       totalTickets: data.total_tickets ?? 0,
-      totalAmount: data.total_amount ?? 0,
+      totalAmount: amountValue(data.total_amount) ?? 0,
       ticketLevels: (data.ticket_levels ?? []).map((level) => ({
         title: level.title ?? '(untitled)',
         amount: amountValue(level.amount),
@@ -138,7 +138,7 @@ export async function organizingReport(
       title: page.data.title ?? page.data.name ?? page.url,
       currency: page.data.currency ?? undefined,
       totalDonations: page.data.total_donations ?? 0,
-      totalAmount: page.data.total_amount ?? 0,
+      totalAmount: amountValue(page.data.total_amount) ?? 0,
     });
   }
 
