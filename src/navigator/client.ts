@@ -439,28 +439,17 @@ export async function connectWith<const K extends readonly AnyKind[]>(
     ...(signal ? { signal } : {}),
   });
   const probe = HalDocument.parse(response.body, url.toString());
-  if (
-    typeof response.body !== 'object' ||
-    response.body === null ||
-    probe.relations().length === 0
-  ) {
-    throw new ResponseFormatError({
-      method: 'GET',
-      url: url.toString(),
-      status: response.status,
-      contentType: response.headers.get('content-type'),
-      bodyText: jsonPreview(response.body ?? null, 500),
-      reason: 'not an entry point: a HAL document with _links was expected',
-    });
-  }
-  // A collection page or a record has _links too: paging `std:people` inside it would
-  // answer no people, so what is not an entry point is refused, saying what it is.
   const ownPlurals = allKinds.map((kind) => kind.plural);
-  const notEntryPoint = notAnEntryPoint(
-    probe,
-    new Set([...declaredPlurals(), ...ownPlurals]),
-    new Set([...specPlurals(), ...ownPlurals]),
-  );
+  const notEntryPoint =
+    typeof response.body !== 'object' || response.body === null || probe.relations().length === 0
+      ? 'a HAL document with _links was expected'
+      : // A collection page or a record has _links too: paging `std:people` inside it
+        // would answer no people, so what is not an entry point is refused, saying what it is.
+        notAnEntryPoint(
+          probe,
+          new Set([...declaredPlurals(), ...ownPlurals]),
+          new Set([...specPlurals(), ...ownPlurals]),
+        );
   if (notEntryPoint !== undefined) {
     throw new ResponseFormatError({
       method: 'GET',

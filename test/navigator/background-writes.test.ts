@@ -1,38 +1,19 @@
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import {
-  afterAll,
-  afterEach,
-  beforeAll,
-  beforeEach,
-  describe,
-  expect,
-  expectTypeOf,
-  it,
-} from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   type BackgroundWriteResult,
   connect,
   type personKind,
   type ResourceOf,
 } from '../../src/index.js';
+import { recordedMsw } from '../fixtures/recorded-msw.js';
 
 // `background: true` on every write: `?background_processing=true` is added to the
 // address (its other query parameters kept), and an answer without a record is
 // `accepted`, never read as the record nor followed by a GET.
 
 const BASE = 'https://background.example/api/v1';
-const server = setupServer();
-const requests: string[] = [];
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-beforeEach(() => {
-  requests.length = 0;
-});
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-server.events.on('request:start', ({ request }) => {
-  requests.push(`${request.method} ${request.url}`);
-});
+const { server, requests } = recordedMsw();
 
 function entryPoint(peopleHref = `${BASE}/people`) {
   return http.get(`${BASE}/`, () =>

@@ -1,6 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
   connectWith,
@@ -12,23 +11,14 @@ import {
   personKind,
   UnknownKindError,
 } from '../../src/index.js';
+import { recordedMsw } from '../fixtures/recorded-msw.js';
 
 // A kind the connection was not given is read under the plural the table of declared
 // kinds gives it (`outreaches`), never under a guessed one (`outreachs`): a guessed
 // relation finds nothing in every page, and the walk answers [] instead of the records.
 
 const BASE = 'https://plurals.example/api/v1';
-const server = setupServer();
-const requests: string[] = [];
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-beforeEach(() => {
-  requests.length = 0;
-});
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-server.events.on('request:start', ({ request }) => {
-  requests.push(`${request.method} ${request.url}`);
-});
+const { server, requests } = recordedMsw();
 
 const entryPoint = http.get(`${BASE}/`, () =>
   HttpResponse.json({

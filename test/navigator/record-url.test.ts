@@ -1,6 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseColumn } from '../../src/export/columns.js';
 import { csvFormat } from '../../src/export/formats.js';
 import {
@@ -10,6 +9,7 @@ import {
   linkTo,
   type Resource,
 } from '../../src/index.js';
+import { recordedMsw } from '../fixtures/recorded-msw.js';
 
 // A record's `url` is its own address: its `self` link, or the address the server gave
 // for it as a whole answer (the URL a GET of it answered, the Location of its create).
@@ -18,17 +18,7 @@ import {
 // collection's URL.
 
 const BASE = 'https://urls.example/api/v1';
-const server = setupServer();
-const requests: string[] = [];
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-beforeEach(() => {
-  requests.length = 0;
-});
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-server.events.on('request:start', ({ request }) => {
-  requests.push(`${request.method} ${request.url}`);
-});
+const { server, requests } = recordedMsw();
 
 const entryPoint = http.get(`${BASE}/`, () =>
   HttpResponse.json({

@@ -1,22 +1,19 @@
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { actionNetwork, connect, connectWith, personKind } from '../../src/index.js';
 import { inInputOrder } from '../../src/navigator/input-order.js';
+import { recordedMsw } from '../fixtures/recorded-msw.js';
 
 // What a write back sends: the record as it was read, member for member and in its
 // order, less the members the server owns; vendor members and Action Network's
 // vocabulary unchanged (the round-trip rule, docs/round-trip.md).
 
 const BASE = 'https://write-back.example/api/v1';
-const server = setupServer();
+const { server } = recordedMsw();
 const bodies: string[] = [];
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 beforeEach(() => {
   bodies.length = 0;
 });
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
 
 // Members in an order no schema lists them in, with a vendor member at two depths.
 const personJson = `{"phone_numbers":[{"status":"subscribed","number":"12025550123","primary":true}],"action_network:person_id":"a1","email_addresses":[{"status":"previous bounce","address":"ana@example.org","acme:verified":true}],"given_name":"Ana","created_date":"2026-01-02 03:04:05","modified_date":"2026-01-03T00:00:00Z","_links":{"self":{"href":"${BASE}/people/1"}}}`;

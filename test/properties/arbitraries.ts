@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import type * as z from 'zod/mini';
 import { InvalidLinkError, isAdisError, isInvalidLinkError } from '../../src/errors/index.js';
 import type { TemplateVariables } from '../../src/hal/index.js';
 
@@ -295,4 +296,22 @@ export function expectUrlOrInvalidLink(
   expect(typeof url).toBe('string');
   expect(['http:', 'https:']).toContain(new URL(url).protocol);
   return url;
+}
+
+/**
+ * The parts of a zod schema's definition that the property tests' generators read to
+ * build values of that schema.
+ */
+export interface SchemaDef {
+  type: string;
+  innerType?: z.core.$ZodType;
+  element?: z.core.$ZodType;
+  shape?: Record<string, z.core.$ZodType>;
+  in?: z.core.$ZodType;
+  out?: z.core.$ZodType;
+  keyType?: z.core.$ZodType;
+  valueType?: z.core.$ZodType;
+  options?: readonly z.core.$ZodType[];
+  entries?: Record<string, string>;
+  checks?: readonly { _zod: { def: { check: string; value?: number; inclusive?: boolean } } }[];
 }

@@ -3,22 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { fitsAsIs } from '../../src/schema/fits.js';
 import { KINDS } from '../../src/schema/kinds/index.js';
+import type { SchemaDef } from './arbitraries.js';
 
 // fitsAsIs lets the navigator skip zod's copy of a record that is already in shape. Its
 // contract, checked here for every kind's read schema on values a server might send
 // (mostly in shape, sometimes not: wrong types, numeric strings, "yes" for true, nulls,
 // unknown members): when it says yes, zod accepts the value and gives back an equal
 // one; and when zod gives back an equal value, it says yes (so the fast path is taken).
-
-interface Def {
-  type: string;
-  innerType?: z.core.$ZodType;
-  element?: z.core.$ZodType;
-  shape?: Record<string, z.core.$ZodType>;
-  in?: z.core.$ZodType;
-  out?: z.core.$ZodType;
-  valueType?: z.core.$ZodType;
-}
 
 const stray = fc.oneof(
   fc.constant(null),
@@ -35,12 +26,12 @@ const stray = fc.oneof(
  * each member (a person has about 60 members, so most persons still have one).
  */
 function sentValue(schema: z.core.$ZodType, depth: number): fc.Arbitrary<unknown> {
-  const def = schema._zod.def as Def;
+  const def = schema._zod.def as SchemaDef;
   const inShape = inShapeValueOf(def, depth);
   return fc.oneof({ arbitrary: inShape, weight: 120 }, { arbitrary: stray, weight: 1 });
 }
 
-function inShapeValueOf(def: Def, depth: number): fc.Arbitrary<unknown> {
+function inShapeValueOf(def: SchemaDef, depth: number): fc.Arbitrary<unknown> {
   switch (def.type) {
     case 'optional':
     case 'nullable':

@@ -6,6 +6,7 @@ import { HELPER_BODIES } from '../../src/schema/helper-bodies.js';
 import type { AnyKind } from '../../src/schema/kind.js';
 import { KINDS } from '../../src/schema/kinds/index.js';
 import { personKind } from '../../src/schema/kinds/person.js';
+import type { SchemaDef } from './arbitraries.js';
 
 // The round-trip rule (docs/round-trip.md): whatever the SDK read from a server, it can
 // write back to it unchanged. For every kind, any document its read schema accepts
@@ -16,20 +17,6 @@ import { personKind } from '../../src/schema/kinds/person.js';
 // The documents hold the kind's declared members and vendor members (`<prefix>:<name>`).
 // Unknown plain members are left out on purpose: the write side refuses them (a typo
 // in code that built a record), which docs/round-trip.md states as the one exception.
-
-interface Def {
-  type: string;
-  innerType?: z.core.$ZodType;
-  element?: z.core.$ZodType;
-  shape?: Record<string, z.core.$ZodType>;
-  in?: z.core.$ZodType;
-  out?: z.core.$ZodType;
-  keyType?: z.core.$ZodType;
-  valueType?: z.core.$ZodType;
-  options?: readonly z.core.$ZodType[];
-  entries?: Record<string, string>;
-  checks?: readonly { _zod: { def: { check: string; value?: number; inclusive?: boolean } } }[];
-}
 
 const vendorName = fc
   .tuple(fc.stringMatching(/^[a-z_]{1,10}$/), fc.stringMatching(/^[a-z_]{1,10}$/))
@@ -54,7 +41,7 @@ function readable(schema: z.core.$ZodType, depth: number): fc.Arbitrary<unknown>
 }
 
 function valueOf(schema: z.core.$ZodType, depth: number): fc.Arbitrary<unknown> {
-  const def = schema._zod.def as Def;
+  const def = schema._zod.def as SchemaDef;
   switch (def.type) {
     case 'optional':
       return fc.option(readable(def.innerType as z.core.$ZodType, depth), { nil: undefined });
@@ -81,7 +68,7 @@ function valueOf(schema: z.core.$ZodType, depth: number): fc.Arbitrary<unknown> 
     case 'pipe': {
       // A read preprocess: what it gives is a value of `out`, and what it coerces.
       const out = def.out as z.core.$ZodType;
-      const target = (out._zod.def as Def).type;
+      const target = (out._zod.def as SchemaDef).type;
       const coercible = COERCIBLE[target];
       return coercible ? fc.oneof(readable(out, depth), coercible) : readable(out, depth);
     }
@@ -118,7 +105,7 @@ function valueOf(schema: z.core.$ZodType, depth: number): fc.Arbitrary<unknown> 
 }
 
 /** Numbers within the bounds a read schema checks (coordinates are bounded on read too). */
-function numberWithin(def: Def): fc.Arbitrary<number> {
+function numberWithin(def: SchemaDef): fc.Arbitrary<number> {
   let min = -1e6;
   let max = 1e6;
   for (const check of def.checks ?? []) {
