@@ -208,7 +208,8 @@ describe('petition.recordSignature', () => {
       expect(error.issues.map((issue) => issue.path.join('.')).sort()).toEqual(['', 'person']);
     }
     const bad = await petition
-      .recordSignature({ person: { email_addresses: [{ address: 'not-an-email' }] } })
+      // A misspelt member of the nested person (an email's format is the server's).
+      .recordSignature({ person: { email_addresses: [{ adress: 'ana@example.org' } as never] } })
       .catch((e: unknown) => e);
     expect(isSchemaValidationError(bad)).toBe(true);
     expect(seen).toEqual([]);
@@ -388,20 +389,24 @@ describe('the other record helpers', () => {
     ]);
   });
 
-  it('checks each body with its schema before sending', async () => {
+  it('checks each body with its schema before sending: names and types', async () => {
     const seen = fakeServer('std', () => created('x'));
     const client = await connectTo();
     const page = await client.fundraisingPages.get(`${BASE}/fundraising_pages/f1`);
     const error = await page
-      .recordDonation({ amount: 5, recipients: [{ amount: 8 }], person: {} })
+      .recordDonation({ amount: true as never, person: {} })
       .catch((e: unknown) => e);
     expect(isSchemaValidationError(error)).toBe(true);
     const target = await client.people.get(`${BASE}/people/a1`);
     const canvassError = await target
-      .recordCanvass({ canvass: { success: true, status_code: 'not_home' } })
+      .recordCanvass({ canvass: { sucess: true } as never })
       .catch((e: unknown) => e);
     expect(isSchemaValidationError(canvassError)).toBe(true);
     expect(seen).toEqual([]);
+    // Rules between fields are the server's (recipients over the amount, a success with
+    // a status code): sent as given, with the amounts as written.
+    await page.recordDonation({ amount: '5.00', recipients: [{ amount: 8 }], person: {} });
+    expect(seen).toHaveLength(1);
   });
 });
 
