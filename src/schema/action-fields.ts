@@ -4,7 +4,6 @@ import {
   code,
   datetime,
   flexenum,
-  float,
   type Mode,
   object,
   optional,

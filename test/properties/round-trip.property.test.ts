@@ -37,10 +37,10 @@ const COERCIBLE: Record<string, fc.Arbitrary<unknown>> = {
 /** Values the read schema `schema` accepts: in shape, in any vocabulary, or coercible. */
 function readable(schema: z.core.$ZodType, depth: number): fc.Arbitrary<unknown> {
   // Every generated member is one the member's own schema takes, so whole documents are.
-  return valueOf(schema, depth).filter((value) => z.safeParse(schema, value).success);
+  return generatedFor(schema, depth).filter((value) => z.safeParse(schema, value).success);
 }
 
-function valueOf(schema: z.core.$ZodType, depth: number): fc.Arbitrary<unknown> {
+function generatedFor(schema: z.core.$ZodType, depth: number): fc.Arbitrary<unknown> {
   const def = schema._zod.def as SchemaDef;
   switch (def.type) {
     case 'optional':
