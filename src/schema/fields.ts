@@ -225,7 +225,7 @@ export function uniqueStrings(mode: Mode, item: z.ZodMiniType<string, string> = 
  * An object of `shape`: loose on read (unknown members are kept, so nothing a server
  * sends is lost), closed on write (an unknown plain member is almost always a typo, and
  * silently dropping it would lose data) but open to vendor members (`<prefix>:<name>`,
- * see {@link closedObject}). Typed with {@link VendorMembers} on both sides, so
+ * kept as sent at any depth). Typed with {@link VendorMembers} on both sides, so
  * `data.givn_name` does not compile while `data['action_network:hidden']` does.
  *
  * @example

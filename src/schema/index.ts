@@ -88,4 +88,9 @@ export * from './kinds/tagging.js';
 export * from './kinds/wrapper.js';
 export { addRuleIssue, RuleCode, type RuleCodeValue, type RuleIssue } from './rules.js';
 export { SUBSCRIPTION_STATUSES } from './shared.js';
-export { isVendorMember, type VendorMembers } from './vendor.js';
+export {
+  isVendorMember,
+  type VendorConfig,
+  type VendorMembers,
+  type VendorObject,
+} from './vendor.js';

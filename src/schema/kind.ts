@@ -190,6 +190,10 @@ export function defineKind<
     description: spec.description,
     schema: schemas.read,
     writeSchema: schemas.write,
+    /**
+     * What the reference server accepts: the write schema plus the specification's
+     * formats, closed enums and the kind's rules. Built on first use.
+     */
     get strictSchema() {
       strict ??= spec.check
         ? schemas.strict.check(z.superRefine(spec.check, EVEN_WITH_INVALID_MEMBERS))
