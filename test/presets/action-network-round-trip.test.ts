@@ -10,9 +10,9 @@
  * data less the members the server owns.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actionNetwork, connect } from '../../src/index.js';
 import {
   type ActionNetworkServer,
+  connectToFixture,
   type JsonObject,
   type RecordedRequest,
   startActionNetworkServer,
@@ -20,11 +20,6 @@ import {
 
 let server: ActionNetworkServer;
 let client: Awaited<ReturnType<typeof connectToFixture>>;
-
-/** The preset, with the pacing lifted: test/presets/action-network.test.ts covers it. */
-function connectToFixture(entryPoint: string, apiKey: string) {
-  return connect(entryPoint, { ...actionNetwork, apiKey, rateLimit: 1000 });
-}
 
 beforeAll(async () => {
   server = await startActionNetworkServer();

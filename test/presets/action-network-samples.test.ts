@@ -8,28 +8,22 @@
  * `targets` sent as written (issue 20).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  actionNetwork,
-  connect,
-  type MessageInput,
-  type PersonSignupInput,
-  type RecordDonationInput,
-  type RecordSignatureInput,
-  type SignatureInput,
+import type {
+  MessageInput,
+  PersonSignupInput,
+  RecordDonationInput,
+  RecordSignatureInput,
+  SignatureInput,
 } from '../../src/index.js';
 import {
   type ActionNetworkServer,
+  connectToFixture,
   type RecordedRequest,
   startActionNetworkServer,
 } from '../fixtures/action-network-server.js';
 
 let server: ActionNetworkServer;
 let client: Awaited<ReturnType<typeof connectToFixture>>;
-
-/** The preset, with the pacing lifted: test/presets/action-network.test.ts covers it. */
-function connectToFixture(entryPoint: string, apiKey: string) {
-  return connect(entryPoint, { ...actionNetwork, apiKey, rateLimit: 1000 });
-}
 
 const PETITION = '80d13549-58eb-4682-99c8-4a46350ca8d6';
 const FUNDRAISING_PAGE = '573be04e-4fb5-48fd-a15b-69b405d2f465';
