@@ -52,20 +52,18 @@ export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
  * ```
  */
 export function money(mode: Mode): z.ZodMiniType<number | string, number | string> {
-  if (mode !== 'strict') return z.union([z.number(), z.string()]);
-  const bounded = z
-    .number()
-    .check(z.gte(0, 'must not be negative'), z.lte(MAX_AMOUNT, 'must be at most 1,000,000,000'));
-  return z.union([
-    bounded,
-    z.pipe(
-      z
-        .string()
-        .check(z.regex(DECIMAL_PATTERN, 'must be a number or a decimal string such as 3.00')),
-      z.pipe(z.transform(Number), bounded),
-    ),
-  ]) as z.ZodMiniType<number | string, number | string>;
+  if (mode !== 'strict') return z.union([z.number(), z.string()], { error: MONEY_TYPE });
+  // A decimal string becomes its number first, so that every other value is reported
+  // by the number's own checks (a bare union would say only "Invalid input").
+  return preprocess(
+    (value) => (typeof value === 'string' && DECIMAL_PATTERN.test(value) ? Number(value) : value),
+    z
+      .number({ error: MONEY_TYPE })
+      .check(z.gte(0, 'must not be negative'), z.lte(MAX_AMOUNT, 'must be at most 1,000,000,000')),
+  ) as unknown as z.ZodMiniType<number | string, number | string>;
 }
+
+const MONEY_TYPE = 'must be a number or a decimal string such as 3.00';
 
 /**
  * The number an amount of money stands for: a number as it is, a decimal string

@@ -8,6 +8,7 @@ import {
   type Mode,
   object,
   optional,
+  outsideSpec,
   uniqueStrings,
 } from './fields.js';
 import { RuleCode } from './rules.js';
@@ -160,14 +161,14 @@ export function describedRecordFields() {
  *
  * @example
  * ```ts
- * const shape = { ...commonFields(mode), ...contentFields(), call_to_action: optional(z.string()) };
+ * const shape = { ...commonFields(mode), ...contentFields(mode), call_to_action: optional(z.string()) };
  * ```
  */
-export function contentFields() {
+export function contentFields(mode: Mode) {
   return {
     ...describedRecordFields(),
     featured_image_url: optional(z.string()),
-    ...taggedFields(),
+    ...taggedFields(mode),
   };
 }
 
@@ -175,15 +176,15 @@ export function contentFields() {
  * `tag_list`: the names of the tags a page or message carries. Not in the
  * specification; Action Network's documented member on messages and every action (a
  * plain member, not `action_network:tag_list`), declared so that what it sends is
- * written back.
+ * written back; the reference server refuses it ({@link outsideSpec}).
  *
  * @example
  * ```ts
- * const shape = { ...commonFields(mode), ...taggedFields(), subject: optional(z.string()) };
+ * const shape = { ...commonFields(mode), ...taggedFields(mode), subject: optional(z.string()) };
  * ```
  */
-export function taggedFields() {
-  return { tag_list: optional(z.array(z.string())) };
+export function taggedFields(mode: Mode) {
+  return { tag_list: optional(outsideSpec(z.array(z.string()), mode)) };
 }
 
 /**
@@ -206,11 +207,17 @@ function shareMembers(mode: Mode) {
  */
 function otherNetworkShareSchema(mode: Mode) {
   const known = { total_shares: optional(nonNegativeInteger(mode)) };
-  // What was read is written back as it was: only the reference server holds the
-  // members to strings.
-  return mode === 'strict'
-    ? z.catchall(z.object(known), z.nullable(z.string()))
-    : z.looseObject(known);
+  // Only the reference server holds the members to strings (vendor members aside).
+  return z.looseObject(known).check(
+    z.superRefine((network, ctx) => {
+      for (const [key, value] of Object.entries(network)) {
+        if (Object.hasOwn(known, key) || isVendorMember(key)) continue;
+        if (value !== null && typeof value !== 'string') {
+          ctx.addIssue({ code: 'custom', message: 'must be a string', path: [key] });
+        }
+      }
+    }),
+  );
 }
 
 /**
@@ -256,7 +263,9 @@ export function shareOptionSchema(mode: Mode) {
     ),
   };
   if (mode === 'read') return z.looseObject(known);
-  const other = otherNetworkShareSchema(mode);
+  // Networks the spec does not name are read as they came (not parsed), so they are
+  // written back as they came: only the reference server checks them.
+  const other = mode === 'strict' ? otherNetworkShareSchema(mode) : undefined;
   return z.catchall(z.object(known), z.unknown()).check(
     z.superRefine((option, ctx) => {
       for (const [key, value] of Object.entries(option)) {
@@ -270,7 +279,7 @@ export function shareOptionSchema(mode: Mode) {
           });
           continue;
         }
-        for (const issue of other.safeParse(value).error?.issues ?? []) {
+        for (const issue of other?.safeParse(value).error?.issues ?? []) {
           ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path] });
         }
       }

@@ -152,11 +152,13 @@ export function float(mode: Mode): z.ZodMiniType<number, number> {
   );
 }
 
-/** A `Date` sent as its ISO 8601 date-time in UTC; an invalid Date is refused. */
-const dateObject = z.pipe(
-  z.date(),
-  z.transform((value: Date) => value.toISOString()),
-);
+/**
+ * A valid `Date` as its ISO 8601 date-time in UTC; anything else as it is (an invalid
+ * Date then fails the string check, as any other non-string does).
+ */
+function fromDate(value: unknown): unknown {
+  return value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value;
+}
 
 /**
  * An ISO 8601 date-time. On read any string, because servers in the wild send
@@ -172,8 +174,28 @@ const dateObject = z.pipe(
  */
 export function datetime(mode: Mode): z.ZodMiniType<string, string | Date> {
   if (mode === 'read') return z.string();
+  // A preprocess, not a union: a wrong type is then reported as such ("expected
+  // string"), not as a bare "Invalid input".
   const text = mode === 'strict' ? z.iso.datetime({ offset: true }) : z.string();
-  return z.union([text, dateObject]);
+  return preprocess(fromDate, text) as unknown as z.ZodMiniType<string, string | Date>;
+}
+
+/**
+ * A member some real server documents that the specification does not have (Action
+ * Network's `tag_list`, a phone's `status`, a message's `targets`): declared on read and
+ * write, so that what such a server sends is written back, and refused by the
+ * reference server (`strict`), which keeps to the specification.
+ *
+ * @example
+ * ```ts
+ * const shape = { tag_list: optional(outsideSpec(z.array(z.string()), mode)) };
+ * ```
+ */
+export function outsideSpec<T extends z.ZodMiniType>(schema: T, mode: Mode): T {
+  if (mode !== 'strict') return schema;
+  return z.undefined({
+    error: 'is not a member of the specification (another server documents it)',
+  }) as unknown as T;
 }
 
 /**

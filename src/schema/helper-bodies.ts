@@ -17,7 +17,7 @@ import { closedObject } from './vendor.js';
  * what the reference server accepts (the specification's formats, vocabulary and rules
  * besides). See `Mode` in fields.ts.
  */
-export type BodyMode = 'write' | 'strict';
+type BodyMode = 'write' | 'strict';
 
 /** A kind's schema for one side: `writeSchema`, or the server's `strictSchema`. */
 function sideOf<K extends AnyKind>(kind: K, mode: BodyMode): K['writeSchema'] {

@@ -41,7 +41,6 @@ export {
   type ActionFunctionsInput,
   ActionFunctionsSchema,
   ActionFunctionsShape,
-  type BodyMode,
   HELPER_BODIES,
   type HelperBodyName,
   PersonSignupBodySchema,

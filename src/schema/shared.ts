@@ -9,6 +9,7 @@ import {
   type Mode,
   object,
   optional,
+  outsideSpec,
   preprocess,
 } from './fields.js';
 import { RuleCode } from './rules.js';
@@ -213,7 +214,8 @@ export function phoneNumberSchema(mode: Mode) {
       country: optional(code(COUNTRY_PATTERN, 'ISO 3166-1 alpha-2 country code such as US', mode)),
       sms_capable: optional(bool(mode)),
       do_not_call: optional(bool(mode)),
-      status: optional(subscriptionStatus(mode)),
+      // Action Network's SMS subscription status: not a member of the spec's phones.
+      status: optional(outsideSpec(subscriptionStatus(mode), mode)),
     },
     mode,
   );

@@ -8,7 +8,9 @@ import * as z from 'zod/mini';
 /**
  * The members of an object beyond its declared ones that its type admits: vendor
  * members, named `<prefix>:<name>`. A misspelt plain member (`givn_name`) stays a
- * compile error, while `'action_network:hidden': true` type-checks.
+ * compile error, while `'action_network:hidden': true` type-checks. The type cannot say
+ * that the prefix and the name are not empty and hold no spaces, which the schemas check
+ * at run time ({@link VENDOR_MEMBER_PATTERN}): `':hidden'` type-checks and is refused.
  *
  * @example
  * ```ts

@@ -29,7 +29,7 @@ export const campaignKind = linkedAs(
     singular: 'campaign',
     plural: 'campaigns',
     description: 'A page gathering several actions (Action Network)',
-    shape: (mode) => ({ ...commonFields(mode), ...contentFields() }),
+    shape: (mode) => ({ ...commonFields(mode), ...contentFields(mode) }),
     computed: {
       actions: optional(
         z.array(object({ title: optional(z.string()), browser_url: optional(z.string()) }, 'read')),

@@ -39,7 +39,7 @@ export const eventCampaignKind = linkedAs(
     description: 'A group of events under one heading (Action Network)',
     shape: (mode) => ({
       ...commonFields(mode),
-      ...contentFields(),
+      ...contentFields(mode),
       host_pitch: optional(z.string()),
       host_instructions: optional(z.string()),
     }),

@@ -13,7 +13,7 @@ import { defineKind, many, one, recordHelper } from '../kind.js';
 function advocacyCampaignShape(mode: Mode) {
   return {
     ...commonFields(mode),
-    ...contentFields(),
+    ...contentFields(mode),
     // Call scripts or letter templates, text and/or HTML.
     templates: optional(z.array(z.string())),
     // A human-readable description of the target universe ("all state senators");

@@ -72,7 +72,7 @@ function timeZone(mode: Mode) {
 function eventShape(mode: Mode) {
   return {
     ...commonFields(mode),
-    ...contentFields(),
+    ...contentFields(mode),
     type: optional(enumeration(['ticketed', 'open'], mode)),
     ticket_levels: optional(ticketLevelsSchema(mode)),
     status: optional(enumeration(['confirmed', 'tentative', 'cancelled'], mode)),

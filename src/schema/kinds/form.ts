@@ -7,7 +7,7 @@ import { defineKind, many, one, recordHelper } from '../kind.js';
 function formShape(mode: Mode) {
   return {
     ...commonFields(mode),
-    ...contentFields(),
+    ...contentFields(mode),
     call_to_action: optional(z.string()),
     ...sharingFields(mode),
   };

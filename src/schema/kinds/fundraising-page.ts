@@ -8,7 +8,7 @@ import { defineKind, many, one, recordHelper } from '../kind.js';
 function fundraisingPageShape(mode: Mode) {
   return {
     ...commonFields(mode),
-    ...contentFields(),
+    ...contentFields(mode),
     currency: optional(currency(mode)),
     ...sharingFields(mode),
   };

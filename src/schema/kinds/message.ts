@@ -8,11 +8,13 @@ import {
   type Mode,
   object,
   optional,
+  outsideSpec,
   preprocess,
 } from '../fields.js';
 import { defineKind, noticeHelper, one } from '../kind.js';
 import { addRuleIssue, RuleCode } from '../rules.js';
 import { emailText } from '../shared.js';
+import { closedObject } from '../vendor.js';
 
 /**
  * The states of a message. The spec leaves them open; these follow its helper calls:
@@ -44,8 +46,8 @@ function messageShape(mode: Mode) {
      * Who the message goes to, as links (`{ href }`) to queries or lists: Action
      * Network's way of targeting a message, beside the `std:list` and `std:query` links.
      */
-    targets: optional(z.array(object({ href: optional(z.string()) }, mode))),
-    ...taggedFields(),
+    targets: optional(outsideSpec(z.array(object({ href: optional(z.string()) }, mode)), mode)),
+    ...taggedFields(mode),
   };
 }
 
@@ -152,10 +154,21 @@ const messageDeclaration = defineKind({
  * });
  * ```
  */
-export const messageKind = {
-  ...messageDeclaration,
-  schema: preprocess(readScheduledEndDate, messageDeclaration.schema),
-};
+export const messageKind: Omit<typeof messageDeclaration, 'schema'> & {
+  readonly schema: ReturnType<typeof readSchema>;
+} = Object.defineProperties(
+  {},
+  {
+    // The declaration's own properties as they are: a spread would call the lazy
+    // `strictSchema` getter and build the server's schema at import.
+    ...Object.getOwnPropertyDescriptors(messageDeclaration),
+    schema: { value: readSchema(), enumerable: true },
+  },
+) as Omit<typeof messageDeclaration, 'schema'> & { readonly schema: ReturnType<typeof readSchema> };
+
+function readSchema() {
+  return preprocess(readScheduledEndDate, messageDeclaration.schema);
+}
 
 /**
  * The body of the schedule helper (POST `std:schedule_helper`): when sending starts
@@ -176,40 +189,38 @@ export const messageKind = {
  * ```
  */
 export const MessageScheduleSchema = z.pipe(
-  z
-    .strictObject({
-      // A schedule is built by the caller, never read back: held to ISO 8601 (or a Date)
-      // on both sides, so that the start and stop can be compared before sending.
-      scheduled_start_date: datetime('strict'),
-      scheduled_stop_date: z.optional(datetime('strict')),
-      scheduled_end_date: z.optional(datetime('strict')),
-    })
-    .check(
-      z.superRefine((body, ctx) => {
-        // Compared as instants: the same time may be written with different offsets.
-        const start = Date.parse(body.scheduled_start_date);
-        const [stop, end] = [body.scheduled_stop_date, body.scheduled_end_date].map((date) =>
-          date === undefined ? undefined : Date.parse(date),
-        );
-        if (stop !== undefined && end !== undefined && stop !== end) {
-          ctx.addIssue({
-            code: 'custom',
-            message: 'scheduled_end_date is another name for scheduled_stop_date; send one of them',
-            path: ['scheduled_end_date'],
-          });
-          return;
-        }
-        const until = stop ?? end;
-        if (until !== undefined && until <= start) {
-          addRuleIssue(ctx, {
-            code: RuleCode.START_DATE_AFTER_END_DATE,
-            message: 'scheduled_start_date must be before scheduled_stop_date',
-            path: ['scheduled_start_date'],
-            hint: 'schedule the stop after the start, or leave scheduled_stop_date out',
-          });
-        }
-      }),
-    ),
+  closedObject({
+    // A schedule is built by the caller, never read back: held to ISO 8601 (or a Date)
+    // on both sides, so that the start and stop can be compared before sending.
+    scheduled_start_date: datetime('strict'),
+    scheduled_stop_date: z.optional(datetime('strict')),
+    scheduled_end_date: z.optional(datetime('strict')),
+  }).check(
+    z.superRefine((body, ctx) => {
+      // Compared as instants: the same time may be written with different offsets.
+      const start = Date.parse(body.scheduled_start_date);
+      const [stop, end] = [body.scheduled_stop_date, body.scheduled_end_date].map((date) =>
+        date === undefined ? undefined : Date.parse(date),
+      );
+      if (stop !== undefined && end !== undefined && stop !== end) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'scheduled_end_date is another name for scheduled_stop_date; send one of them',
+          path: ['scheduled_end_date'],
+        });
+        return;
+      }
+      const until = stop ?? end;
+      if (until !== undefined && until <= start) {
+        addRuleIssue(ctx, {
+          code: RuleCode.START_DATE_AFTER_END_DATE,
+          message: 'scheduled_start_date must be before scheduled_stop_date',
+          path: ['scheduled_start_date'],
+          hint: 'schedule the stop after the start, or leave scheduled_stop_date out',
+        });
+      }
+    }),
+  ),
   z.transform(({ scheduled_end_date, scheduled_stop_date, ...rest }) => {
     const stop = scheduled_stop_date ?? scheduled_end_date;
     return stop === undefined ? rest : { ...rest, scheduled_stop_date: stop };

@@ -36,9 +36,9 @@ function genderPronounsSchema(mode: Mode) {
   };
   // Some servers and clients fix the spelling. On read, `possessive` is copied into
   // `posessive` so callers see one member, and kept (nothing is dropped on read). On
-  // write it is accepted and renamed, so only the wire spelling is sent or stored; a
-  // `possessive` equal to `posessive` (as read gives both) is the same member. Two
-  // different values are left for the schema to refuse.
+  // write it is accepted and renamed, so only the wire spelling is sent or stored; when
+  // both are there (as read gives them), the wire spelling wins and `possessive` is not
+  // sent: a record read is written back without a member the schema does not know.
   return preprocess(
     (value) => {
       if (value && typeof value === 'object' && !Array.isArray(value)) {
@@ -49,7 +49,7 @@ function genderPronounsSchema(mode: Mode) {
             ? { ...rest, possessive, posessive: possessive }
             : { ...rest, posessive: possessive };
         }
-        if (mode !== 'read' && rest.posessive === possessive) return rest;
+        if (mode !== 'read') return rest;
       }
       return value;
     },

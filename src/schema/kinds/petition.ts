@@ -12,7 +12,7 @@ import { defineKind, many, one, recordHelper } from '../kind.js';
 function petitionShape(mode: Mode) {
   return {
     ...commonFields(mode),
-    ...contentFields(),
+    ...contentFields(mode),
     petition_text: optional(z.string()),
     target: optional(z.array(petitionTargetSchema(mode))),
     ...sharingFields(mode),
