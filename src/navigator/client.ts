@@ -439,7 +439,9 @@ export async function connectWith<const K extends readonly AnyKind[]>(
     ...(signal ? { signal } : {}),
   });
   const probe = HalDocument.parse(response.body, url.toString());
-  const ownPlurals = allKinds.map((kind) => kind.plural);
+  // Kinds without a collection (Action Network's custom fields) are not what an entry
+  // point links: its metadata document links them.
+  const ownPlurals = allKinds.filter(hasCollection).map((kind) => kind.plural);
   const notEntryPoint =
     typeof response.body !== 'object' || response.body === null || probe.relations().length === 0
       ? 'a HAL document with _links was expected'

@@ -375,6 +375,11 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     input: I,
     options: WriteOptions & { returnResponse: false; background?: false },
   ): Promise<string | undefined>;
+  // Options not known to the compiler (a flag forwarded by a wrapper): any of the answers.
+  async create(
+    input: I,
+    options?: WriteOptions,
+  ): Promise<W | BackgroundWriteResult<W> | string | undefined>;
   async create(
     input: I,
     options: WriteOptions = {},
@@ -398,7 +403,9 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
     // collection's URL the POST went to).
     if (background) return writeResult(result, (document) => this.#wrap(document, result.location));
     if (returnResponse === false) {
-      return result.document?.selfUrl ?? this.#context.location(result.response, url);
+      // The write was made: an unusable Location makes the address unknown (undefined),
+      // as for a background write, not the call a failure.
+      return result.document?.selfUrl ?? result.location;
     }
     if (result.document && result.document.relations().length > 0) {
       return this.#wrap(result.document, result.location);

@@ -84,6 +84,9 @@ function whatItIs(
     return `a collection page (${paging.map((name) => `${name}: ${JSON.stringify(body[name])}`).join(', ')})`;
   }
   if (Object.keys(body).some((member) => ENTRY_POINT_MEMBERS.test(member))) return undefined;
+  // No record of any kind links the people collection; every entry point does. An entry
+  // point under a path that looks like a record's (`/organizations/acme/`) is one.
+  if (document.relations().some((rel) => localName(rel) === 'people')) return undefined;
   if (self !== undefined && isRecordAddress(self, plurals)) return `a record (self link ${self})`;
   if (!document.relations().some((rel) => linked.has(localName(rel)))) {
     const relations = document.relations();

@@ -293,8 +293,10 @@ export class Metadata {
     const url = this.root.requireLink(rel).url();
     const document = await this.#context.get(url, options);
     const kind = this.#context.kindNamed('custom_field');
+    // The list is required: a document without it is not the custom fields list, and
+    // answering [] for it would be a silent zero (a SchemaValidationError instead).
     const list = this.#context.parse(
-      z.looseObject({ [CUSTOM_FIELDS]: optional(z.array(kind.schema)) }),
+      z.looseObject({ [CUSTOM_FIELDS]: z.array(kind.schema) }),
       document.properties,
       url,
       rel,

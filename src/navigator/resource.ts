@@ -237,6 +237,11 @@ export class Resource<T extends object, I = T> {
     changes: I,
     options: WriteOptions & { returnResponse: false; background?: false },
   ): Promise<undefined>;
+  // Options not known to the compiler (a flag forwarded by a wrapper): any of the answers.
+  async update(
+    changes: I,
+    options?: WriteOptions,
+  ): Promise<this | BackgroundWriteResult<this> | undefined>;
   async update(
     changes: I,
     options: WriteOptions = {},

@@ -94,6 +94,11 @@ describe('Collection.create with background: true', () => {
     expectTypeOf(client.people.create({}, { returnResponse: false })).resolves.toEqualTypeOf<
       string | undefined
     >();
+    // A flag only known at run time (a wrapper forwarding it): any of the answers.
+    const flag: boolean = Math.random() < 2;
+    expectTypeOf(client.people.create({}, { background: flag })).resolves.toEqualTypeOf<
+      Person | BackgroundWriteResult<Person> | string | undefined
+    >();
     await Promise.all([client.people.create({}), client.people.create({}, { background: true })]);
   });
 });

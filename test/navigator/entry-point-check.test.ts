@@ -3,6 +3,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
+  actionNetwork,
   connect,
   connectWith,
   defineKind,
@@ -210,5 +211,46 @@ describe('against documents of other servers', () => {
     await expect(connect(`${BASE}/widgets-home`)).rejects.toThrow(/links none of the collections/);
     const client = await connectWith([widgetKind], `${BASE}/widgets-home`);
     expect(client.root.url).toBe(`${BASE}/widgets-home`);
+  });
+});
+
+describe('entry points under any path, and documents that only look like one', () => {
+  const server = setupServer();
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => server.resetHandlers());
+  afterAll(() => server.close());
+
+  it('takes an entry point that links the people collection under a path like a record', async () => {
+    const base = 'https://crm.example.org/organizations/acme/';
+    server.use(
+      http.get(base, () =>
+        HttpResponse.json({
+          _links: { self: { href: base }, 'std:people': { href: `${base}people` } },
+        }),
+      ),
+    );
+    const client = await connect(base);
+    expect(client.root.url).toBe(base);
+  });
+
+  it("refuses Action Network's metadata document even with the preset's kinds", async () => {
+    const url = 'https://an.example/api/v2/metadata';
+    server.use(
+      http.get(url, () =>
+        HttpResponse.json({
+          _links: {
+            self: { href: url },
+            curies: [
+              { name: 'action_network', href: 'https://an.example/docs/{rel}', templated: true },
+            ],
+            'action_network:custom_fields': { href: `${url}/custom_fields` },
+          },
+        }),
+      ),
+    );
+    const error = await refusal(connect(url, { ...actionNetwork, rateLimit: 1000 }));
+    expect(error.reason).toMatch(
+      /^not an entry point: a document that links none of the collections/,
+    );
   });
 });

@@ -61,6 +61,25 @@ describe('writing back what was read', () => {
     expect(Object.keys(ordered)).toEqual(['b', 'c']);
   });
 
+  it('a create without a response answers its Location, or undefined for an unusable one', async () => {
+    let location = 'ftp://elsewhere.example/p/1';
+    server.use(
+      ...handlers(),
+      http.post(
+        `${BASE}/people`,
+        () => new HttpResponse(null, { status: 201, headers: { location } }),
+      ),
+    );
+    const client = await connect(`${BASE}/`);
+    expect(await client.people.create({ given_name: 'Ana' }, { returnResponse: false })).toBe(
+      undefined,
+    );
+    location = '/api/v1/people/9';
+    expect(await client.people.create({ given_name: 'Ana' }, { returnResponse: false })).toBe(
+      'https://write-back.example/api/v1/people/9',
+    );
+  });
+
   it('connectWith counts the kinds a preset spreads into the options', async () => {
     server.use(
       http.get(`${BASE}/`, () =>

@@ -294,6 +294,14 @@ describe('custom fields', () => {
     expect(fields[1]?.notes).toBeNull();
   });
 
+  it('refuses a document without the list, rather than answering no fields', async () => {
+    actionNetworkServer();
+    server.use(http.get(`${BASE}/metadata/custom_fields`, () => HttpResponse.json({})));
+    const client = await connectWithPreset();
+    const error = await (await client.metadata()).customFields().catch((caught: unknown) => caught);
+    expect(isSchemaValidationError(error)).toBe(true);
+  });
+
   it('refuses a list whose fields are not objects (validation on)', async () => {
     actionNetworkServer();
     server.use(
