@@ -44,10 +44,10 @@ module.exports = [
     // and client.version (std_version, osdi_version or <prefix>_version) 0.1 kB, and the
     // review's fixes (a resumed walk that ends on a loop back, a 409 read by its
     // Retry-After only) 0.05 kB. Server presets are not in it: a bundle that imports
-    // connect alone leaves them out. Issue 20 added 2.9 kB (33.62 to 36.52): refusing a
+    // connect alone leaves them out. Issue 20 added 2.6 kB (33.62 to 36.22): refusing a
     // document that is not an entry point, saying what it is (0.7), the names-only table
     // of every declared kind so no plural is guessed (0.35) and UnknownKindError, the
-    // write side's vendor members, Date and money unions and their zod classes (0.7),
+    // write side's vendor members, Date preprocess and money union (0.4),
     // writes in the caller's order without server-owned members (0.2), the body cap and
     // ResponseTooLargeError (0.3), POST retries only where keys are honoured (0.2),
     // background writes, honest record URLs and preset kinds' collections (0.4).
@@ -63,7 +63,7 @@ module.exports = [
     // the 0.9 kB of issue 14's Idempotency-Key and background helper calls, and its
     // server presets (SERVER_PRESETS, actionNetwork) and client.version, 0.25 kB;
     // helperHref (issue 14, a helper's href whatever the curie prefix) 0.35 kB; the
-    // review's fixes 0.06 kB. Issue 20: 3.2 kB (45.99 to 49.19), the 2.9 kB above plus
+    // review's fixes 0.06 kB. Issue 20: 3.25 kB (45.99 to 49.24), the 2.6 kB above plus
     // Action Network's kinds (event campaigns, campaigns, unique id lists, custom
     // fields, embeds) and amountValue.
     limit: '49.3 kB',
