@@ -89,6 +89,7 @@ export { addRuleIssue, RuleCode, type RuleCodeValue, type RuleIssue } from './ru
 export { SUBSCRIPTION_STATUSES } from './shared.js';
 export {
   isVendorMember,
+  VENDOR_MEMBER_PATTERN,
   type VendorConfig,
   type VendorMembers,
   type VendorObject,

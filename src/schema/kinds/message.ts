@@ -154,21 +154,21 @@ const messageDeclaration = defineKind({
  * });
  * ```
  */
-export const messageKind: Omit<typeof messageDeclaration, 'schema'> & {
-  readonly schema: ReturnType<typeof readSchema>;
-} = Object.defineProperties(
-  {},
-  {
-    // The declaration's own properties as they are: a spread would call the lazy
-    // `strictSchema` getter and build the server's schema at import.
-    ...Object.getOwnPropertyDescriptors(messageDeclaration),
-    schema: { value: readSchema(), enumerable: true },
+export const messageKind = {
+  singular: messageDeclaration.singular,
+  plural: messageDeclaration.plural,
+  description: messageDeclaration.description,
+  schema: preprocess(readScheduledEndDate, messageDeclaration.schema),
+  writeSchema: messageDeclaration.writeSchema,
+  // Not a spread: that would call the lazy getter and build the server's schema at import.
+  /** What the reference server accepts (see `defineKind`). Built on first use. */
+  get strictSchema() {
+    return messageDeclaration.strictSchema;
   },
-) as Omit<typeof messageDeclaration, 'schema'> & { readonly schema: ReturnType<typeof readSchema> };
-
-function readSchema() {
-  return preprocess(readScheduledEndDate, messageDeclaration.schema);
-}
+  readOnly: messageDeclaration.readOnly,
+  relations: messageDeclaration.relations,
+  helpers: messageDeclaration.helpers,
+};
 
 /**
  * The body of the schedule helper (POST `std:schedule_helper`): when sending starts
