@@ -8,7 +8,6 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { KindRegistry, RecordHelper, ResourceKind } from '../domain/kinds.js';
 import type { AppEnv } from './env.js';
-import { API_PREFIX } from './links.js';
 import { rateLimited, type TokenBuckets } from './rate-limit.js';
 
 /** A call without a key to a record helper: the kind and id in its URL, and the helper. */
@@ -33,10 +32,11 @@ export function anonymousCallOf(
   registry: KindRegistry,
   method: string,
   path: string,
+  apiPrefix = '/api/v1',
 ): AnonymousCall | undefined {
-  if (method !== 'POST' || !path.startsWith(`${API_PREFIX}/`)) return undefined;
+  if (method !== 'POST' || !path.startsWith(`${apiPrefix}/`)) return undefined;
   const parts = path
-    .slice(API_PREFIX.length + 1)
+    .slice(apiPrefix.length + 1)
     .replace(/\/+$/, '')
     .split('/');
   if (parts.length !== 3 || parts.some((part) => part === '')) return undefined;
@@ -59,8 +59,9 @@ export function anonymousHelperOf(
   registry: KindRegistry,
   method: string,
   path: string,
+  apiPrefix = '/api/v1',
 ): RecordHelper | undefined {
-  return anonymousCallOf(registry, method, path)?.helper;
+  return anonymousCallOf(registry, method, path, apiPrefix)?.helper;
 }
 
 /** The node request of @hono/node-server, when the app is served by it. */

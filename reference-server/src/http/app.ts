@@ -6,6 +6,9 @@ import { PatternRouter } from 'hono/router/pattern-router';
 import { ALL_KINDS } from '../domain/catalog.js';
 import { KindRegistry } from '../domain/kinds.js';
 import { RecordService } from '../domain/records.js';
+import { adaptKind } from '../presets/adapt-kind.js';
+import type { ServerPreset } from '../presets/server-preset.js';
+import { SPECIFICATION_PRESET } from '../presets/specification.js';
 import type { Storage } from '../storage/storage.js';
 import { requestLog } from './access-log.js';
 import { anonymousRateLimit } from './anonymous.js';
@@ -15,29 +18,34 @@ import { apiCors, checkCorsOrigins } from './cors.js';
 import type { AppConfig, AppEnv } from './env.js';
 import { type IdempotencyOptions, idempotentPosts } from './idempotency.js';
 import { keyRateLimit, keyWindowsFor } from './key-rate-limit.js';
-import { API_PREFIX } from './links.js';
 import {
   apiHeaders,
   authenticate,
   checkApiKeyHeader,
-  DEFAULT_API_KEY_HEADER,
   errorHandler,
   notFound,
 } from './middleware.js';
 import { type RateLimit, type SlidingWindows, TokenBuckets } from './rate-limit.js';
-import { CANONICAL_PREFIX, checkCuriePrefix } from './relations.js';
+import { checkCuriePrefix } from './relations.js';
 import { registerDocs } from './routes/docs.js';
 import { registerEntryPoint } from './routes/entry-point.js';
 import { registerHelperRoutes } from './routes/helpers.js';
 import { registerMessageHelpers } from './routes/messages.js';
 import { registerMetadata } from './routes/metadata.js';
-import { PERSON_SIGNUP_PATH, registerPersonSignup } from './routes/person-signup.js';
+import { registerPersonSignup } from './routes/person-signup.js';
 import { registerRecordRoutes } from './routes/records.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
   /** Where records, tenants and keys live. */
   storage: Storage;
+  /**
+   * A real server to answer as (`ACTION_NETWORK_PRESET`): its entry point path, key
+   * header, curie prefix, rate, page size, identifiers, addresses, vocabulary and own
+   * collections (see `ServerPreset`). The options below, when given, win over the
+   * preset's. Default: the specification (`SPECIFICATION_PRESET`).
+   */
+  preset?: ServerPreset;
   /**
    * Header carrying the API key. Default `STD-API-Token` (the spec's); `OSDI-API-Token`
    * to serve clients written for Action Network. Checked: an HTTP header name that
@@ -139,14 +147,31 @@ export const DEFAULT_ANONYMOUS_RATE_LIMIT: Readonly<RateLimit> = Object.freeze({
  * const app = createApp({ storage, registry: defaultRegistry() });
  * ```
  */
-export function defaultRegistry(): KindRegistry {
+export function defaultRegistry(preset: ServerPreset = SPECIFICATION_PRESET): KindRegistry {
   const registry = new KindRegistry();
-  for (const kind of ALL_KINDS) registry.register(kind);
+  for (const kind of [...ALL_KINDS, ...preset.kinds]) registry.register(adaptKind(kind, preset));
   return registry.registerHelper({
     rel: 'person_signup_helper',
-    path: PERSON_SIGNUP_PATH,
+    path: preset.personSignupPath,
     title: 'The person signup helper for the system',
   });
+}
+
+/**
+ * The preset with the caller's own options over it.
+ */
+function presetWithOptions(options: AppOptions): ServerPreset {
+  const preset = options.preset ?? SPECIFICATION_PRESET;
+  return {
+    ...preset,
+    apiKeyHeader: checkApiKeyHeader(options.apiKeyHeader ?? preset.apiKeyHeader),
+    curiePrefix: checkCuriePrefix(options.curiePrefix ?? preset.curiePrefix),
+    keyRateLimit: options.keyRateLimit ?? preset.keyRateLimit,
+    maxPageSize: options.maxPageSize ?? preset.maxPageSize,
+    motd: options.motd ?? preset.motd,
+    vendorName: options.vendorName ?? preset.vendorName,
+    productName: options.productName ?? preset.productName,
+  };
 }
 
 /**
@@ -162,20 +187,23 @@ export function defaultRegistry(): KindRegistry {
  * ```
  */
 export function createApp(options: AppOptions): Hono<AppEnv> {
-  const registry = options.registry ?? defaultRegistry();
+  const preset = presetWithOptions(options);
+  const registry = options.registry ?? defaultRegistry(preset);
   const config: AppConfig = {
+    preset,
+    apiPrefix: preset.apiPrefix,
     storage: options.storage,
     records: new RecordService(options.storage, registry),
     registry,
-    apiKeyHeader: checkApiKeyHeader(options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER),
-    curiePrefix: checkCuriePrefix(options.curiePrefix ?? CANONICAL_PREFIX),
+    apiKeyHeader: preset.apiKeyHeader,
+    curiePrefix: preset.curiePrefix,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
-    maxPageSize: options.maxPageSize ?? 100,
+    maxPageSize: preset.maxPageSize,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
-    motd: options.motd ?? 'Welcome to the ADIS reference server.',
-    vendorName: options.vendorName ?? 'ADIS project',
-    productName: options.productName ?? 'ADIS reference server',
-    specVersion: '1.0',
+    motd: preset.motd,
+    vendorName: preset.vendorName,
+    productName: preset.productName,
+    specVersion: preset.specVersion,
     logError: options.logError ?? ((message) => console.error(message)),
     accessLog: options.accessLog,
   };
@@ -193,7 +221,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   }
   const rateLimit = options.anonymousRateLimit ?? DEFAULT_ANONYMOUS_RATE_LIMIT;
   // Built here so that a bad rate fails when the app is created, not at the first call.
-  const keyWindows = keyWindowsFor(options.keyRateLimit ?? false);
+  const keyWindows = keyWindowsFor(preset.keyRateLimit);
   // strict: false so that `/api/v1/` and `/api/v1` (and `/people/`) are the same route.
   // PatternRouter: hono's default (SmartRouter) cannot use its RegExpRouter for these
   // routes (a helper's static segment after `:id`) and falls back to TrieRouter, which
@@ -205,25 +233,28 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.use('*', requestLog(config));
   app.use('*', apiHeaders(config));
   registerDocs(app, config);
-  app.use(`${API_PREFIX}/*`, answerAfterCommit(config));
+  app.use(`${config.apiPrefix}/*`, answerAfterCommit(config));
   // Before authentication: preflights carry no key, and 401s need the CORS headers too.
-  app.use(`${API_PREFIX}/*`, apiCors({ origins: corsOrigins, apiKeyHeader: config.apiKeyHeader }));
-  app.use(`${API_PREFIX}/*`, authenticate(config));
+  app.use(
+    `${config.apiPrefix}/*`,
+    apiCors({ origins: corsOrigins, apiKeyHeader: config.apiKeyHeader }),
+  );
+  app.use(`${config.apiPrefix}/*`, authenticate(config));
   if (rateLimit) {
     app.use(
-      `${API_PREFIX}/*`,
+      `${config.apiPrefix}/*`,
       anonymousRateLimit(new TokenBuckets(rateLimit), options.trustProxy ?? false),
     );
   }
-  if (keyWindows) app.use(`${API_PREFIX}/*`, keyRateLimit(keyWindows, config.apiKeyHeader));
+  if (keyWindows) app.use(`${config.apiPrefix}/*`, keyRateLimit(keyWindows, config.apiKeyHeader));
   const keyedBodyLimit = limitBody(config.maxBodyBytes);
   const anonymousBodyLimit = limitBody(anonymousBodyBytes);
-  app.use(`${API_PREFIX}/*`, (c, next) =>
+  app.use(`${config.apiPrefix}/*`, (c, next) =>
     c.get('anonymous') === true ? anonymousBodyLimit(c, next) : keyedBodyLimit(c, next),
   );
   // After authentication (keys are per tenant) and the limits (their refusals are not
   // answers to store); inside answerAfterCommit, which answers after the commit.
-  app.use(`${API_PREFIX}/*`, idempotentPosts(config, options.idempotency));
+  app.use(`${config.apiPrefix}/*`, idempotentPosts(config, options.idempotency));
   registerEntryPoint(app, config);
   // Before the generic record routes, which would take `/metadata` for a collection.
   registerMetadata(app, config);

@@ -3,11 +3,20 @@
  */
 import type { KindRegistry } from '../domain/kinds.js';
 import type { RecordService } from '../domain/records.js';
+import type { ServerPreset } from '../presets/server-preset.js';
 import type { ApiKeyInfo, Storage } from '../storage/storage.js';
 import type { Urls } from './links.js';
 
 /** Settings every route reads, with defaults applied. */
 export interface AppConfig {
+  /**
+   * The preset the server answers as (the specification's unless one is given), with
+   * the caller's own options applied over it: the header, prefix, rate and page size
+   * below are its values.
+   */
+  preset: ServerPreset;
+  /** The API path prefix (`/api/v1`; a preset's `/api/v2`). */
+  apiPrefix: string;
   storage: Storage;
   records: RecordService;
   registry: KindRegistry;

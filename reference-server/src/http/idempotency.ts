@@ -250,7 +250,7 @@ function checkKey(key: string): void {
 function refOf(c: Context<AppEnv>, config: AppConfig, key: string): IdempotencyKeyRef | undefined {
   if (c.get('anonymous') !== true)
     return { tenantId: c.get('auth').tenant.id, anonymous: false, key };
-  const call = anonymousCallOf(config.registry, c.req.method, c.req.path);
+  const call = anonymousCallOf(config.registry, c.req.method, c.req.path, config.apiPrefix);
   const tenant = call && config.storage.tenantOfRecord(call.kind.singular, call.id);
   return tenant ? { tenantId: tenant.id, anonymous: true, key } : undefined;
 }

@@ -5,7 +5,7 @@
 
 import { CANONICAL_PREFIX } from './relations.js';
 
-/** The API path prefix (the spec's versioned `{base_url}`). */
+/** The API path prefix (the spec's versioned `{base_url}`); a preset may set another. */
 export const API_PREFIX = '/api/v1';
 /** The documentation path prefix (the curie's `/docs/v1/{rel}`). */
 export const DOCS_PREFIX = '/docs/v1';
@@ -35,25 +35,50 @@ export class Urls {
   readonly root: string;
   /** The curie prefix of the relations, without its colon. */
   readonly curiePrefix: string;
+  /** The API path prefix: `/api/v1`, or a preset's (`/api/v2`). */
+  readonly apiPrefix: string;
+  /** Further curie names with the same href (a preset's `action_network`). */
+  readonly extraCuries: readonly string[];
+  /** Relations written under another curie, by name (a preset's `relationNames`). */
+  readonly relationNames: Readonly<Record<string, string>>;
 
-  constructor(root: string, curiePrefix = CANONICAL_PREFIX) {
+  constructor(
+    root: string,
+    curiePrefix = CANONICAL_PREFIX,
+    apiPrefix = API_PREFIX,
+    extraCuries: readonly string[] = [],
+    relationNames: Readonly<Record<string, string>> = {},
+  ) {
     this.root = root.replace(/\/+$/, '');
     this.curiePrefix = curiePrefix;
+    this.apiPrefix = apiPrefix;
+    this.extraCuries = extraCuries;
+    this.relationNames = relationNames;
+    this.key = JSON.stringify([this.root, curiePrefix, apiPrefix, extraCuries, relationNames]);
   }
 
-  /** A relation name under the curie prefix: `people` → `std:people`. */
+  /**
+   * What every href and relation this builder writes depends on, as one string: two
+   * builders with the same key write the same links (render.ts caches by it).
+   */
+  readonly key: string;
+
+  /**
+   * A relation name under the curie prefix: `people` → `std:people`; a name the
+   * preset writes under another curie as it says (`action_network:event_campaigns`).
+   */
   rel(name: string): string {
-    return `${this.curiePrefix}:${name}`;
+    return this.relationNames[name] ?? `${this.curiePrefix}:${name}`;
   }
 
   /** The entry point (with its trailing slash, as the spec's examples show it). */
   entryPoint(): string {
-    return `${this.root}${API_PREFIX}/`;
+    return `${this.root}${this.apiPrefix}/`;
   }
 
   /** A path below the API base. */
   api(path: string): string {
-    return `${this.root}${API_PREFIX}/${path.replace(/^\/+/, '')}`;
+    return `${this.root}${this.apiPrefix}/${path.replace(/^\/+/, '')}`;
   }
 
   /** A collection. */
@@ -76,9 +101,13 @@ export class Urls {
     return `${this.root}${DOCS_PREFIX}/`;
   }
 
-  /** The curies array every document carries. */
+  /**
+   * The curies array every document carries: the prefix's, then any further names with
+   * the same href (Action Network writes `osdi` and `action_network`, one documentation).
+   */
   curies(): Link[] {
-    return [{ name: this.curiePrefix, href: `${this.root}${DOCS_PREFIX}/{rel}`, templated: true }];
+    const href = `${this.root}${DOCS_PREFIX}/{rel}`;
+    return [this.curiePrefix, ...this.extraCuries].map((name) => ({ name, href, templated: true }));
   }
 }
 
@@ -125,28 +154,36 @@ export function withQuery(
 
 /**
  * The record an href of this server names, read from its path
- * (`…/api/v1/<plural>/<id>`), whatever its origin: behind a proxy the client may know
- * the server by another host. Undefined for any other href.
+ * (`…/api/v1/<plural>/<id>`, or the nested address `…/<plural>/<id>/<sub>/<id>` a
+ * preset serves: the record is the last pair), whatever its origin: behind a proxy the
+ * client may know the server by another host. Undefined for any other href.
  *
  * @example
  * ```ts
  * recordOfHref('http://h/api/v1/people/abc'); // { plural: 'people', id: 'abc' }
+ * recordOfHref('http://h/api/v2/petitions/p/signatures/s', '/api/v2'); // { plural: 'signatures', id: 's' }
  * recordOfHref('http://h/elsewhere'); // undefined
  * ```
  */
-export function recordOfHref(href: string): { plural: string; id: string } | undefined {
+export function recordOfHref(
+  href: string,
+  apiPrefix = API_PREFIX,
+): { plural: string; id: string } | undefined {
   let path: string;
   try {
     path = new URL(href, 'http://relative.invalid').pathname;
   } catch {
     return undefined;
   }
-  const prefix = `${API_PREFIX}/`;
+  const prefix = `${apiPrefix}/`;
   if (!path.startsWith(prefix)) return undefined;
   const parts = path.slice(prefix.length).replace(/\/+$/, '').split('/');
-  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+  if ((parts.length !== 2 && parts.length !== 4) || parts.some((part) => part === '')) {
+    return undefined;
+  }
+  const [plural, id] = parts.slice(-2) as [string, string];
   try {
-    return { plural: parts[0], id: decodeURIComponent(parts[1]) };
+    return { plural, id: decodeURIComponent(id) };
   } catch {
     return undefined;
   }

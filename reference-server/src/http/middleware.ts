@@ -29,7 +29,17 @@ export function apiHeaders(config: AppConfig): MiddlewareHandler<AppEnv> {
   let last: { root: string; urls: Urls } | undefined;
   return async (c, next) => {
     const root = requestRoot(c.req.url, config.publicUrl);
-    if (last?.root !== root) last = { root, urls: new Urls(root, config.curiePrefix) };
+    if (last?.root !== root)
+      last = {
+        root,
+        urls: new Urls(
+          root,
+          config.curiePrefix,
+          config.apiPrefix,
+          config.preset.extraCuries,
+          config.preset.relationNames,
+        ),
+      };
     c.set('urls', last.urls);
     await next();
     if (!c.req.path.startsWith(DOCS_PREFIX)) setApiHeaders(c.res.headers);
@@ -104,7 +114,10 @@ export function authenticate(config: AppConfig): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return next();
     const token = requestHeader(c, config.apiKeyHeader);
-    if (token === undefined && anonymousHelperOf(config.registry, c.req.method, c.req.path)) {
+    if (
+      token === undefined &&
+      anonymousHelperOf(config.registry, c.req.method, c.req.path, config.apiPrefix)
+    ) {
       c.set('anonymous', true);
       return next();
     }

@@ -457,10 +457,8 @@ class SlottedBytes {
 
 /** A kind's links for one URL root and curie prefix, around a record's encoded id. */
 interface LinkTemplate {
-  /** The URL root it was built for. */
-  root: string;
-  /** The curie prefix it was built for. */
-  curiePrefix: string;
+  /** The key of the URL builder it was built for (root, prefixes, relation names). */
+  urlsKey: string;
   /** `,"_links":{"self":{"href":"…/people/<id>"}`. */
   head: SlottedText;
   /** The sub-collection and helper links (`,"std:…":{…}` each, under the prefix), closing `_links` and the record. */
@@ -474,8 +472,8 @@ interface LinkTemplate {
 }
 
 /**
- * Templates by kind, each for the last root and prefix it was asked for (usually the
- * only ones: one server, one prefix).
+ * Templates by kind, each for the last URL builder key it was asked for (usually the
+ * only one: one server, one prefix).
  */
 const templates = new WeakMap<ResourceKind, LinkTemplate | null>();
 
@@ -486,7 +484,7 @@ const templates = new WeakMap<ResourceKind, LinkTemplate | null>();
 function linkTemplate(urls: Urls, kind: ResourceKind): LinkTemplate | undefined {
   const known = templates.get(kind);
   if (known === null) return undefined;
-  if (known?.root === urls.root && known.curiePrefix === urls.curiePrefix) return known;
+  if (known?.urlsKey === urls.key) return known;
   const built = buildLinkTemplate(urls, kind);
   templates.set(kind, built ?? null);
   return built;
@@ -515,8 +513,7 @@ function buildLinkTemplate(urls: Urls, kind: ResourceKind): LinkTemplate | undef
   }
   const ending = (text: string) => [...rest.slice(0, -1), `${rest[rest.length - 1]}${text}`];
   return {
-    root: urls.root,
-    curiePrefix: urls.curiePrefix,
+    urlsKey: urls.key,
     head: new SlottedText([`,"_links":{"self":{"href":${base}`, '"}']),
     tail: new SlottedText(ending('}}')),
     tailWithCuries: new SlottedText(ending(`,"curies":${JSON.stringify(urls.curies())}}}`)),

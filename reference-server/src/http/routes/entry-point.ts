@@ -4,7 +4,7 @@
  */
 import type { Hono } from 'hono';
 import type { AppConfig, AppEnv } from '../env.js';
-import { API_PREFIX, type Link } from '../links.js';
+import type { Link } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
 import { versionField } from '../relations.js';
 import { hal } from '../respond.js';
@@ -18,7 +18,7 @@ import { hal } from '../respond.js';
  * ```
  */
 export function registerEntryPoint(app: Hono<AppEnv>, config: AppConfig): void {
-  app.get(API_PREFIX, (c) => {
+  app.get(config.apiPrefix, (c) => {
     const urls = c.get('urls');
     const { tenant } = c.get('auth');
     const links: Record<string, Link | Link[]> = {
@@ -36,7 +36,7 @@ export function registerEntryPoint(app: Hono<AppEnv>, config: AppConfig): void {
     }
     return hal({
       motd: config.motd,
-      max_pagesize: config.maxPageSize,
+      [config.preset.maxPageSizeMember]: config.maxPageSize,
       vendor_name: config.vendorName,
       product_name: config.productName,
       [versionField(config.curiePrefix)]: config.specVersion,
@@ -44,5 +44,5 @@ export function registerEntryPoint(app: Hono<AppEnv>, config: AppConfig): void {
       _links: links,
     });
   });
-  app.all(API_PREFIX, methodNotAllowed(['GET']));
+  app.all(config.apiPrefix, methodNotAllowed(['GET']));
 }

@@ -24,7 +24,7 @@ import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js'
 import { acceptInBackground, wantsBackground } from '../background.js';
 import { type Control, readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
-import { API_PREFIX, recordOfHref } from '../links.js';
+import { recordOfHref } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
 import { presentBody } from '../relations.js';
 import { minimalRecord, renderRecord } from '../render.js';
@@ -51,7 +51,7 @@ export function helperContext(
     tenant,
     anonymous,
     now: new Date(),
-    resolveHref: recordOfHref,
+    resolveHref: (href) => recordOfHref(href, config.apiPrefix),
     hrefOf: (plural, id) => urls.record(plural, id),
   };
 }
@@ -144,7 +144,7 @@ export function registerHelperRoutes(app: Hono<AppEnv>, config: AppConfig): void
     for (const helper of kind.helpers ?? []) {
       const definition = RECORD_HELPERS[helper.rel];
       if (!definition) continue;
-      const path = `${API_PREFIX}/${kind.plural}/:id/${helper.path}`;
+      const path = `${config.apiPrefix}/${kind.plural}/:id/${helper.path}`;
       app.post(path, async (c) => {
         const id = c.req.param('id') ?? '';
         const { tenant, anonymous } = tenantOf(c, config, kind, helper, id);

@@ -11,7 +11,6 @@ import { actOnMessage, type MessageAction } from '../../domain/messages.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import { readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
-import { API_PREFIX } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
 import { hal } from '../respond.js';
 
@@ -53,8 +52,8 @@ export function registerMessageHelpers(
     );
     return hal({ notice });
   };
-  const sendPath = `${API_PREFIX}/messages/:id/send`;
-  const schedulePath = `${API_PREFIX}/messages/:id/schedule`;
+  const sendPath = `${config.apiPrefix}/messages/:id/send`;
+  const schedulePath = `${config.apiPrefix}/messages/:id/schedule`;
 
   // The spec's send and stop calls have empty bodies: whatever is sent is ignored.
   app.post(sendPath, (c) => run(c, { type: 'send' }));

@@ -10,7 +10,7 @@ import {
   metadataListFields,
 } from '../../domain/metadata.js';
 import type { AppConfig, AppEnv } from '../env.js';
-import { API_PREFIX, type Link, withQuery } from '../links.js';
+import { type Link, withQuery } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
 import { singleQuery } from '../query.js';
 import { hal } from '../respond.js';
@@ -29,7 +29,7 @@ export const METADATA_PATH = 'metadata';
  * ```
  */
 export function registerMetadata(app: Hono<AppEnv>, config: AppConfig): void {
-  const rootPath = `${API_PREFIX}/${METADATA_PATH}`;
+  const rootPath = `${config.apiPrefix}/${METADATA_PATH}`;
 
   app.get(rootPath, (c) => {
     const urls = c.get('urls');

@@ -8,12 +8,8 @@ import { applyPersonSignup, checkPersonSignup } from '../../domain/person-signup
 import { acceptInBackground, wantsBackground } from '../background.js';
 import { readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
-import { API_PREFIX } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
 import { helperContext, helperResponse, incompleteError } from './helpers.js';
-
-/** Path of the helper below the API base. */
-export const PERSON_SIGNUP_PATH = 'people/person_signup_helper';
 
 /**
  * Registers the helper route (before the generic record routes, whose `:id` would
@@ -25,7 +21,7 @@ export const PERSON_SIGNUP_PATH = 'people/person_signup_helper';
  * ```
  */
 export function registerPersonSignup(app: Hono<AppEnv>, config: AppConfig): void {
-  const path = `${API_PREFIX}/${PERSON_SIGNUP_PATH}`;
+  const path = `${config.apiPrefix}/${config.preset.personSignupPath}`;
   app.post(path, async (c) => {
     const background = wantsBackground(c);
     const { control, rest } = takeControl(await readJsonObject(c));

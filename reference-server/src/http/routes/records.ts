@@ -12,7 +12,7 @@ import type { LinkInput, LinkTarget } from '../../domain/records.js';
 import type { JsonObject, RecordFilter, StoredRecord } from '../../storage/storage.js';
 import { readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
-import { API_PREFIX, recordOfHref } from '../links.js';
+import { recordOfHref } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
 import { singleQuery } from '../query.js';
 import {
@@ -58,12 +58,12 @@ function filtersOf(c: Context<AppEnv>, kind: ResourceKind, resource: string): Re
 }
 
 /** One link value of a write body: `{ href }`, a bare href string, or `null` to remove. */
-function linkTarget(value: unknown): LinkTarget {
+function linkTarget(value: unknown, apiPrefix: string): LinkTarget {
   if (value === null) return null;
   const link = Array.isArray(value) && value.length === 1 ? value[0] : value;
   const href = typeof link === 'string' ? link : isPlainObject(link) ? link.href : undefined;
   if (typeof href !== 'string') return { invalid: JSON.stringify(value) };
-  return recordOfHref(href) ?? { invalid: href };
+  return recordOfHref(href, apiPrefix) ?? { invalid: href };
 }
 
 /**
@@ -72,7 +72,7 @@ function linkTarget(value: unknown): LinkTarget {
  * read-modify-write round trip works; any other `std:` relation goes to the domain,
  * which refuses relations the kind does not have.
  */
-function linkInputOf(body: JsonObject, kind: ResourceKind): LinkInput {
+function linkInputOf(body: JsonObject, kind: ResourceKind, apiPrefix: string): LinkInput {
   const links = body._links;
   if (!isPlainObject(links)) return {};
   const echoed = new Set(kind.subCollections.map((sub) => sub.plural));
@@ -81,7 +81,7 @@ function linkInputOf(body: JsonObject, kind: ResourceKind): LinkInput {
     if (!key.startsWith('std:')) continue;
     const rel = key.slice(4);
     if (echoed.has(rel)) continue;
-    input[rel] = linkTarget(value);
+    input[rel] = linkTarget(value, apiPrefix);
   }
   return input;
 }
@@ -96,9 +96,9 @@ function linkInputOf(body: JsonObject, kind: ResourceKind): LinkInput {
  */
 export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void {
   const { records, registry } = config;
-  const collectionPath = `${API_PREFIX}/:collection`;
-  const recordPath = `${API_PREFIX}/:collection/:id`;
-  const subPath = `${API_PREFIX}/:collection/:id/:sub`;
+  const collectionPath = `${config.apiPrefix}/:collection`;
+  const recordPath = `${config.apiPrefix}/:collection/:id`;
+  const subPath = `${config.apiPrefix}/:collection/:id/:sub`;
 
   /** The totals of records of one kind (read in one query per page). */
   const totalsOf = (c: Context<AppEnv>, kind: ResourceKind, list: readonly StoredRecord[]) =>
@@ -149,7 +149,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
       c.get('auth').tenant,
       kind,
       kind.parse(rest),
-      { links: linkInputOf(rest, kind), ...(parent ? { parent } : {}) },
+      { links: linkInputOf(rest, kind, config.apiPrefix), ...(parent ? { parent } : {}) },
     );
     const urls = c.get('urls');
     const body = control.returnResponse
@@ -184,7 +184,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
 
   app.get(recordPath, (c) => {
     const kind = kindOf(c, config);
-    const record = records.get(c.get('auth').tenant, kind, c.req.param('id'));
+    const record = records.get(c.get('auth').tenant, kind, c.req.param('id') ?? '');
     const totals = totalsOf(c, kind, [record]).get(record.id);
     return halJson(
       recordBytes(
@@ -201,7 +201,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     records.get(tenant, kind, id);
     const { control, rest } = takeControl(await readJsonObject(c));
     const record = records.update(tenant, kind, id, kind.parse(rest), {
-      links: linkInputOf(rest, kind),
+      links: linkInputOf(rest, kind, config.apiPrefix),
     });
     const urls = c.get('urls');
     return hal(
@@ -214,7 +214,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
 
   app.delete(recordPath, (c) => {
     const kind = writableKindOf(c, config, ['GET']);
-    records.delete(c.get('auth').tenant, kind, c.req.param('id'));
+    records.delete(c.get('auth').tenant, kind, c.req.param('id') ?? '');
     return hal(undefined, 204);
   });
   app.all(recordPath, methodNotAllowed(['GET', 'PUT', 'PATCH', 'DELETE']));

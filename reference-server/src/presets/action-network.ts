@@ -1,0 +1,53 @@
+/**
+ * Action Network's API v2 as its public documentation describes it
+ * (`actionnetwork.org/docs/v2/…`), as a preset of the reference server: `--preset
+ * action-network`. Where the documentation is silent, the choice made is written in
+ * `docs/servers-in-the-wild.md` ("The reference server as Action Network").
+ */
+import type { ServerPreset } from './server-preset.js';
+
+/**
+ * The Action Network preset: entry point at `/api/v2/`, relations under `osdi` beside
+ * the `action_network` curie, key in `OSDI-API-Token`, 4 calls a second per key, pages
+ * of 25 (`page`/`per_page`), people pages without totals, identifiers
+ * `action_network:<id>`, records at their nested addresses too, POST to the people
+ * collection as the upsert, `background_processing` on every write, money as decimal
+ * strings, Action Network's own collections and its vocabulary.
+ *
+ * @example
+ * ```ts
+ * import { ACTION_NETWORK_PRESET, createApp, openStorage } from 'adis-server';
+ * const app = createApp({ storage: openStorage(':memory:'), preset: ACTION_NETWORK_PRESET });
+ * ```
+ */
+export const ACTION_NETWORK_PRESET: ServerPreset = {
+  name: 'action-network',
+  apiPrefix: '/api/v2',
+  apiKeyHeader: 'OSDI-API-Token',
+  curiePrefix: 'osdi',
+  extraCuries: ['action_network'],
+  keyRateLimit: 4,
+  maxPageSize: 25,
+  specVersion: '1.1.1',
+  motd: 'Welcome to the Action Network OSDI API v2 Entry Point! (ADIS reference server, action-network preset)',
+  vendorName: 'Action Network',
+  productName: 'Action Network',
+  maxPageSizeMember: 'max_page_size',
+  relationNames: {
+    event_campaigns: 'action_network:event_campaigns',
+    campaigns: 'action_network:campaigns',
+    unique_id_lists: 'action_network:unique_id_lists',
+    custom_fields: 'action_network:custom_fields',
+    embed: 'action_network:embed',
+  },
+  namespace: 'action_network',
+  collectionsWithoutTotals: ['people'],
+  nestedAddresses: true,
+  personSignupPath: 'people',
+  recordHelpersAtSubCollections: true,
+  backgroundWrites: true,
+  vocabulary: 'extended',
+  money: 'decimal-string',
+  kinds: [],
+  metadata: [],
+};

@@ -1,0 +1,22 @@
+/**
+ * A kind as a preset serves it: the plain server's kind, with what the preset changes
+ * about it applied in turn (how its writes are validated, how its money is written,
+ * where its helpers live). Each change is one small function of its own file.
+ */
+import type { ResourceKind } from '../domain/kinds.js';
+import { withHelperAddresses } from './helper-addresses.js';
+import { withMoney } from './money.js';
+import type { ServerPreset } from './server-preset.js';
+import { withVocabulary } from './vocabulary.js';
+
+/**
+ * The kind under `preset`; the same object under the specification's preset.
+ *
+ * @example
+ * ```ts
+ * const served = adaptKind(donationKind, ACTION_NETWORK_PRESET);
+ * ```
+ */
+export function adaptKind(kind: ResourceKind, preset: ServerPreset): ResourceKind {
+  return withHelperAddresses(withMoney(withVocabulary(kind, preset), preset), preset);
+}

@@ -1,0 +1,96 @@
+/**
+ * A server preset: what makes the reference server answer as a real server documents
+ * itself, as data layered on the same core (the routes, storage and domain rules are
+ * the plain server's; the preset only sets what they read). A preset for another real
+ * server is one more constant of this type (see `action-network.ts`).
+ */
+import type { ResourceKind } from '../domain/kinds.js';
+
+/** How a preset's server validates written members and values. */
+export type Vocabulary =
+  /** The specification's formats, closed enums and members only (the plain server). */
+  | 'strict'
+  /**
+   * The specification's rules, plus what real servers document beside it: their members
+   * (`tag_list`, a phone's `status`, message `targets`, `remove_tags`), their values (email
+   * statuses such as `previous bounce`) and their date-time spellings
+   * (`2026-09-01 18:00:00`), stored as ISO 8601.
+   */
+  | 'extended';
+
+/** A metadata document a preset adds beside the canvass lists (`custom_fields`). */
+export interface PresetMetadataList {
+  /** Path segment below the metadata root and relation name (`custom_fields`). */
+  name: string;
+  /** The relation as the metadata root writes it (`action_network:custom_fields`). */
+  rel: string;
+  title: string;
+  /** The document's members for a tenant (without `_links`). */
+  fields(tenant: { namespace: string }): Record<string, unknown>;
+}
+
+/**
+ * Everything a preset sets. Options a caller also gives `createApp` (or the command
+ * line) win over the preset's.
+ *
+ * @example
+ * ```ts
+ * createApp({ storage, preset: ACTION_NETWORK_PRESET, keyRateLimit: false });
+ * ```
+ */
+export interface ServerPreset {
+  /** Name on the command line: `--preset action-network`. */
+  name: string;
+  /** Path of the entry point and prefix of every API path (`/api/v2`). */
+  apiPrefix: string;
+  /** Header carrying the API key (`OSDI-API-Token`). */
+  apiKeyHeader: string;
+  /** Curie prefix of every relation written (`osdi`). */
+  curiePrefix: string;
+  /** Further curie names with the same href (`action_network`). */
+  extraCuries: readonly string[];
+  /** Calls allowed per key in any rolling second; `false`: no limit. */
+  keyRateLimit: number | false;
+  /** Records a page, by default and at most. */
+  maxPageSize: number;
+  /** The entry point's version member (`osdi_version`: `1.1.1`). */
+  specVersion: string;
+  motd: string;
+  vendorName: string;
+  productName: string;
+  /** The entry point's member giving the largest page (`max_pagesize`; Action Network's `max_page_size`). */
+  maxPageSizeMember: string;
+  /**
+   * Relations written under another curie than the prefix, by name: Action Network's
+   * own collections are `action_network:event_campaigns`, not `osdi:event_campaigns`.
+   */
+  relationNames: Readonly<Record<string, string>>;
+  /** Namespace of the identifiers of tenants created under the preset (`action_network`). */
+  namespace: string;
+  /** Plural names of the collections whose pages carry no `total_records`/`total_pages`. */
+  collectionsWithoutTotals: readonly string[];
+  /** Whether a record is also served at its nested address (`petitions/{p}/signatures/{id}`). */
+  nestedAddresses: boolean;
+  /**
+   * Where the person signup helper lives, below the API prefix. `people` makes a POST
+   * to the people collection the upsert (Action Network), and the helper link points there.
+   */
+  personSignupPath: string;
+  /**
+   * Whether a record helper lives at its sub-collection (`petitions/{id}/signatures`
+   * takes the record signature helper's body: a POST with a `person` member is the
+   * helper, one without creates the record), as on Action Network; else at its own
+   * path (`petitions/{id}/record_signature_helper`).
+   */
+  recordHelpersAtSubCollections: boolean;
+  /** Whether every write (not only helper calls) takes `?background_processing=true`. */
+  backgroundWrites: boolean;
+  /** How written members and values are validated. */
+  vocabulary: Vocabulary;
+  /** Money as written by the server: JSON numbers, or decimal strings (`"25.00"`). */
+  money: 'number' | 'decimal-string';
+  /** Kinds served beside the specification's (Action Network's event campaigns, …). */
+  kinds: readonly ResourceKind[];
+  /** Metadata documents beside the canvass lists. */
+  metadata: readonly PresetMetadataList[];
+}

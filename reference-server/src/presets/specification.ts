@@ -1,0 +1,36 @@
+import type { ServerPreset } from './server-preset.js';
+
+/**
+ * The plain server: the specification's behaviour, as the preset every other one
+ * replaces piece by piece. `createApp` without a preset uses it.
+ *
+ * @example
+ * ```ts
+ * SPECIFICATION_PRESET.apiPrefix; // '/api/v1'
+ * ```
+ */
+export const SPECIFICATION_PRESET: ServerPreset = {
+  name: 'specification',
+  apiPrefix: '/api/v1',
+  apiKeyHeader: 'STD-API-Token',
+  curiePrefix: 'std',
+  extraCuries: [],
+  keyRateLimit: false,
+  maxPageSize: 100,
+  specVersion: '1.0',
+  motd: 'Welcome to the ADIS reference server.',
+  vendorName: 'ADIS project',
+  productName: 'ADIS reference server',
+  maxPageSizeMember: 'max_pagesize',
+  relationNames: {},
+  namespace: 'adis',
+  collectionsWithoutTotals: [],
+  nestedAddresses: false,
+  personSignupPath: 'people/person_signup_helper',
+  recordHelpersAtSubCollections: false,
+  backgroundWrites: false,
+  vocabulary: 'strict',
+  money: 'number',
+  kinds: [],
+  metadata: [],
+};
