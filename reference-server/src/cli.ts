@@ -15,8 +15,9 @@ import { batchedLines } from './http/access-log.js';
 import { createApp } from './http/app.js';
 import { checkCorsOrigins } from './http/cors.js';
 import { checkKeyRate } from './http/key-rate-limit.js';
-import { checkApiKeyHeader, DEFAULT_API_KEY_HEADER } from './http/middleware.js';
-import { CANONICAL_PREFIX, checkCuriePrefix } from './http/relations.js';
+import { checkApiKeyHeader } from './http/middleware.js';
+import { checkCuriePrefix } from './http/relations.js';
+import { SERVER_PRESETS } from './presets/index.js';
 import { seedPeople } from './seed.js';
 import { describeActivity, seedActivity } from './seed-activity.js';
 import { startServer } from './server.js';
@@ -46,6 +47,12 @@ Options:
                     proxy you run, which sets it), not per TCP peer
   --message-send-rate <n>
                     recipients per second of a simulated message send (default 50)
+  --preset <name>   answer as a real server documents its API: action-network
+                    (entry point /api/v2/, OSDI-API-Token, osdi: and action_network:
+                    relations, 4 calls a second per key, pages of 25, identifiers
+                    action_network:<id>, nested record addresses, POST /people as
+                    the upsert, its vocabulary and its own collections); the flags
+                    below win over the preset's values (default: specification)
   --key-header <name>
                     header carrying the API key (default STD-API-Token)
   --curie-prefix <name>
@@ -53,8 +60,6 @@ Options:
                     with osdi: osdi:people, osdi:error, osdi_version
   --key-rate <n>    at most n calls per API key in any rolling second; more get 429
                     with Retry-After (default: no limit)
-                    (--key-header OSDI-API-Token --curie-prefix osdi --key-rate 4
-                    acts like Action Network's API)
   --quiet           no access log (default: one line per request on stdout)
   --help            show this help
 `;
@@ -228,8 +233,17 @@ async function main(argv: string[]): Promise<void> {
     checkKeyRate(raw, { name: '--key-rate', unlimited: 'leave it out' }),
   );
 
+  const presetName = values.preset ?? 'specification';
+  const preset = SERVER_PRESETS[presetName];
+  if (!preset) {
+    throw new UsageError(
+      `--preset must be one of ${Object.keys(SERVER_PRESETS).join(', ')}, got ${JSON.stringify(presetName)}`,
+    );
+  }
+
   // Group commit: concurrent requests share one fsync; each answer waits for its commit.
-  const storage = openStorage(dbPath, { groupCommit: true });
+  // Tenants created from here on get the preset's namespace (`action_network:<id>`).
+  const storage = openStorage(dbPath, { groupCommit: true, defaultNamespace: preset.namespace });
   const seedCount = integerOption('seed', values.seed, storage.created ? 300 : 0, 10_000_000);
 
   if (keysFile && namespaces) {
@@ -278,10 +292,11 @@ async function main(argv: string[]): Promise<void> {
   }
   console.log(`Database: ${dbPath}`);
 
-  if (apiKeyHeader || curiePrefix || keyRate) {
+  if (values.preset !== undefined || apiKeyHeader || curiePrefix || keyRate) {
+    const rate = keyRate ?? preset.keyRateLimit;
     console.log(
-      `Key header ${apiKeyHeader ?? DEFAULT_API_KEY_HEADER}, curie prefix ${curiePrefix ?? CANONICAL_PREFIX}, ${
-        keyRate ? `at most ${keyRate} calls a second per key` : 'no limit per key'
+      `${values.preset === undefined ? '' : `Preset ${preset.name}: `}key header ${apiKeyHeader ?? preset.apiKeyHeader}, curie prefix ${curiePrefix ?? preset.curiePrefix}, ${
+        rate ? `at most ${rate} calls a second per key` : 'no limit per key'
       }`,
     );
   }
@@ -291,13 +306,14 @@ async function main(argv: string[]): Promise<void> {
   if (accessLog) process.on('exit', accessLog.flush);
   const app = createApp({
     storage,
+    preset,
     publicUrl: values['public-url'],
     corsOrigins,
     trustProxy: values['trust-proxy'] ?? false,
     messageSendRate,
     apiKeyHeader,
     curiePrefix,
-    keyRateLimit: keyRate ?? false,
+    keyRateLimit: keyRate,
     accessLog: accessLog?.write,
   });
   let running: Awaited<ReturnType<typeof startServer>>;
@@ -326,6 +342,7 @@ function parseOptions(argv: string[]) {
       'cors-origin': { type: 'string', multiple: true },
       'trust-proxy': { type: 'boolean' },
       'message-send-rate': { type: 'string' },
+      preset: { type: 'string' },
       'key-header': { type: 'string' },
       'curie-prefix': { type: 'string' },
       'key-rate': { type: 'string' },

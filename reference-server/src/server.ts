@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { entryPointPath } from './http/app.js';
 import { adapterErrorResponse, answerClientError } from './http/client-errors.js';
 import type { AppEnv } from './http/env.js';
 
@@ -80,7 +81,7 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
         host,
         port,
         url,
-        entryPoint: `${url}/api/v1/`,
+        entryPoint: `${url}${entryPointPath(options.app)}`,
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((error) => (error ? fail(error) : done()));

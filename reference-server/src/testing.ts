@@ -31,6 +31,7 @@ import { seedPeople } from './seed.js';
 import { seedActivity } from './seed-activity.js';
 import { type RunningServer, startServer } from './server.js';
 import { closeStorageWhenIdle } from './shutdown.js';
+import { SPECIFICATION_PRESET } from './presets/specification.js';
 import { openStorage } from './storage/sqlite.js';
 import type { Access, Storage } from './storage/storage.js';
 
@@ -125,9 +126,10 @@ export interface TestServerOptions {
    * `false` (in-process calls have no client address, so they would all share one
    * bucket and a test's anonymous calls would start failing with 429 after ten), and
    * `logError` discards reports (the 500 response already carries the reference).
-   * `{ apiKeyHeader: 'OSDI-API-Token', curiePrefix: 'osdi', keyRateLimit: 4 }` makes
-   * the kit answer like Action Network (its key header, `osdi:` relations and
-   * `osdi_version`, 429 past 4 calls a second per key), for code written for it.
+   * `{ preset: ACTION_NETWORK_PRESET }` makes the kit answer as Action Network
+   * documents its API (`/api/v2/`, `OSDI-API-Token`, `osdi:` relations, 4 calls a
+   * second per key, its addresses, vocabulary and collections), for code written for
+   * it; tenants then get its namespace (`action_network:<id>`).
    */
   app?: Omit<AppOptions, 'storage'>;
 }
@@ -146,7 +148,7 @@ export interface TestServerOptions {
 export interface TestServer<Keys = DefaultKeys> {
   /** The origin the handlers answer for, without a trailing slash. */
   readonly origin: string;
-  /** `${origin}/api/v1/`: where a client connects. */
+  /** `${origin}/api/v1/` (a preset's path, `/api/v2/` for Action Network's): where a client connects. */
   readonly entryPoint: string;
   /** The default keys, or the `keys` option as given. */
   readonly keys: Keys;
@@ -241,7 +243,8 @@ export function createTestServer(
     ...options.app,
   };
   const fresh = (): Backend => {
-    const storage = openStorage(':memory:');
+    // Tenants get the preset's namespace: identifiers `action_network:<id>` under Action Network's.
+    const storage = openStorage(':memory:', { defaultNamespace: options.app?.preset?.namespace });
     try {
       storage.transaction(() => {
         for (const key of keyList) storage.putApiKey(key.token, key.tenant, key.access);
@@ -275,7 +278,7 @@ export function createTestServer(
 
   return {
     origin,
-    entryPoint: `${origin}/api/v1/`,
+    entryPoint: `${origin}${(options.app?.preset ?? SPECIFICATION_PRESET).apiPrefix}/`,
     keys: options.keys === undefined ? DEFAULT_KEYS : keyList,
     handlers: [http.all(`${origin}/*`, ({ request }) => dispatch(request))],
     fetch: async (input, init) => dispatch(new Request(input, init)),

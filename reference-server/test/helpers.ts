@@ -1,4 +1,5 @@
 import { createApp, type ErrorDescription, openStorage, type SqliteStorage } from '../src/index.js';
+import type { ServerPreset } from '../src/presets/server-preset.js';
 
 export const WRITE = 'write-key-000000';
 export const READ = 'read-key-0000000';
@@ -35,6 +36,45 @@ export function harness(options: Partial<Parameters<typeof createApp>[0]> = {}):
   const call = async (method: string, path: string, opts: Call = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.key !== null) headers['STD-API-Token'] = opts.key ?? WRITE;
+    let body: string | undefined;
+    if (opts.raw !== undefined) body = opts.raw;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const url = path.startsWith('http') ? path : `${ORIGIN}${path}`;
+    return app.fetch(new Request(url, { method, headers, body }));
+  };
+  return {
+    storage,
+    app,
+    call,
+    async json(method, path, opts) {
+      const res = await call(method, path, opts);
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined, res };
+    },
+  };
+}
+
+/**
+ * A harness of the server under `preset`: tenants in its namespace, calls carrying the
+ * key in its header (`key: null` leaves it out), paths as the caller writes them
+ * (`/api/v2/people`). The preset's key rate is off unless `options` sets it.
+ */
+export function presetHarness(
+  preset: ServerPreset,
+  options: Partial<Parameters<typeof createApp>[0]> = {},
+): Harness {
+  const storage = openStorage(':memory:', { defaultNamespace: preset.namespace });
+  storage.putApiKey(WRITE, 'acme', 'write');
+  storage.putApiKey(READ, 'acme', 'read');
+  storage.putApiKey(OTHER, 'other', 'write');
+  const app = createApp({ storage, logError: () => {}, preset, keyRateLimit: false, ...options });
+  const header = options.apiKeyHeader ?? preset.apiKeyHeader;
+  const call = async (method: string, path: string, opts: Call = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key !== null) headers[header] = opts.key ?? WRITE;
     let body: string | undefined;
     if (opts.raw !== undefined) body = opts.raw;
     else if (opts.body !== undefined) {

@@ -262,5 +262,22 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   registerHelperRoutes(app, config);
   registerMessageHelpers(app, config, { sendRate });
   registerRecordRoutes(app, config);
+  apiPrefixes.set(app, config.apiPrefix);
   return app;
+}
+
+/** The API prefix of each app {@link createApp} built. */
+const apiPrefixes = new WeakMap<object, string>();
+
+/**
+ * The path of an app's entry point, with its trailing slash: `/api/v1/`, or its
+ * preset's (`/api/v2/`). `/api/v1/` for an app {@link createApp} did not build.
+ *
+ * @example
+ * ```ts
+ * entryPointPath(createApp({ storage, preset: ACTION_NETWORK_PRESET })); // '/api/v2/'
+ * ```
+ */
+export function entryPointPath(app: object): string {
+  return `${apiPrefixes.get(app) ?? SPECIFICATION_PRESET.apiPrefix}/`;
 }

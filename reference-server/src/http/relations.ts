@@ -156,8 +156,15 @@ export function presentBody(body: JsonObject, prefix: string): JsonObject {
 const CANONICAL_SEGMENT = new RegExp(`(^|\\.)${CANONICAL}`, 'g');
 
 /**
- * An error member's resource names, and every `std:` segment of its property paths,
- * under `own`.
+ * A canonical relation named inside a sentence (`a std:person needs …`): `std:` at the
+ * start of a word and before a name, so that a URL's or another prefix's `…std:` is left.
+ */
+const CANONICAL_IN_TEXT = new RegExp(`(^|[^\\w:./-])${CANONICAL}(?=[A-Za-z_])`, 'g');
+
+/**
+ * An error member's resource names, every `std:` segment of its property paths, and
+ * the relations its descriptions and hints name, under `own`: a client of an OSDI
+ * server reads `osdi:person` everywhere.
  */
 function presentError(error: JsonObject, own: string): JsonObject {
   const statuses = error.resource_status;
@@ -168,6 +175,10 @@ function presentError(error: JsonObject, own: string): JsonObject {
     typeof path === 'string'
       ? path.replace(CANONICAL_SEGMENT, (_, lead: string) => lead + own)
       : path;
+  const renameText = (text: unknown) =>
+    typeof text === 'string'
+      ? text.replace(CANONICAL_IN_TEXT, (_, lead: string) => lead + own)
+      : text;
   return {
     ...error,
     resource_status: statuses.map((status) => {
@@ -179,10 +190,18 @@ function presentError(error: JsonObject, own: string): JsonObject {
         ...(Array.isArray(descriptions)
           ? {
               error_descriptions: descriptions.map((description) =>
-                isPlainObject(description) && Array.isArray(description.properties)
+                isPlainObject(description)
                   ? {
                       ...description,
-                      properties: description.properties.map(renamePath),
+                      ...(typeof description.description === 'string'
+                        ? { description: renameText(description.description) }
+                        : {}),
+                      ...(typeof description.hint === 'string'
+                        ? { hint: renameText(description.hint) }
+                        : {}),
+                      ...(Array.isArray(description.properties)
+                        ? { properties: description.properties.map(renamePath) }
+                        : {}),
                     }
                   : description,
               ),
