@@ -295,7 +295,7 @@ async function main(argv: string[]): Promise<void> {
   if (values.preset !== undefined || apiKeyHeader || curiePrefix || keyRate) {
     const rate = keyRate ?? preset.keyRateLimit;
     console.log(
-      `${values.preset === undefined ? '' : `Preset ${preset.name}: `}key header ${apiKeyHeader ?? preset.apiKeyHeader}, curie prefix ${curiePrefix ?? preset.curiePrefix}, ${
+      `${values.preset === undefined ? '' : `Preset ${preset.name}. `}Key header ${apiKeyHeader ?? preset.apiKeyHeader}, curie prefix ${curiePrefix ?? preset.curiePrefix}, ${
         rate ? `at most ${rate} calls a second per key` : 'no limit per key'
       }`,
     );

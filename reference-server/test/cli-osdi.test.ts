@@ -120,4 +120,37 @@ describe('command line as an OSDI-style server', () => {
       expect(runs[index]?.output().stderr, args.join(' ')).toContain(message);
     });
   });
+
+  it('--preset action-network serves the Action Network API at /api/v2/; an unknown preset exits 2', async () => {
+    const server = runCli([
+      '--port',
+      '0',
+      '--db',
+      ':memory:',
+      '--seed',
+      '5',
+      '--preset',
+      'action-network',
+      '--quiet',
+    ]);
+    const entry = await server.ready;
+    expect(entry).toMatch(/\/api\/v2\/$/);
+    const { stdout } = server.output();
+    expect(stdout).toContain(
+      'Preset action-network. Key header OSDI-API-Token, curie prefix osdi, at most 4 calls a second per key',
+    );
+    const key = /API key \(demo tenant, write\): (\S+)/.exec(stdout)?.[1] as string;
+    const res = await fetch(`${entry}people`, { headers: { 'OSDI-API-Token': key } });
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { _embedded: Record<string, { identifiers: string[] }[]> };
+    const people = page._embedded['osdi:people'] ?? [];
+    expect(people.length).toBe(5);
+    for (const person of people) expect(person.identifiers[0]).toMatch(/^action_network:/);
+
+    const unknown = runCli(['--port', '0', '--db', ':memory:', '--preset', 'nation-builder']);
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.output().stderr).toContain(
+      '--preset must be one of specification, action-network',
+    );
+  });
 });
