@@ -36,7 +36,7 @@ export {
 export { type Person, type PersonInput, parsePerson, personKind } from './domain/person.js';
 export { personSignup, type SignupResult } from './domain/person-signup.js';
 export { type CollectionPage, RecordService } from './domain/records.js';
-export { type AppOptions, createApp, defaultRegistry } from './http/app.js';
+export { type AppOptions, createApp, defaultRegistry, entryPointPath } from './http/app.js';
 export type { AppEnv } from './http/env.js';
 export {
   DEFAULT_IDEMPOTENCY_WAIT_MS,
@@ -46,6 +46,14 @@ export {
   IDEMPOTENT_REPLAYED_HEADER,
   type IdempotencyOptions,
 } from './http/idempotency.js';
+export {
+  ACTION_NETWORK_PRESET,
+  type PresetMetadataList,
+  SERVER_PRESETS,
+  SPECIFICATION_PRESET,
+  type ServerPreset,
+  type Vocabulary,
+} from './presets/index.js';
 export { demoPerson, prng, type SeedOptions, seedPeople } from './seed.js';
 export {
   ACTIVITY_KINDS,
