@@ -23,6 +23,7 @@ export function untypedKindOf(singular: string, plural: string): AnyKind {
     schema: anyRecord,
     writeSchema: anyRecord,
     strictSchema: anyRecord,
+    extendedSchema: anyRecord,
     readOnly: ['_links', '_embedded'],
     relations: {},
     helpers: {},

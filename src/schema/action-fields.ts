@@ -4,6 +4,7 @@ import {
   code,
   datetime,
   flexenum,
+  isServerMode,
   type Mode,
   object,
   optional,
@@ -52,7 +53,7 @@ export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
  * ```
  */
 export function money(mode: Mode): z.ZodMiniType<number | string, number | string> {
-  if (mode !== 'strict') return z.union([z.number(), z.string()], { error: MONEY_TYPE });
+  if (!isServerMode(mode)) return z.union([z.number(), z.string()], { error: MONEY_TYPE });
   // A decimal string becomes its number first, so that every other value is reported
   // by the number's own checks (a bare union would say only "Invalid input").
   return preprocess(
@@ -193,7 +194,7 @@ export function paymentSchema(mode: Mode) {
  * its href, so callers always see a string they can `get` from `client.people`.
  */
 function ticketHolder(mode: Mode): z.ZodMiniType<string, unknown> {
-  if (mode === 'strict') return z.string().check(z.minLength(1, 'must be the href of a person'));
+  if (isServerMode(mode)) return z.string().check(z.minLength(1, 'must be the href of a person'));
   if (mode === 'write') return z.string();
   return preprocess((value) => {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return value;

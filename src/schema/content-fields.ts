@@ -5,6 +5,7 @@ import {
   code,
   enumeration,
   integer,
+  isServerMode,
   type Mode,
   object,
   optional,
@@ -81,7 +82,7 @@ export const EVEN_WITH_INVALID_MEMBERS: z.core.$ZodSuperRefineParams = {
  * ```
  */
 export function nonNegativeInteger(mode: Mode) {
-  return mode === 'strict' ? z.number().check(z.int(), z.gte(0)) : integer(mode);
+  return isServerMode(mode) ? z.number().check(z.int(), z.gte(0)) : integer(mode);
 }
 
 /**
@@ -265,7 +266,7 @@ export function shareOptionSchema(mode: Mode) {
   if (mode === 'read') return z.looseObject(known);
   // Networks the spec does not name are read as they came (not parsed), so they are
   // written back as they came: only the reference server checks them.
-  const other = mode === 'strict' ? otherNetworkShareSchema(mode) : undefined;
+  const other = isServerMode(mode) ? otherNetworkShareSchema(mode) : undefined;
   return z.catchall(z.object(known), z.unknown()).check(
     z.superRefine((option, ctx) => {
       for (const [key, value] of Object.entries(option)) {
@@ -411,7 +412,7 @@ export function ticketLevelSchema(mode: Mode) {
  */
 export function ticketLevelsSchema(mode: Mode) {
   const list = z.array(ticketLevelSchema(mode));
-  if (mode !== 'strict') return list;
+  if (!isServerMode(mode)) return list;
   return list.check(
     z.superRefine((levels, ctx) => {
       const seen = new Set<string>();
@@ -509,7 +510,7 @@ export function questionResponseSchema(mode: Mode) {
       // Required by the reference server: answers record the key, so a response without
       // one could never be chosen. A PUT replaces the whole array, so every response is
       // complete. Optional on write: a response read without one goes back as it came.
-      key: mode === 'strict' ? z.string() : optional(z.string()),
+      key: isServerMode(mode) ? z.string() : optional(z.string()),
       name: optional(z.string()),
       title: optional(z.string()),
     },

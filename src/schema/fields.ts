@@ -15,11 +15,29 @@ import { closedObject, openObject, type VendorObject } from './vendor.js';
  *   rule, docs/round-trip.md).
  * - `strict` is what the reference server accepts: `write` plus the specification's
  *   formats (ISO dates, codes, digit-only phone numbers), closed enums and rules.
+ * - `extended` is what the reference server accepts under a real server's preset
+ *   (`--preset action-network`): `strict`, plus what real servers document beside the
+ *   specification: the members declared with {@link outsideSpec}, their enum values
+ *   (email statuses such as `previous bounce`) and their date-time spellings
+ *   (`2026-09-01 18:00:00`, read as UTC and parsed to ISO 8601 with an offset).
  *
- * Building all three from one definition is what keeps the SDK and the server from
+ * Building them all from one definition is what keeps the SDK and the server from
  * drifting apart.
  */
-export type Mode = 'read' | 'write' | 'strict';
+export type Mode = 'read' | 'write' | 'strict' | 'extended';
+
+/**
+ * Whether `mode` is one of the reference server's (`strict`, `extended`): the
+ * specification's formats, closed enums and rules hold in both.
+ *
+ * @example
+ * ```ts
+ * const name = isServerMode(mode) ? z.string().check(z.trim()) : z.string();
+ * ```
+ */
+export function isServerMode(mode: Mode): mode is 'strict' | 'extended' {
+  return mode === 'strict' || mode === 'extended';
+}
 
 /**
  * A string that is one of `values` or, because the spec calls it a flexenum, any other
@@ -55,7 +73,7 @@ export function enumeration<const T extends readonly [string, ...string[]]>(
   values: T,
   mode: Mode,
 ): z.ZodMiniType<T[number] | (string & {}), T[number] | (string & {})> {
-  return mode === 'strict' ? (z.enum(values) as z.ZodMiniType<string, string>) : flexenum(values);
+  return isServerMode(mode) ? (z.enum(values) as z.ZodMiniType<string, string>) : flexenum(values);
 }
 
 /**
@@ -120,7 +138,7 @@ export function bool(mode: Mode): z.ZodMiniType<boolean, boolean> {
  * ```
  */
 export function integer(mode: Mode): z.ZodMiniType<number, number> {
-  if (mode === 'strict') return z.number().check(z.int());
+  if (isServerMode(mode)) return z.number().check(z.int());
   if (mode === 'write') return z.number();
   return asInput<number>(
     preprocess(
@@ -161,30 +179,51 @@ function fromDate(value: unknown): unknown {
 }
 
 /**
+ * A date-time as Action Network takes it (a space or `T` between date and time; then
+ * `Z`, `±hh:mm` or `±hhmm`, after a space or not, or no offset for UTC) spelled as
+ * ISO 8601 with an offset, for the extended mode: what is stored, filtered and ordered
+ * is then one format. What does not look like one is left as it is, for the ISO check.
+ */
+function fromLenientText(value: unknown): unknown {
+  const parts =
+    typeof value === 'string' &&
+    /^(\d{4}-\d\d-\d\d)[T ]([\d:.]+) ?(Z|[+-]\d\d:?\d\d)?$/i.exec(value);
+  if (!parts) return fromDate(value);
+  const offset = (parts[3] ?? 'Z').toUpperCase().replace(/(\d\d)(\d\d)$/, '$1:$2');
+  return `${parts[1]}T${parts[2]}${offset}`;
+}
+
+/**
  * An ISO 8601 date-time. On read any string, because servers in the wild send
  * `2026-01-01 10:00:00` and similar; on write any string too (what was read goes back
  * as it came) or a `Date`, sent as ISO 8601; for the reference server (`strict`) an
- * ISO 8601 date-time with an offset, or a `Date`.
+ * ISO 8601 date-time with an offset, or a `Date`; under a real server's preset
+ * (`extended`) also Action Network's spellings (`2026-01-01 10:00:00`, without an
+ * offset: UTC), parsed to ISO 8601 with an offset.
  *
  * @example
  * ```ts
  * datetime('write').parse(new Date(Date.UTC(2026, 0, 1, 10))); // '2026-01-01T10:00:00.000Z'
  * datetime('strict').parse('2026-01-01T10:00:00Z');
+ * datetime('extended').parse('2026-01-01 10:00:00'); // '2026-01-01T10:00:00Z'
  * ```
  */
 export function datetime(mode: Mode): z.ZodMiniType<string, string | Date> {
   if (mode === 'read') return z.string();
   // A preprocess, not a union: a wrong type is then reported as such ("expected
   // string"), not as a bare "Invalid input".
-  const text = mode === 'strict' ? z.iso.datetime({ offset: true }) : z.string();
-  return preprocess(fromDate, text) as unknown as z.ZodMiniType<string, string | Date>;
+  return preprocess(
+    mode === 'extended' ? fromLenientText : fromDate,
+    isServerMode(mode) ? z.iso.datetime({ offset: true }) : z.string(),
+  ) as unknown as z.ZodMiniType<string, string | Date>;
 }
 
 /**
  * A member some real server documents that the specification does not have (Action
  * Network's `tag_list`, a phone's `status`, a message's `targets`): declared on read and
- * write, so that what such a server sends is written back, and refused by the
- * reference server (`strict`), which keeps to the specification.
+ * write, so that what such a server sends is written back, refused by the reference
+ * server (`strict`), which keeps to the specification, and taken by it under a real
+ * server's preset (`extended`).
  *
  * @example
  * ```ts
@@ -208,7 +247,7 @@ export function outsideSpec<T extends z.ZodMiniType>(schema: T, mode: Mode): T {
  * ```
  */
 export function date(mode: Mode): z.ZodMiniType<string, string> {
-  return mode === 'strict' ? z.iso.date() : z.string();
+  return isServerMode(mode) ? z.iso.date() : z.string();
 }
 
 /**
@@ -221,7 +260,7 @@ export function date(mode: Mode): z.ZodMiniType<string, string> {
  * ```
  */
 export function code(pattern: RegExp, what: string, mode: Mode): z.ZodMiniType<string, string> {
-  return mode === 'strict' ? z.string().check(z.regex(pattern, `must be an ${what}`)) : z.string();
+  return isServerMode(mode) ? z.string().check(z.regex(pattern, `must be an ${what}`)) : z.string();
 }
 
 /**
@@ -235,7 +274,7 @@ export function code(pattern: RegExp, what: string, mode: Mode): z.ZodMiniType<s
  */
 export function uniqueStrings(mode: Mode, item: z.ZodMiniType<string, string> = z.string()) {
   const list = z.array(item);
-  if (mode !== 'strict') return list;
+  if (!isServerMode(mode)) return list;
   return list.check(
     z.refine((values) => new Set(values).size === values.length, {
       message: 'must not contain the same value twice',
@@ -369,6 +408,8 @@ export interface ResourceSchemas<R extends z.ZodMiniType, W extends z.ZodMiniTyp
   write: W;
   /** What the reference server accepts: `write` plus the spec's formats and enums. */
   readonly strict: W;
+  /** What the reference server accepts under a real server's preset (see `Mode`). */
+  readonly extended: W;
   /** Members the server computes or owns: ignored on create and update. */
   readOnly: readonly string[];
 }
@@ -378,8 +419,8 @@ export interface ResourceSchemas<R extends z.ZodMiniType, W extends z.ZodMiniTyp
  * fields, `computedFields` the read-only ones (totals and the like). The read schema is
  * loose (unknown members kept) with every field; the write and strict schemas are
  * closed to unknown plain members (vendor members pass) and accept the read-only fields
- * only to ignore them. The strict schema is built on first use: only the reference
- * server needs it.
+ * only to ignore them. The strict and extended schemas are built on first use: only
+ * the reference server needs them.
  *
  * @example
  * ```ts
@@ -401,13 +442,17 @@ export function resourceSchemas<
     closedObject({ ...shape(mode), ...ignoredOnWrite(computed), ...halMembers() });
   const write = closed('write');
   const readOnly = [...Object.keys(computed), '_links', '_embedded'];
-  let strict: typeof write | undefined;
+  const server: { strict?: typeof write; extended?: typeof write } = {};
   return {
     read,
     write,
     get strict() {
-      strict ??= closed('strict');
-      return strict;
+      server.strict ??= closed('strict');
+      return server.strict;
+    },
+    get extended() {
+      server.extended ??= closed('extended');
+      return server.extended;
     },
     readOnly,
   } satisfies ResourceSchemas<typeof read, typeof write>;

@@ -12,16 +12,21 @@ import { submissionKind } from './kinds/submission.js';
 import { closedObject } from './vendor.js';
 
 /**
- * The two sides a helper body is checked on: `write`, what the SDK checks before
- * sending (member names and types; vendor members pass at any depth), and `strict`,
- * what the reference server accepts (the specification's formats, vocabulary and rules
- * besides). See `Mode` in fields.ts.
+ * The sides a helper body is checked on: `write`, what the SDK checks before sending
+ * (member names and types; vendor members pass at any depth), `strict`, what the
+ * reference server accepts (the specification's formats, vocabulary and rules
+ * besides), and `extended`, what it accepts under a real server's preset (`remove_tags`
+ * and the vocabulary real servers document besides). See `Mode` in fields.ts.
  */
-type BodyMode = 'write' | 'strict';
+type BodyMode = 'write' | 'strict' | 'extended';
 
-/** A kind's schema for one side: `writeSchema`, or the server's `strictSchema`. */
+/** A kind's schema for one side: `writeSchema`, or the server's `strictSchema` or `extendedSchema`. */
 function sideOf<K extends AnyKind>(kind: K, mode: BodyMode): K['writeSchema'] {
-  return mode === 'write' ? kind.writeSchema : kind.strictSchema;
+  return mode === 'write'
+    ? kind.writeSchema
+    : mode === 'strict'
+      ? kind.strictSchema
+      : kind.extendedSchema;
 }
 
 // One definition for both sides: the SDK checks a helper body with these schemas before
@@ -76,7 +81,7 @@ export const ActionFunctionsShape = {
   /**
    * Names of tags to take off the person: Action Network's action function beside
    * `add_tags`. Not in the specification, so the reference server (`strict`) refuses
-   * it.
+   * it, unless it runs under a real server's preset (`extended`).
    */
   remove_tags: z.nullish(z.array(z.string())),
 };
@@ -84,10 +89,13 @@ export const ActionFunctionsShape = {
 /** The specification's action functions: {@link ActionFunctionsShape} without `remove_tags`. */
 const { remove_tags: _removeTags, ...SPEC_ACTION_FUNCTIONS } = ActionFunctionsShape;
 
-/** The action functions of one side: the reference server takes the specification's. */
+/**
+ * The action functions of one side: the reference server takes the specification's,
+ * and `remove_tags` too under a real server's preset.
+ */
 function actionFunctions(mode: BodyMode) {
   return (
-    mode === 'write' ? ActionFunctionsShape : SPEC_ACTION_FUNCTIONS
+    mode === 'strict' ? SPEC_ACTION_FUNCTIONS : ActionFunctionsShape
   ) as typeof ActionFunctionsShape;
 }
 
@@ -302,7 +310,7 @@ function buildDonationBody(mode: BodyMode) {
   return body.check(
     z.superRefine((fields, ctx) => {
       forwardRules(
-        donationKind.strictSchema,
+        sideOf(donationKind, mode),
         { amount: fields.amount, recipients: fields.recipients },
         ctx,
       );
@@ -371,7 +379,7 @@ function buildCanvassBody(mode: BodyMode) {
       : fields.check(
           z.superRefine((given, ctx) => {
             forwardRules(
-              canvassKind.strictSchema,
+              sideOf(canvassKind, mode),
               { success: given.success, status_code: given.status_code },
               ctx,
             );
@@ -499,7 +507,23 @@ export const HELPER_BODIES = {
 /** The name of a helper body in {@link HELPER_BODIES}. */
 export type HelperBodyName = keyof typeof HELPER_BODIES;
 
-let strictBodies: typeof HELPER_BODIES | undefined;
+/** The reference server's bodies, by side, each built on first use. */
+const serverBodies: Partial<Record<'strict' | 'extended', typeof HELPER_BODIES>> = {};
+
+/** Every helper body as the reference server checks it on `mode`'s side. */
+function serverHelperBodies(mode: 'strict' | 'extended'): typeof HELPER_BODIES {
+  serverBodies[mode] ??= {
+    recordSignature: actionBody(signatureKind, mode),
+    recordOutreach: actionBody(outreachKind, mode),
+    recordAttendance: buildAttendanceBody(mode),
+    recordDonation: buildDonationBody(mode),
+    recordCanvass: buildCanvassBody(mode),
+    recordSubmission: actionBody(submissionKind, mode),
+    personSignup: buildSignupBody(mode),
+    messageSchedule: MessageScheduleSchema,
+  } as typeof HELPER_BODIES;
+  return serverBodies[mode];
+}
 
 /**
  * Every helper body as the reference server checks it: {@link HELPER_BODIES} with the
@@ -514,15 +538,22 @@ let strictBodies: typeof HELPER_BODIES | undefined;
  * ```
  */
 export function strictHelperBodies(): typeof HELPER_BODIES {
-  strictBodies ??= {
-    recordSignature: actionBody(signatureKind, 'strict'),
-    recordOutreach: actionBody(outreachKind, 'strict'),
-    recordAttendance: buildAttendanceBody('strict'),
-    recordDonation: buildDonationBody('strict'),
-    recordCanvass: buildCanvassBody('strict'),
-    recordSubmission: actionBody(submissionKind, 'strict'),
-    personSignup: buildSignupBody('strict'),
-    messageSchedule: MessageScheduleSchema,
-  } as typeof HELPER_BODIES;
-  return strictBodies;
+  return serverHelperBodies('strict');
+}
+
+/**
+ * Every helper body as the reference server checks it under a real server's preset
+ * (`--preset action-network`): {@link strictHelperBodies} plus `remove_tags` and the
+ * vocabulary real servers document beside the specification (a phone's `status`, email
+ * statuses such as `previous bounce`, date-times such as `2026-09-01 18:00:00`, parsed
+ * to ISO 8601). Built on first use: the SDK never needs it.
+ *
+ * @example
+ * ```ts
+ * import { extendedHelperBodies } from 'adis-sdk/schema';
+ * extendedHelperBodies().personSignup.parse({ person: { given_name: 'Ana' }, remove_tags: ['lapsed'] });
+ * ```
+ */
+export function extendedHelperBodies(): typeof HELPER_BODIES {
+  return serverHelperBodies('extended');
 }

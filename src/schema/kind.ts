@@ -109,6 +109,12 @@ export interface KindDefinition<
    * closed enums and cross-field rules. Built on first use.
    */
   readonly strictSchema: W;
+  /**
+   * What the reference server accepts under a real server's preset: `strictSchema` plus
+   * the members, values and date-time spellings real servers document beside the
+   * specification (see `Mode`). Built on first use.
+   */
+  readonly extendedSchema: W;
   /** Members the server computes or owns: ignored on create and update. */
   readonly readOnly: readonly string[];
   /** The relations, by the name of the method the navigator gives each. */
@@ -183,7 +189,10 @@ export function defineKind<
   C extends z.core.$ZodShape = Record<never, never>,
 >(spec: KindSpec<N, P, S, C, L, H>) {
   const schemas = resourceSchemas(spec.shape, spec.computed ?? ({} as C));
-  let strict: typeof schemas.write | undefined;
+  const server: { strict?: typeof schemas.write; extended?: typeof schemas.write } = {};
+  // The kind's rules hold on both of the server's sides.
+  const withRules = (schema: typeof schemas.write) =>
+    spec.check ? schema.check(z.superRefine(spec.check, EVEN_WITH_INVALID_MEMBERS)) : schema;
   return {
     singular: spec.singular,
     plural: spec.plural,
@@ -195,10 +204,17 @@ export function defineKind<
      * formats, closed enums and the kind's rules. Built on first use.
      */
     get strictSchema() {
-      strict ??= spec.check
-        ? schemas.strict.check(z.superRefine(spec.check, EVEN_WITH_INVALID_MEMBERS))
-        : schemas.strict;
-      return strict;
+      server.strict ??= withRules(schemas.strict);
+      return server.strict;
+    },
+    /**
+     * What the reference server accepts under a real server's preset: the strict
+     * schema plus the members, values and date-time spellings real servers document
+     * beside the specification. Built on first use.
+     */
+    get extendedSchema() {
+      server.extended ??= withRules(schemas.extended);
+      return server.extended;
     },
     readOnly: schemas.readOnly,
     relations: named(spec.relations ?? ({} as L)),

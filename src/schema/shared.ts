@@ -6,6 +6,7 @@ import {
   enumeration,
   flexenum,
   float,
+  isServerMode,
   type Mode,
   object,
   optional,
@@ -136,14 +137,14 @@ export const SUBSCRIPTION_STATUSES = [
 /**
  * An email or phone status: any string on read and write (typed with
  * {@link SUBSCRIPTION_STATUSES} for completion); one of the specification's four for
- * the reference server.
+ * the reference server, one of {@link SUBSCRIPTION_STATUSES} under a real server's
+ * preset (`extended`).
  */
 function subscriptionStatus(mode: Mode) {
-  return mode === 'strict'
-    ? (enumeration(SPEC_EMAIL_STATUSES, mode) as ReturnType<
-        typeof flexenum<typeof SUBSCRIPTION_STATUSES>
-      >)
-    : flexenum(SUBSCRIPTION_STATUSES);
+  return enumeration(
+    mode === 'strict' ? SPEC_EMAIL_STATUSES : SUBSCRIPTION_STATUSES,
+    mode,
+  ) as ReturnType<typeof flexenum<typeof SUBSCRIPTION_STATUSES>>;
 }
 
 /**
@@ -156,7 +157,7 @@ function subscriptionStatus(mode: Mode) {
  * ```
  */
 export function emailText(mode: Mode): z.ZodMiniType<string, string> {
-  return mode === 'strict' ? z.email('must be an email address') : z.string();
+  return isServerMode(mode) ? z.email('must be an email address') : z.string();
 }
 
 /**
@@ -192,13 +193,13 @@ export function emailAddressSchema(mode: Mode) {
  * ```
  */
 export function phoneNumberSchema(mode: Mode) {
-  const phoneNumber = {
-    read: preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string()),
-    write: z.string(),
-    strict: z
-      .string()
-      .check(z.regex(PHONE_NUMBER_PATTERN, 'must be 7 to 15 digits including the country code')),
-  }[mode];
+  const phoneNumber = isServerMode(mode)
+    ? z
+        .string()
+        .check(z.regex(PHONE_NUMBER_PATTERN, 'must be 7 to 15 digits including the country code'))
+    : mode === 'read'
+      ? preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string())
+      : z.string();
   return object(
     {
       // READING-NOTES.md: the table types it a string; accept "true"/"false" on both
@@ -236,7 +237,7 @@ export function profileSchema(mode: Mode) {
       id: optional(z.string()),
       url: optional(z.string()),
       handle: optional(
-        mode === 'strict'
+        isServerMode(mode)
           ? z.string().check(z.refine((h) => !h.startsWith('@'), 'must not start with @'))
           : z.string(),
       ),
@@ -256,7 +257,7 @@ export function profileSchema(mode: Mode) {
  * ```
  */
 export function customFieldsSchema(mode: Mode) {
-  return mode === 'strict'
+  return isServerMode(mode)
     ? z.record(z.string(), z.nullable(z.string()))
     : z.record(z.string(), z.unknown());
 }
@@ -300,7 +301,7 @@ export function primaryList<
   T extends z.ZodMiniType<{ primary?: boolean | null | undefined }, unknown>,
 >(item: T, property: string, mode: Mode) {
   const list = z.array(item);
-  if (mode !== 'strict') return list;
+  if (!isServerMode(mode)) return list;
   return list.check(
     z.superRefine((items, ctx) => {
       let seen = false;

@@ -17,6 +17,7 @@ import {
   datetime,
   enumeration,
   integer,
+  isServerMode,
   type Mode,
   optional,
 } from '../fields.js';
@@ -61,7 +62,7 @@ export function isIanaTimeZone(name: string): boolean {
 
 /** An IANA time zone identifier for the reference server, any string on read and write. */
 function timeZone(mode: Mode) {
-  return mode === 'strict'
+  return isServerMode(mode)
     ? z
         .string()
         .check(z.refine(isIanaTimeZone, 'must be an IANA time zone such as America/New_York'))

@@ -165,6 +165,10 @@ export const messageKind = {
   get strictSchema() {
     return messageDeclaration.strictSchema;
   },
+  /** What the reference server accepts under a real server's preset. Built on first use. */
+  get extendedSchema() {
+    return messageDeclaration.extendedSchema;
+  },
   readOnly: messageDeclaration.readOnly,
   relations: messageDeclaration.relations,
   helpers: messageDeclaration.helpers,

@@ -7,6 +7,7 @@ import {
   flexenum,
   HELPER_COMPUTED_FIELDS,
   integer,
+  isServerMode,
   type Mode,
   object,
   optional,
@@ -59,7 +60,7 @@ function genderPronounsSchema(mode: Mode) {
 
 function birthdateSchema(mode: Mode) {
   const bounded = (min: number, max: number) =>
-    mode === 'strict'
+    isServerMode(mode)
       ? z.pipe(integer(mode), z.number().check(z.gte(min), z.lte(max)))
       : integer(mode);
   return object(
@@ -118,13 +119,13 @@ function personShape(mode: Mode) {
     languages_spoken: optional(
       uniqueStrings(
         mode,
-        mode === 'strict'
+        isServerMode(mode)
           ? z.string().check(z.regex(LANGUAGE_PATTERN, 'must be an RFC 5646 language tag'))
           : z.string(),
       ),
     ),
     preferred_language: optional(
-      mode === 'strict'
+      isServerMode(mode)
         ? z.string().check(z.regex(LANGUAGE_PATTERN, 'must be an RFC 5646 language tag'))
         : z.string(),
     ),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { commonFields, type Mode, optional } from '../fields.js';
+import { commonFields, isServerMode, type Mode, optional } from '../fields.js';
 import { defineKind, many, one } from '../kind.js';
 
 /**
@@ -8,7 +8,7 @@ import { defineKind, many, one } from '../kind.js';
  * `volunteer`. Any string on read and write.
  */
 function tagName(mode: Mode): z.ZodMiniType<string, string> {
-  return mode === 'strict'
+  return isServerMode(mode)
     ? z.string().check(z.trim(), z.minLength(1, 'must not be blank'))
     : z.string();
 }
