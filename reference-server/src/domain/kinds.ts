@@ -43,10 +43,14 @@ export interface Reference {
 /** The references of a record, by relation. */
 export type References = Record<string, ParentRef>;
 
-/** What a kind's cross-record checks can read. */
-export interface CheckContext {
+/** What a kind's contributions can read: the records of the writer's tenant. */
+export interface ReadContext {
   /** A referenced record's document, if it exists in the caller's tenant. */
   document(ref: ParentRef): JsonObject | undefined;
+}
+
+/** What a kind's cross-record checks can read. */
+export interface CheckContext extends ReadContext {
   /** Ids of the caller's records of `kind` with the lookup key `name` = `value`. */
   findByKey(kind: string, name: string, value: string): string[];
   /** The current totals of a record (what other records add to it). */
@@ -107,9 +111,11 @@ export interface ResourceKind {
   requiredOnCreate?: readonly string[];
   /**
    * What the record adds to the totals of the records it refers to (a signature adds
-   * 1 to its petition's `total_signatures`).
+   * 1 to its petition's `total_signatures`). `context` reads the records it refers to,
+   * for totals of a record further up (an attendance counts towards the event
+   * campaign of its event, under Action Network's preset).
    */
-  contributions?(doc: JsonObject, refs: References): Contribution[];
+  contributions?(doc: JsonObject, refs: References, context: ReadContext): Contribution[];
   /** Names of the totals other records add to this one; rendered as 0 when none. */
   totals?: readonly string[];
   /**

@@ -400,7 +400,10 @@ export class RecordService {
       identifiers,
       keys: kind.lookupKeys(doc),
       parents: Object.values(refs),
-      contributions: kind.contributions?.(doc, refs) ?? [],
+      contributions:
+        kind.contributions?.(doc, refs, {
+          document: (ref) => this.storage.getRecord(tenant.id, ref.kind, ref.id)?.doc,
+        }) ?? [],
     };
   }
 

@@ -28,6 +28,7 @@ import {
 import { type RateLimit, type SlidingWindows, TokenBuckets } from './rate-limit.js';
 import { checkCuriePrefix } from './relations.js';
 import { registerDocs } from './routes/docs.js';
+import { registerEmbeds } from './routes/embeds.js';
 import { registerEntryPoint } from './routes/entry-point.js';
 import { registerHelperRoutes } from './routes/helpers.js';
 import { registerMessageHelpers } from './routes/messages.js';
@@ -261,6 +262,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   registerPersonSignup(app, config);
   registerHelperRoutes(app, config);
   registerMessageHelpers(app, config, { sendRate });
+  // Before the generic record routes, which would take `<record>/embed` for a sub-collection.
+  registerEmbeds(app, config);
   registerRecordRoutes(app, config);
   apiPrefixes.set(app, config.apiPrefix);
   return app;

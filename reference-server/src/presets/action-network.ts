@@ -4,6 +4,12 @@
  * action-network`. Where the documentation is silent, the choice made is written in
  * `docs/servers-in-the-wild.md` ("The reference server as Action Network").
  */
+import { CUSTOM_FIELDS_METADATA } from './action-network/custom-fields.js';
+import { ACTION_NETWORK_EMBEDS } from './action-network/embed.js';
+import {
+  ACTION_NETWORK_KIND_CHANGES,
+  ACTION_NETWORK_SERVER_KINDS,
+} from './action-network/kinds.js';
 import type { ServerPreset } from './server-preset.js';
 
 /**
@@ -39,6 +45,7 @@ export const ACTION_NETWORK_PRESET: ServerPreset = {
     unique_id_lists: 'action_network:unique_id_lists',
     custom_fields: 'action_network:custom_fields',
     embed: 'action_network:embed',
+    event_campaign: 'action_network:event_campaign',
   },
   namespace: 'action_network',
   collectionsWithoutTotals: ['people'],
@@ -48,6 +55,8 @@ export const ACTION_NETWORK_PRESET: ServerPreset = {
   backgroundWrites: true,
   vocabulary: 'extended',
   money: 'decimal-string',
-  kinds: [],
-  metadata: [],
+  kinds: ACTION_NETWORK_SERVER_KINDS,
+  metadata: [CUSTOM_FIELDS_METADATA],
+  kindChanges: ACTION_NETWORK_KIND_CHANGES,
+  embeds: ACTION_NETWORK_EMBEDS,
 };

@@ -4,7 +4,9 @@
  * where its helpers live). Each change is one small function of its own file.
  */
 import type { ResourceKind } from '../domain/kinds.js';
+import { withEmbedLinks } from './embed-links.js';
 import { withHelperAddresses } from './helper-addresses.js';
+import { withKindChanges } from './kind-changes.js';
 import { withMoney } from './money.js';
 import type { ServerPreset } from './server-preset.js';
 import { withVocabulary } from './vocabulary.js';
@@ -18,5 +20,7 @@ import { withVocabulary } from './vocabulary.js';
  * ```
  */
 export function adaptKind(kind: ResourceKind, preset: ServerPreset): ResourceKind {
-  return withHelperAddresses(withMoney(withVocabulary(kind, preset), preset), preset);
+  const changed = withKindChanges(kind, preset);
+  const adapted = withHelperAddresses(withMoney(withVocabulary(changed, preset), preset), preset);
+  return withEmbedLinks(adapted, preset);
 }

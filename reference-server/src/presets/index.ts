@@ -3,7 +3,13 @@ import type { ServerPreset } from './server-preset.js';
 import { SPECIFICATION_PRESET } from './specification.js';
 
 export { ACTION_NETWORK_PRESET } from './action-network.js';
-export type { PresetMetadataList, ServerPreset, Vocabulary } from './server-preset.js';
+export type {
+  PresetEmbeds,
+  PresetMetadataList,
+  PresetMetadataSource,
+  ServerPreset,
+  Vocabulary,
+} from './server-preset.js';
 export { SPECIFICATION_PRESET } from './specification.js';
 
 /**

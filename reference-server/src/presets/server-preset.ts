@@ -5,6 +5,7 @@
  * server is one more constant of this type (see `action-network.ts`).
  */
 import type { ResourceKind } from '../domain/kinds.js';
+import type { Storage, StoredRecord, Tenant } from '../storage/storage.js';
 
 /** How a preset's server validates written members and values. */
 export type Vocabulary =
@@ -26,7 +27,32 @@ export interface PresetMetadataList {
   rel: string;
   title: string;
   /** The document's members for a tenant (without `_links`). */
-  fields(tenant: { namespace: string }): Record<string, unknown>;
+  fields(source: PresetMetadataSource): Record<string, unknown>;
+}
+
+/** What a preset's metadata document is built from: the caller's tenant and its records. */
+export interface PresetMetadataSource {
+  tenant: Tenant;
+  /** The server's storage, to read the tenant's records (its people's custom fields). */
+  storage: Storage;
+  /** The `origin_system` of the document: the server's product name. */
+  originSystem: string;
+}
+
+/**
+ * Embed codes a preset serves at `<record URL>/embed` (Action Network's
+ * `action_network:embed`), linked from each record of the kinds named.
+ */
+export interface PresetEmbeds {
+  /** Plural names of the kinds whose records have embed codes (`petitions`, `events`, …). */
+  kinds: readonly string[];
+  /** Title of the records' link to their embed codes. */
+  title: string;
+  /**
+   * The embed document's members (without `_links`) for a record of `kind` (its
+   * singular name); `root` is the origin hrefs are built on.
+   */
+  document(kind: string, record: StoredRecord, root: string): Record<string, unknown>;
 }
 
 /**
@@ -93,4 +119,12 @@ export interface ServerPreset {
   kinds: readonly ResourceKind[];
   /** Metadata documents beside the canvass lists. */
   metadata: readonly PresetMetadataList[];
+  /**
+   * Changes to the specification's kinds under the preset, by singular name (an
+   * event's link to its event campaign, an attendance counting towards the campaign's
+   * RSVPs). Kinds not named are served as the specification's.
+   */
+  kindChanges: Readonly<Record<string, (kind: ResourceKind) => ResourceKind>>;
+  /** Embed codes below records (`<record URL>/embed`); `null`: none. */
+  embeds: PresetEmbeds | null;
 }

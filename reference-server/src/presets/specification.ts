@@ -33,4 +33,6 @@ export const SPECIFICATION_PRESET: ServerPreset = {
   money: 'number',
   kinds: [],
   metadata: [],
+  kindChanges: {},
+  embeds: null,
 };

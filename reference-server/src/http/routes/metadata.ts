@@ -1,6 +1,7 @@
 /**
  * The metadata resources: `GET /api/v1/metadata` (the root linking the lists) and the
- * three canvass lists below it. Read-only; the vocabulary is static (see
+ * three canvass lists below it, plus the documents a preset adds beside them (Action
+ * Network's `custom_fields`). Read-only; the canvass vocabulary is static (see
  * domain/metadata.ts), only the hrefs, the namespace and the filter vary per request.
  */
 import type { Hono } from 'hono';
@@ -42,6 +43,11 @@ export function registerMetadata(app: Hono<AppEnv>, config: AppConfig): void {
         title: list.title,
       };
     }
+    // The preset's documents side by side with the canvass lists (Action Network's
+    // custom fields), under the relation the preset gives each.
+    for (const list of config.preset.metadata) {
+      links[list.rel] = { href: urls.api(`${METADATA_PATH}/${list.name}`), title: list.title };
+    }
     links.curies = urls.curies();
     return hal({ name: `${config.productName} metadata`, _links: links });
   });
@@ -67,6 +73,26 @@ export function registerMetadata(app: Hono<AppEnv>, config: AppConfig): void {
         _links: {
           // The self link of a filtered list names the filtered list, not all codes.
           self: { href: withQuery(href, { contacttype: contactType }) },
+          curies: urls.curies(),
+        },
+      });
+    });
+    app.all(path, methodNotAllowed(['GET']));
+  }
+
+  for (const list of config.preset.metadata) {
+    const path = `${rootPath}/${list.name}`;
+    app.get(path, (c) => {
+      const urls = c.get('urls');
+      const fields = list.fields({
+        tenant: c.get('auth').tenant,
+        storage: config.storage,
+        originSystem: config.productName,
+      });
+      return hal({
+        ...fields,
+        _links: {
+          self: { href: urls.api(`${METADATA_PATH}/${list.name}`) },
           curies: urls.curies(),
         },
       });

@@ -1,0 +1,45 @@
+/**
+ * Action Network's own collections as the reference server serves them under the
+ * preset, each built from the SDK's declaration of the kind (`declarations.ts`), and
+ * the preset's changes to the specification's kinds they need.
+ */
+import type { ResourceKind } from '../../domain/kinds.js';
+import { campaignServerKind } from './campaign.js';
+import {
+  attendanceInCampaigns,
+  eventCampaignServerKind,
+  eventInCampaigns,
+} from './event-campaign.js';
+import { uniqueIdListServerKind } from './unique-id-list.js';
+
+/**
+ * The collections Action Network has beside the specification's: event campaigns,
+ * campaigns and unique ID lists. (Its custom fields are a metadata document and its
+ * embeds documents below actions: neither is a collection.)
+ *
+ * @example
+ * ```ts
+ * ACTION_NETWORK_SERVER_KINDS.map((kind) => kind.plural); // ['event_campaigns', 'campaigns', 'unique_id_lists']
+ * ```
+ */
+export const ACTION_NETWORK_SERVER_KINDS: readonly ResourceKind[] = [
+  eventCampaignServerKind,
+  campaignServerKind,
+  uniqueIdListServerKind,
+];
+
+/**
+ * The preset's changes to the specification's kinds: an event may belong to an event
+ * campaign, and its attendances count towards the campaign's RSVPs.
+ *
+ * @example
+ * ```ts
+ * ACTION_NETWORK_KIND_CHANGES.event?.(eventKind).references.at(-1)?.rel; // 'event_campaign'
+ * ```
+ */
+export const ACTION_NETWORK_KIND_CHANGES: Readonly<
+  Record<string, (kind: ResourceKind) => ResourceKind>
+> = {
+  event: eventInCampaigns,
+  attendance: attendanceInCampaigns,
+};

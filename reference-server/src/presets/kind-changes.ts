@@ -1,0 +1,17 @@
+import type { ResourceKind } from '../domain/kinds.js';
+import type { ServerPreset } from './server-preset.js';
+
+/**
+ * The kind with the preset's own change to it applied (`kindChanges`, by singular name:
+ * Action Network's event refers to its event campaign); the same object when the preset
+ * changes nothing about it.
+ *
+ * @example
+ * ```ts
+ * withKindChanges(eventKind, ACTION_NETWORK_PRESET).references.map((r) => r.rel); // [..., 'event_campaign']
+ * ```
+ */
+export function withKindChanges(kind: ResourceKind, preset: ServerPreset): ResourceKind {
+  const change = preset.kindChanges[kind.singular];
+  return change ? change(kind) : kind;
+}
