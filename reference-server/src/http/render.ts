@@ -139,6 +139,16 @@ function collectionLinks(
   return links;
 }
 
+/** How {@link renderCollectionJson} writes a page beyond its records and links. */
+export interface CollectionOptions {
+  /**
+   * Whether the page carries `total_records` and `total_pages`. Default true (the
+   * spec's); false for the collections a preset serves without them (Action Network's
+   * people): `page`, `per_page` and the next/previous links stay.
+   */
+  totals?: boolean;
+}
+
 /**
  * The spec's collection document, as UTF-8 JSON, from records already rendered by
  * {@link renderRecordJson} (in the page's order). `next` and `previous` carry the page
@@ -152,6 +162,8 @@ function collectionLinks(
  *   renderRecordJson({ urls, registry, kind: personKind, record, totals: undefined, withCuries: false }),
  * );
  * renderCollectionJson(urls.collection('people'), urls.rel('people'), page, request, urls.curies(), items);
+ * // Without total_records and total_pages:
+ * renderCollectionJson(href, rel, page, request, curies, items, {}, { totals: false });
  * ```
  */
 export function renderCollectionJson(
@@ -163,15 +175,20 @@ export function renderCollectionJson(
   curies: Link[],
   items: readonly RenderedRecord[],
   query: Record<string, string | undefined> = {},
+  options: CollectionOptions = {},
 ): Buffer<ArrayBuffer> {
   const relJson = JSON.stringify(rel);
   const links = JSON.stringify(collectionLinks(href, page, request, curies, query));
-  const counts = JSON.stringify({
-    total_pages: page.totalPages,
-    per_page: page.perPage,
-    page: page.page,
-    total_records: page.totalRecords,
-  });
+  const counts = JSON.stringify(
+    options.totals === false
+      ? { per_page: page.perPage, page: page.page }
+      : {
+          total_pages: page.totalPages,
+          per_page: page.perPage,
+          page: page.page,
+          total_records: page.totalRecords,
+        },
+  );
   const hrefs = items.map((item) => JSON.stringify({ href: item.href })).join(',');
   // The counts, then `_links` ending with the list of record links, then `_embedded`.
   const head = Buffer.from(

@@ -130,9 +130,49 @@ function tenantOf(
 }
 
 /**
+ * Answers a call of the record helper `helper` on the record `id` of `kind`: its tenant
+ * (the key's, or for a call without a key the record's), background processing, the
+ * check and the work. `body` is the request's body when the route has read it already
+ * (a POST to a sub-collection where the helper lives, see `records.ts`); else it is
+ * read here, after the tenant and the query are checked.
+ *
+ * @example
+ * ```ts
+ * return answerRecordHelper(c, config, petitionKind, helper, c.req.param('id') ?? '');
+ * ```
+ */
+export async function answerRecordHelper(
+  c: Context<AppEnv>,
+  config: AppConfig,
+  kind: ResourceKind,
+  helper: RecordHelper,
+  id: string,
+  body?: JsonObject,
+): Promise<Response> {
+  const definition = RECORD_HELPERS[helper.rel];
+  if (!definition) throw apiError(404, ErrorCode.NOT_FOUND, `no helper ${helper.rel}`);
+  const { tenant, anonymous } = tenantOf(c, config, kind, helper, id);
+  const background = wantsBackground(c);
+  const { control, rest } = takeControl(body ?? (await readJsonObject(c)));
+  const context = helperContext(c, config, tenant, anonymous);
+  const call = checkRecordHelperCall(context, definition, kind, id, rest);
+  if (background) {
+    return acceptInBackground(c, config, () => {
+      // Read again: the record may have been deleted since the call was checked.
+      const parent = config.records.get(tenant, kind, id);
+      return incompleteError(applyRecordHelperCall(context, { ...call, parent }));
+    });
+  }
+  const outcome = applyRecordHelperCall(context, call);
+  return helperResponse(c, config, context, outcome, control);
+}
+
+/**
  * Registers the record helper routes (before the generic record routes, whose
  * sub-collection route would otherwise take the helper path). Message helpers have
- * their own routes (`messages.ts`); a helper without a definition is not served.
+ * their own routes (`messages.ts`); a helper without a definition is not served; a
+ * helper a preset puts at a sub-collection (`petitions/{id}/signatures`) is answered by
+ * that sub-collection's POST route (`records.ts`), which also creates records.
  *
  * @example
  * ```ts
@@ -142,26 +182,10 @@ function tenantOf(
 export function registerHelperRoutes(app: Hono<AppEnv>, config: AppConfig): void {
   for (const kind of config.registry.all()) {
     for (const helper of kind.helpers ?? []) {
-      const definition = RECORD_HELPERS[helper.rel];
-      if (!definition) continue;
+      if (!RECORD_HELPERS[helper.rel]) continue;
+      if (kind.subCollections.some((sub) => sub.plural === helper.path)) continue;
       const path = `${config.apiPrefix}/${kind.plural}/:id/${helper.path}`;
-      app.post(path, async (c) => {
-        const id = c.req.param('id') ?? '';
-        const { tenant, anonymous } = tenantOf(c, config, kind, helper, id);
-        const background = wantsBackground(c);
-        const { control, rest } = takeControl(await readJsonObject(c));
-        const context = helperContext(c, config, tenant, anonymous);
-        const call = checkRecordHelperCall(context, definition, kind, id, rest);
-        if (background) {
-          return acceptInBackground(c, config, () => {
-            // Read again: the record may have been deleted since the call was checked.
-            const parent = config.records.get(tenant, kind, id);
-            return incompleteError(applyRecordHelperCall(context, { ...call, parent }));
-          });
-        }
-        const outcome = applyRecordHelperCall(context, call);
-        return helperResponse(c, config, context, outcome, control);
-      });
+      app.post(path, (c) => answerRecordHelper(c, config, kind, helper, c.req.param('id') ?? ''));
       app.all(path, methodNotAllowed(['POST']));
     }
   }

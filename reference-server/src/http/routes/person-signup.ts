@@ -1,10 +1,18 @@
 /**
  * The person signup helper: `POST` to the href of the entry point's
- * `std:person_signup_helper` link. Keyed callers only. Takes `?background_processing=true`
- * like the record helpers (`helpers.ts`).
+ * `std:person_signup_helper` link (`people/person_signup_helper` on the plain server).
+ * Keyed callers only. Takes `?background_processing=true` like the record helpers
+ * (`helpers.ts`).
+ *
+ * A preset may put it at the people collection (`personSignupPath: 'people'`, Action
+ * Network's upsert): a POST there is then the helper, not the specification's create,
+ * and a body without a `person` member is read as the person itself (`{ given_name,
+ * email_addresses }` upserts that person), since clients written for such servers post
+ * either.
  */
 import type { Hono } from 'hono';
 import { applyPersonSignup, checkPersonSignup } from '../../domain/person-signup.js';
+import type { JsonObject } from '../../storage/storage.js';
 import { acceptInBackground, wantsBackground } from '../background.js';
 import { readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
@@ -12,8 +20,18 @@ import { methodNotAllowed } from '../middleware.js';
 import { helperContext, helperResponse, incompleteError } from './helpers.js';
 
 /**
- * Registers the helper route (before the generic record routes, whose `:id` would
- * otherwise take `person_signup_helper`).
+ * A signup body as the helper reads it: as sent, or, at a collection's address, a bare
+ * person wrapped as the helper's `person`.
+ */
+function signupBody(body: JsonObject, atCollection: boolean): JsonObject {
+  return atCollection && body.person === undefined ? { person: body } : body;
+}
+
+/**
+ * Registers the helper route. It comes before the generic record routes: their `:id`
+ * would otherwise take `person_signup_helper`, and their collection POST the people
+ * collection where a preset puts the helper. There the other methods stay the
+ * collection's (GET lists people), so only the helper's own path answers 405 to them.
  *
  * @example
  * ```ts
@@ -21,16 +39,18 @@ import { helperContext, helperResponse, incompleteError } from './helpers.js';
  * ```
  */
 export function registerPersonSignup(app: Hono<AppEnv>, config: AppConfig): void {
-  const path = `${config.apiPrefix}/${config.preset.personSignupPath}`;
+  const { personSignupPath, vocabulary } = config.preset;
+  const path = `${config.apiPrefix}/${personSignupPath}`;
+  const atCollection = config.registry.byPlural(personSignupPath) !== undefined;
   app.post(path, async (c) => {
     const background = wantsBackground(c);
     const { control, rest } = takeControl(await readJsonObject(c));
     const context = helperContext(c, config, c.get('auth').tenant, false);
-    const call = checkPersonSignup(rest);
+    const call = checkPersonSignup(signupBody(rest, atCollection), vocabulary);
     if (background) {
       return acceptInBackground(c, config, () => incompleteError(applyPersonSignup(context, call)));
     }
     return helperResponse(c, config, context, applyPersonSignup(context, call), control);
   });
-  app.all(path, methodNotAllowed(['POST']));
+  if (!atCollection) app.all(path, methodNotAllowed(['POST']));
 }

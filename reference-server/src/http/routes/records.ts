@@ -1,6 +1,11 @@
 /**
  * Generic collection, record and sub-collection routes for every registered kind:
- * `/api/v1/<plural>`, `/api/v1/<plural>/<id>`, `/api/v1/<plural>/<id>/<sub-plural>`.
+ * `/api/v1/<plural>`, `/api/v1/<plural>/<id>`, `/api/v1/<plural>/<id>/<sub-plural>`,
+ * and what a preset adds to them: records at their nested addresses too
+ * (`<plural>/<id>/<sub-plural>/<sub-id>`, `nestedAddresses`), record helpers answered at
+ * their sub-collections (`recordHelpersAtSubCollections`), `?background_processing=true`
+ * on every write (`backgroundWrites`) and pages without totals
+ * (`collectionsWithoutTotals`).
  */
 import type { Context, Hono } from 'hono';
 import { apiError, ErrorCode } from '../../domain/errors.js';
@@ -10,6 +15,8 @@ import { isPlainObject } from '../../domain/merge.js';
 import { parsePageRequest } from '../../domain/paging.js';
 import type { LinkInput, LinkTarget } from '../../domain/records.js';
 import type { JsonObject, RecordFilter, StoredRecord } from '../../storage/storage.js';
+import { wantsBackground } from '../background.js';
+import { writeInBackground } from '../background-writes.js';
 import { readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
 import { recordOfHref } from '../links.js';
@@ -24,6 +31,8 @@ import {
   renderRecordJson,
 } from '../render.js';
 import { hal, halJson } from '../respond.js';
+import { answerRecordHelper } from './helpers.js';
+import { type NestedRecord, nestedRecordOf } from './nested-records.js';
 
 function kindOf(c: Context<AppEnv>, config: AppConfig): ResourceKind {
   const plural = c.req.param('collection') ?? '';
@@ -36,6 +45,21 @@ function writableKindOf(c: Context<AppEnv>, config: AppConfig, allowed: string[]
   const kind = kindOf(c, config);
   if (!kind.writable) methodNotAllowed(allowed)(c);
   return kind;
+}
+
+/** A record's kind, checked writable (405 otherwise), and its id. */
+function writable(c: Context<AppEnv>, target: NestedRecord, allowed: string[]): NestedRecord {
+  if (!target.kind.writable) methodNotAllowed(allowed)(c);
+  return target;
+}
+
+/**
+ * Whether a write is to be done in the background: only under a preset whose server
+ * takes `?background_processing=true` on every write (the plain server ignores the
+ * parameter on plain writes, as it always has); 400 for a value other than true/false.
+ */
+function backgroundWrite(c: Context<AppEnv>, config: AppConfig): boolean {
+  return config.preset.backgroundWrites && wantsBackground(c);
 }
 
 function pageRequest(c: Context<AppEnv>, config: AppConfig) {
@@ -99,6 +123,9 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   const collectionPath = `${config.apiPrefix}/:collection`;
   const recordPath = `${config.apiPrefix}/:collection/:id`;
   const subPath = `${config.apiPrefix}/:collection/:id/:sub`;
+  const nestedPath = `${config.apiPrefix}/:collection/:id/:sub/:subId`;
+  /** Whether pages of the collection `plural` carry total_records and total_pages. */
+  const withTotals = (plural: string) => !config.preset.collectionsWithoutTotals.includes(plural);
 
   /** The totals of records of one kind (read in one query per page). */
   const totalsOf = (c: Context<AppEnv>, kind: ResourceKind, list: readonly StoredRecord[]) =>
@@ -141,23 +168,27 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     c: Context<AppEnv>,
     kind: ResourceKind,
     parent?: { rel: string; ref: { kind: string; id: string } },
+    body?: JsonObject,
   ) => {
-    const { control, rest } = takeControl(await readJsonObject(c));
+    const background = backgroundWrite(c, config);
+    const { control, rest } = takeControl(body ?? (await readJsonObject(c)));
+    const tenant = c.get('auth').tenant;
     // A second signature of the same person and petition updates the first (200), as
     // the helpers do: see RecordService.createOrUpdate.
-    const { record, created } = records.createOrUpdate(
-      c.get('auth').tenant,
-      kind,
-      kind.parse(rest),
-      { links: linkInputOf(rest, kind, config.apiPrefix), ...(parent ? { parent } : {}) },
-    );
+    const write = () =>
+      records.createOrUpdate(tenant, kind, kind.parse(rest), {
+        links: linkInputOf(rest, kind, config.apiPrefix),
+        ...(parent ? { parent } : {}),
+      });
+    if (background) return writeInBackground(c, config, write);
+    const { record, created } = write();
     const urls = c.get('urls');
-    const body = control.returnResponse
+    const answer = control.returnResponse
       ? presentOne(c, kind, record)
       : minimalRecord(urls, kind, record);
     return created
-      ? hal(body, 201, { Location: urls.record(kind.plural, record.id) })
-      : hal(body, 200);
+      ? hal(answer, 201, { Location: urls.record(kind.plural, record.id) })
+      : hal(answer, 200);
   };
 
   app.get(collectionPath, (c) => {
@@ -175,6 +206,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         urls.curies(),
         present(c, kind, page.records),
         { filter: singleQuery(c, 'filter') },
+        { totals: withTotals(kind.plural) },
       ),
     );
   });
@@ -182,42 +214,66 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   app.post(collectionPath, async (c) => create(c, writableKindOf(c, config, ['GET'])));
   app.all(collectionPath, methodNotAllowed(['GET', 'POST']));
 
-  app.get(recordPath, (c) => {
-    const kind = kindOf(c, config);
-    const record = records.get(c.get('auth').tenant, kind, c.req.param('id') ?? '');
+  const show = (c: Context<AppEnv>, { kind, id }: NestedRecord) => {
+    const record = records.get(c.get('auth').tenant, kind, id);
     const totals = totalsOf(c, kind, [record]).get(record.id);
     return halJson(
       recordBytes(
         renderRecordJson({ urls: c.get('urls'), registry, kind, record, totals, withCuries: true }),
       ),
     );
+  };
+  /** The record at the flat address `<plural>/<id>`. */
+  const flat = (c: Context<AppEnv>): NestedRecord => ({
+    kind: kindOf(c, config),
+    id: c.req.param('id') ?? '',
   });
+  app.get(recordPath, (c) => show(c, flat(c)));
 
-  const update = async (c: Context<AppEnv>) => {
-    const kind = writableKindOf(c, config, ['GET']);
+  const update = async (c: Context<AppEnv>, { kind, id }: NestedRecord) => {
     const tenant = c.get('auth').tenant;
-    const id = c.req.param('id') ?? '';
     // 404 before validation: a client updating a deleted record should learn that first.
     records.get(tenant, kind, id);
+    const background = backgroundWrite(c, config);
     const { control, rest } = takeControl(await readJsonObject(c));
-    const record = records.update(tenant, kind, id, kind.parse(rest), {
-      links: linkInputOf(rest, kind, config.apiPrefix),
-    });
+    const write = () =>
+      records.update(tenant, kind, id, kind.parse(rest), {
+        links: linkInputOf(rest, kind, config.apiPrefix),
+      });
+    if (background) return writeInBackground(c, config, write);
+    const record = write();
     const urls = c.get('urls');
     return hal(
       control.returnResponse ? presentOne(c, kind, record) : minimalRecord(urls, kind, record),
     );
   };
-  app.put(recordPath, update);
-  // The spec's PUT is already a partial update; PATCH is accepted as a synonym.
-  app.patch(recordPath, update);
-
-  app.delete(recordPath, (c) => {
-    const kind = writableKindOf(c, config, ['GET']);
-    records.delete(c.get('auth').tenant, kind, c.req.param('id') ?? '');
+  const remove = (c: Context<AppEnv>, { kind, id }: NestedRecord) => {
+    const tenant = c.get('auth').tenant;
+    const write = () => records.delete(tenant, kind, id);
+    if (backgroundWrite(c, config)) return writeInBackground(c, config, write);
+    write();
     return hal(undefined, 204);
+  };
+  const writableFlat = (c: Context<AppEnv>): NestedRecord => ({
+    kind: writableKindOf(c, config, ['GET']),
+    id: c.req.param('id') ?? '',
   });
+  app.put(recordPath, (c) => update(c, writableFlat(c)));
+  // The spec's PUT is already a partial update; PATCH is accepted as a synonym.
+  app.patch(recordPath, (c) => update(c, writableFlat(c)));
+  app.delete(recordPath, (c) => remove(c, writableFlat(c)));
   app.all(recordPath, methodNotAllowed(['GET', 'PUT', 'PATCH', 'DELETE']));
+
+  // A preset's nested addresses: the same record, the same answers (self link: the flat
+  // address, the one canonical href); 404 unless the record belongs to that parent.
+  if (config.preset.nestedAddresses) {
+    const nested = (c: Context<AppEnv>) => writable(c, nestedRecordOf(c, config), ['GET']);
+    app.get(nestedPath, (c) => show(c, nestedRecordOf(c, config)));
+    app.put(nestedPath, (c) => update(c, nested(c)));
+    app.patch(nestedPath, (c) => update(c, nested(c)));
+    app.delete(nestedPath, (c) => remove(c, nested(c)));
+    app.all(nestedPath, methodNotAllowed(['GET', 'PUT', 'PATCH', 'DELETE']));
+  }
 
   /** The parent record and the sub-collection named in the path (404s otherwise). */
   const subOf = (c: Context<AppEnv>) => {
@@ -253,16 +309,40 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         urls.curies(),
         present(c, subKind, page.records),
         { filter: singleQuery(c, 'filter') },
+        { totals: withTotals(sub.plural) },
       ),
     );
   });
 
   // A POST to a sub-collection creates a record linked to the parent: a signature
-  // posted to a petition's signatures belongs to that petition.
+  // posted to a petition's signatures belongs to that petition. Where a preset puts a
+  // record helper at the sub-collection (Action Network), a body with a `person` member
+  // is that helper's call instead (keyless callers may make it when the helper is open
+  // to them); without one it is the create, which needs a key.
   app.post(subPath, async (c) => {
+    const parentKind = kindOf(c, config);
+    const helper = parentKind.helpers?.find((h) => h.path === c.req.param('sub'));
+    let body: JsonObject | undefined;
+    if (helper) {
+      body = await readJsonObject(c);
+      const id = c.req.param('id') ?? '';
+      if (body.person !== undefined) {
+        return answerRecordHelper(c, config, parentKind, helper, id, body);
+      }
+      if (c.get('anonymous') === true) {
+        throw apiError(
+          401,
+          ErrorCode.UNAUTHORIZED,
+          `without a person member, a POST to ${parentKind.plural}/${id}/${helper.path} creates a record and needs an API key`,
+          {
+            hint: `send { "person": { … } } to call the ${helper.rel} without a key, or send your API key in the ${config.apiKeyHeader} header`,
+          },
+        );
+      }
+    }
     const { kind, id, sub, subKind } = subOf(c);
     if (!subKind.writable) methodNotAllowed(['GET'])(c);
-    return create(c, subKind, { rel: sub.via, ref: { kind: kind.singular, id } });
+    return create(c, subKind, { rel: sub.via, ref: { kind: kind.singular, id } }, body);
   });
   app.all(subPath, methodNotAllowed(['GET', 'POST']));
 }

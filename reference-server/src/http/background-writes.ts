@@ -1,0 +1,61 @@
+/**
+ * Plain writes (create, update, delete) processed in the background, for a preset whose
+ * server offers `?background_processing=true` on every write (`backgroundWrites`), not
+ * only on helper calls. They are answered as helper calls are (`background.ts`): 202
+ * with `{}` once checked, the work right after.
+ *
+ * "Checked" means everything the write itself would refuse: the write is rehearsed in a
+ * transaction that is then rolled back, so a missing record still gets its 404 and a bad
+ * body, a link to nothing or a duplicate name its 400, exactly as without the
+ * parameter. The rehearsal costs a second write, only on calls that ask for it.
+ */
+import type { Context } from 'hono';
+import type { Storage } from '../storage/storage.js';
+import { acceptInBackground } from './background.js';
+import type { AppConfig, AppEnv } from './env.js';
+
+/** Thrown inside the rehearsal's transaction to roll it back; never escapes. */
+class RolledBack extends Error {}
+
+/**
+ * Runs `write` in a transaction and rolls it back: its refusals (`ApiError`s) are thrown
+ * as they would be, and nothing is kept.
+ *
+ * @example
+ * ```ts
+ * rehearse(storage, () => records.update(tenant, kind, id, patch)); // throws its 400, or keeps nothing
+ * ```
+ */
+export function rehearse(storage: Storage, write: () => unknown): void {
+  const rollBack = new RolledBack('rehearsal');
+  try {
+    storage.transaction(() => {
+      write();
+      throw rollBack;
+    });
+  } catch (error) {
+    if (error !== rollBack) throw error;
+  }
+}
+
+/**
+ * Answers a write processed in the background: rehearses `write` (its 404 or 400 is the
+ * answer), then answers 202 `{}` and does it right after (see `acceptInBackground`:
+ * what fails then is logged).
+ *
+ * @example
+ * ```ts
+ * if (background) return writeInBackground(c, config, () => records.delete(tenant, kind, id));
+ * ```
+ */
+export function writeInBackground(
+  c: Context<AppEnv>,
+  config: AppConfig,
+  write: () => unknown,
+): Response {
+  rehearse(config.storage, write);
+  return acceptInBackground(c, config, () => {
+    write();
+    return undefined;
+  });
+}

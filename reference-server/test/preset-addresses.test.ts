@@ -1,0 +1,505 @@
+/**
+ * The Action Network preset's addresses and writes: records at their nested addresses,
+ * POST to the people collection as the signup upsert, record helpers at their
+ * sub-collections, `background_processing` on every write, people pages without totals;
+ * and the plain server keeping the specification's answers to the same requests.
+ */
+import { describe, expect, it } from 'vitest';
+import { ACTION_NETWORK_PRESET } from '../src/presets/action-network.js';
+import { type Harness, harness, type Json, OTHER, presetHarness } from './helpers.js';
+
+const AN = '/api/v2';
+
+function an(): Harness {
+  return presetHarness(ACTION_NETWORK_PRESET, { anonymousRateLimit: false });
+}
+
+/** The error descriptions of a `std:error` body, as the preset names it (`osdi:error`). */
+function errorOf(body: Json): Json[] {
+  return body['osdi:error'].resource_status[0].error_descriptions;
+}
+
+/** Checks that an update's members are in `doc` (identifiers sent are added to its own). */
+function expectChanged(doc: Json, change: Json): void {
+  for (const [member, value] of Object.entries(change)) {
+    if (member === 'identifiers')
+      expect(doc.identifiers).toEqual(expect.arrayContaining(value as unknown[]));
+    else expect(doc[member]).toEqual(value);
+  }
+}
+
+/** The path of an absolute href. */
+function pathOf(href: string): string {
+  return new URL(href).pathname;
+}
+
+/** The id at the end of a record's self href. */
+function idOf(doc: Json): string {
+  return pathOf(doc._links.self.href).split('/').pop() as string;
+}
+
+/** A person of the tenant, through the people collection (the preset's upsert). */
+async function person(h: Harness, email: string): Promise<Json> {
+  const res = await h.json('POST', `${AN}/people`, {
+    body: { person: { given_name: 'Rosa', email_addresses: [{ address: email }] } },
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+async function created(h: Harness, path: string, body: Json): Promise<Json> {
+  const res = await h.json('POST', path, { body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+/** Waits until the background work accepted so far has run. */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+const personLink = (doc: Json) => ({ 'osdi:person': { href: doc._links.self.href } });
+
+/**
+ * One record under each of its parents, for every sub-collection below: the parent's
+ * path and the record's nested path, and the member a PUT changes.
+ */
+interface NestedCase {
+  name: string;
+  make(h: Harness): Promise<{ parent: string; record: Json; change: Json }>;
+}
+
+const CASES: NestedCase[] = [
+  {
+    name: 'petitions/{p}/signatures/{id}',
+    async make(h) {
+      const p = await person(h, 'ines@example.org');
+      const petition = await created(h, `${AN}/petitions`, { title: 'Save the orchard' });
+      const parent = pathOf(petition._links.self.href);
+      const record = await created(h, `${parent}/signatures`, {
+        comments: 'yes',
+        _links: personLink(p),
+      });
+      return { parent, record, change: { comments: 'absolutely' } };
+    },
+  },
+  {
+    name: 'people/{p}/signatures/{id}',
+    async make(h) {
+      const p = await person(h, 'oskar@example.org');
+      const petition = await created(h, `${AN}/petitions`, { title: 'Light the towpath' });
+      const record = await created(h, `${pathOf(petition._links.self.href)}/signatures`, {
+        _links: personLink(p),
+      });
+      return { parent: pathOf(p._links.self.href), record, change: { comments: 'lit' } };
+    },
+  },
+  {
+    name: 'tags/{t}/taggings/{id}',
+    async make(h) {
+      const p = await person(h, 'tomas@example.org');
+      const tag = await created(h, `${AN}/tags`, { name: 'Gardener' });
+      const parent = pathOf(tag._links.self.href);
+      const record = await created(h, `${parent}/taggings`, { _links: personLink(p) });
+      return { parent, record, change: { identifiers: ['crm:tagging-1'] } };
+    },
+  },
+  {
+    name: 'events/{e}/attendances/{id}',
+    async make(h) {
+      const p = await person(h, 'wanda@example.org');
+      const event = await created(h, `${AN}/events`, { title: 'Seed swap' });
+      const parent = pathOf(event._links.self.href);
+      const record = await created(h, `${parent}/attendances`, {
+        status: 'accepted',
+        _links: personLink(p),
+      });
+      return { parent, record, change: { status: 'declined' } };
+    },
+  },
+  {
+    name: 'forms/{f}/submissions/{id}',
+    async make(h) {
+      const p = await person(h, 'yusuf@example.org');
+      const form = await created(h, `${AN}/forms`, { title: 'Volunteer sign-up' });
+      const parent = pathOf(form._links.self.href);
+      const record = await created(h, `${parent}/submissions`, { _links: personLink(p) });
+      return { parent, record, change: { identifiers: ['crm:submission-1'] } };
+    },
+  },
+  {
+    name: 'advocacy_campaigns/{a}/outreaches/{id}',
+    async make(h) {
+      const p = await person(h, 'zora@example.org');
+      const campaign = await created(h, `${AN}/advocacy_campaigns`, { title: 'Call the council' });
+      const parent = pathOf(campaign._links.self.href);
+      const record = await created(h, `${parent}/outreaches`, {
+        type: 'phone',
+        _links: personLink(p),
+      });
+      return { parent, record, change: { duration: 90 } };
+    },
+  },
+  {
+    name: 'lists/{l}/items/{id}',
+    async make(h) {
+      const p = await person(h, 'abel@example.org');
+      const list = await created(h, `${AN}/lists`, { name: 'Phone bank' });
+      const parent = pathOf(list._links.self.href);
+      const record = await created(h, `${parent}/items`, { _links: personLink(p) });
+      return { parent, record, change: { identifiers: ['crm:item-1'] } };
+    },
+  },
+  {
+    name: 'fundraising_pages/{f}/donations/{id}',
+    async make(h) {
+      const p = await person(h, 'bruna@example.org');
+      const page = await created(h, `${AN}/fundraising_pages`, { title: 'Orchard fund' });
+      const parent = pathOf(page._links.self.href);
+      const record = await created(h, `${parent}/donations`, {
+        amount: '12.50',
+        recipients: [{ display_name: 'Orchard fund', amount: '12.50' }],
+        _links: personLink(p),
+      });
+      return { parent, record, change: { identifiers: ['crm:donation-1'] } };
+    },
+  },
+];
+
+describe('nested record addresses (action-network preset)', () => {
+  for (const nestedCase of CASES) {
+    it(`serves ${nestedCase.name}: GET, PUT and DELETE as at the flat address`, async () => {
+      const h = an();
+      const { parent, record, change } = await nestedCase.make(h);
+      const flat = pathOf(record._links.self.href);
+      const sub = flat.split('/').at(-2);
+      const nested = `${parent}/${sub}/${idOf(record)}`;
+
+      const read = await h.json('GET', nested);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual((await h.json('GET', flat)).body);
+      // The self link stays the flat address: one canonical href per record.
+      expect(pathOf(read.body._links.self.href)).toBe(flat);
+
+      const put = await h.json('PUT', nested, { body: change });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      expectChanged((await h.json('GET', flat)).body, change);
+
+      const removed = await h.call('DELETE', nested);
+      expect(removed.status).toBe(204);
+      expect((await h.json('GET', flat)).status).toBe(404);
+      expect((await h.json('GET', nested)).status).toBe(404);
+    });
+  }
+
+  it('takes PATCH at a nested address, and answers 405 to other methods', async () => {
+    const h = an();
+    const { parent, record } = await CASES[0]!.make(h);
+    const nested = `${parent}/signatures/${idOf(record)}`;
+    const patched = await h.json('PATCH', nested, { body: { comments: 'patched' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.comments).toBe('patched');
+    const post = await h.json('POST', nested, { body: {} });
+    expect(post.status).toBe(405);
+    expect(post.res.headers.get('Allow')).toBe('GET, PUT, PATCH, DELETE');
+  });
+
+  it('answers 404 when the record belongs to another parent, or is not of the sub-collection', async () => {
+    const h = an();
+    const { record } = await CASES[0]!.make(h);
+    const other = await created(h, `${AN}/petitions`, { title: 'Another petition' });
+    const otherPath = pathOf(other._links.self.href);
+    const id = idOf(record);
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const wrongParent = await h.json(method, `${otherPath}/signatures/${id}`, {
+        ...(method === 'PUT' ? { body: { comments: 'moved?' } } : {}),
+      });
+      expect(wrongParent.status).toBe(404);
+      expect(errorOf(wrongParent.body)[0]?.error_code).toBe('NOT_FOUND');
+    }
+    expect((await h.json('GET', `${otherPath}/taggings/${id}`)).status).toBe(404);
+    expect((await h.json('GET', `${otherPath}/comments/${id}`)).status).toBe(404);
+    expect((await h.json('GET', `${AN}/petitions/no-such/signatures/${id}`)).status).toBe(404);
+    expect((await h.json('GET', `${AN}/unknown/x/signatures/${id}`)).status).toBe(404);
+    // Nothing changed by the refused calls.
+    expect((await h.json('GET', record._links.self.href)).body.comments).toBe('yes');
+  });
+
+  it("keeps another tenant's records 404 at flat and nested addresses", async () => {
+    const h = an();
+    const { parent, record } = await CASES[0]!.make(h);
+    const flat = pathOf(record._links.self.href);
+    const nested = `${parent}/signatures/${idOf(record)}`;
+    for (const path of [flat, nested, parent]) {
+      expect((await h.json('GET', path, { key: OTHER })).status).toBe(404);
+      const put = await h.json('PUT', path, { key: OTHER, body: { comments: 'mine now' } });
+      expect(put.status).toBe(404);
+      expect((await h.call('DELETE', path, { key: OTHER })).status).toBe(404);
+    }
+    expect((await h.json('GET', flat)).body.comments).toBe('yes');
+  });
+});
+
+describe('POST to the people collection is the signup upsert (action-network preset)', () => {
+  it('creates (201) then updates the person with the same email (200), adding tags', async () => {
+    const h = an();
+    await created(h, `${AN}/tags`, { name: 'Volunteer' });
+    const first = await h.json('POST', `${AN}/people`, {
+      body: {
+        person: { given_name: 'Lena', email_addresses: [{ address: 'lena@example.org' }] },
+        add_tags: ['Volunteer'],
+      },
+    });
+    expect(first.status).toBe(201);
+    expect(first.res.headers.get('Location')).toBe(first.body._links.self.href);
+    const again = await h.json('POST', `${AN}/people`, {
+      body: {
+        person: {
+          family_name: 'Okafor',
+          email_addresses: [{ address: 'LENA@example.org' }],
+        },
+      },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body._links.self.href).toBe(first.body._links.self.href);
+    expect(again.body).toMatchObject({ given_name: 'Lena', family_name: 'Okafor' });
+    const taggings = await h.json('GET', `${pathOf(first.body._links.self.href)}/taggings`);
+    expect(taggings.body._embedded['osdi:taggings']).toHaveLength(1);
+    expect((await h.json('GET', `${AN}/people`)).body._embedded['osdi:people']).toHaveLength(1);
+  });
+
+  it('takes a bare person body as the upsert of that person', async () => {
+    const h = an();
+    const bare = { given_name: 'Noor', email_addresses: [{ address: 'noor@example.org' }] };
+    const first = await h.json('POST', `${AN}/people`, { body: bare });
+    expect(first.status).toBe(201);
+    expect(first.body.given_name).toBe('Noor');
+    const again = await h.json('POST', `${AN}/people`, { body: { ...bare, given_name: 'Nour' } });
+    expect(again.status).toBe(200);
+    expect(again.body.given_name).toBe('Nour');
+  });
+
+  it('refuses a body that is no signup (400) and keeps GET on the collection', async () => {
+    const h = an();
+    const bad = await h.json('POST', `${AN}/people`, { body: { person: 'Ana' } });
+    expect(bad.status).toBe(400);
+    const list = await h.json('GET', `${AN}/people`);
+    expect(list.status).toBe(200);
+    expect((await h.json('DELETE', `${AN}/people`)).status).toBe(405);
+  });
+
+  it('links the signup helper from the entry point at the people collection', async () => {
+    const h = an();
+    const entry = await h.json('GET', `${AN}/`);
+    expect(pathOf(entry.body._links['osdi:person_signup_helper'].href)).toBe(`${AN}/people`);
+  });
+});
+
+describe('record helpers at their sub-collections (action-network preset)', () => {
+  it('links the record signature helper to the signatures collection', async () => {
+    const h = an();
+    const petition = await created(h, `${AN}/petitions`, { title: 'Open the library' });
+    const links = petition._links;
+    expect(links['osdi:record_signature_helper'].href).toBe(links['osdi:signatures'].href);
+    expect(
+      (await h.json('POST', `${pathOf(links.self.href)}/record_signature_helper`, { body: {} }))
+        .status,
+    ).toBe(404);
+  });
+
+  it('takes a body with person as the helper call, one without as a create', async () => {
+    const h = an();
+    const petition = await created(h, `${AN}/petitions`, { title: 'Open the library' });
+    const signatures = pathOf(petition._links['osdi:record_signature_helper'].href);
+    const helped = await h.json('POST', signatures, {
+      body: {
+        person: { given_name: 'Ada', email_addresses: [{ address: 'ada@example.org' }] },
+        comments: 'Long overdue',
+      },
+    });
+    expect(helped.status).toBe(201);
+    expect(helped.body.comments).toBe('Long overdue');
+    const ada = helped.body._links['osdi:person'].href;
+    expect((await h.json('GET', ada)).body.given_name).toBe('Ada');
+
+    const other = await person(h, 'grace@example.org');
+    const plain = await h.json('POST', signatures, {
+      body: { comments: 'Count me in', _links: personLink(other) },
+    });
+    expect(plain.status).toBe(201);
+    expect(plain.body._links['osdi:person'].href).toBe(other._links.self.href);
+    expect(pathOf(plain.body._links['osdi:petition'].href)).toBe(pathOf(petition._links.self.href));
+    expect((await h.json('GET', petition._links.self.href)).body.total_signatures).toBe(2);
+    expect((await h.json('GET', signatures)).status).toBe(200);
+  });
+
+  it('lets a caller without a key call the helper there, but not create', async () => {
+    const h = an();
+    const petition = await created(h, `${AN}/petitions`, { title: 'Plant trees' });
+    const signatures = `${pathOf(petition._links.self.href)}/signatures`;
+    const helped = await h.json('POST', signatures, {
+      key: null,
+      body: { person: { given_name: 'Kim', email_addresses: [{ address: 'kim@example.org' }] } },
+    });
+    expect(helped.status).toBe(200);
+    expect(helped.body).toEqual({});
+    const p = await person(h, 'lee@example.org');
+    const create = await h.json('POST', signatures, { key: null, body: { _links: personLink(p) } });
+    expect(create.status).toBe(401);
+    expect(errorOf(create.body)[0]?.error_code).toBe('UNAUTHORIZED');
+    expect((await h.json('GET', signatures, { key: null })).status).toBe(401);
+    expect((await h.json('GET', petition._links.self.href)).body.total_signatures).toBe(1);
+  });
+
+  it('answers a repeated keyless helper call with its first answer (Idempotency-Key)', async () => {
+    const h = an();
+    const petition = await created(h, `${AN}/petitions`, { title: 'Fix the bridge' });
+    const signatures = `${pathOf(petition._links.self.href)}/signatures`;
+    const send = () =>
+      h.json('POST', signatures, {
+        key: null,
+        headers: { 'Idempotency-Key': 'sig-1' },
+        body: { person: { given_name: 'Mo', email_addresses: [{ address: 'mo@example.org' }] } },
+      });
+    const first = await send();
+    const second = await send();
+    expect(first.status).toBe(200);
+    expect(second.res.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+});
+
+describe('background_processing on every write (action-network preset)', () => {
+  it('answers 202 {} to creates, updates and deletes, then does them', async () => {
+    const h = an();
+    const accepted = await h.json('POST', `${AN}/petitions?background_processing=true`, {
+      body: { title: 'Later petition' },
+    });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toEqual({});
+    await settle();
+    const listed = (await h.json('GET', `${AN}/petitions`)).body._embedded['osdi:petitions'];
+    expect(listed.map((p: Json) => p.title)).toEqual(['Later petition']);
+
+    const path = pathOf(listed[0]._links.self.href);
+    const put = await h.json('PUT', `${path}?background_processing=true`, {
+      body: { title: 'Renamed later' },
+    });
+    expect(put.status).toBe(202);
+    await settle();
+    expect((await h.json('GET', path)).body.title).toBe('Renamed later');
+
+    const gone = await h.json('DELETE', `${path}?background_processing=true`);
+    expect(gone.status).toBe(202);
+    await settle();
+    expect((await h.json('GET', path)).status).toBe(404);
+  });
+
+  it('does the people upsert and nested writes in the background too', async () => {
+    const h = an();
+    const upsert = await h.json('POST', `${AN}/people?background_processing=true`, {
+      body: { person: { given_name: 'Uma', email_addresses: [{ address: 'uma@example.org' }] } },
+    });
+    expect(upsert.status).toBe(202);
+    await settle();
+    expect((await h.json('GET', `${AN}/people`)).body._embedded['osdi:people']).toHaveLength(1);
+
+    const { parent, record } = await CASES[0]!.make(h);
+    const nested = `${parent}/signatures/${idOf(record)}`;
+    const put = await h.json('PUT', `${nested}?background_processing=true`, {
+      body: { comments: 'later' },
+    });
+    expect(put.status).toBe(202);
+    await settle();
+    expect((await h.json('GET', nested)).body.comments).toBe('later');
+    expect((await h.json('DELETE', `${nested}?background_processing=true`)).status).toBe(202);
+    await settle();
+    expect((await h.json('GET', nested)).status).toBe(404);
+  });
+
+  it('checks the write at once: 404 and 400 as usual, nothing written', async () => {
+    const h = an();
+    const missing = await h.json('PUT', `${AN}/petitions/nope?background_processing=true`, {
+      body: { title: 'x' },
+    });
+    expect(missing.status).toBe(404);
+    const noName = await h.json('POST', `${AN}/tags?background_processing=true`, { body: {} });
+    expect(noName.status).toBe(400);
+    const badLink = await h.json('POST', `${AN}/taggings?background_processing=true`, {
+      body: { _links: { 'osdi:person': { href: `${AN}/people/nobody` } } },
+    });
+    expect(badLink.status).toBe(400);
+    const badValue = await h.json('POST', `${AN}/tags?background_processing=maybe`, {
+      body: { name: 'x' },
+    });
+    expect(badValue.status).toBe(400);
+    expect(errorOf(badValue.body)[0]?.properties).toEqual(['background_processing']);
+    await settle();
+    expect((await h.json('GET', `${AN}/tags`)).body._embedded['osdi:tags']).toHaveLength(0);
+    expect((await h.json('GET', `${AN}/taggings`)).body._embedded['osdi:taggings']).toHaveLength(0);
+  });
+});
+
+describe('people pages without totals (action-network preset)', () => {
+  it('leaves total_records and total_pages out of people pages only, paging on', async () => {
+    const h = an();
+    for (const name of ['a', 'b', 'c']) await person(h, `${name}@example.org`);
+    const first = await h.json('GET', `${AN}/people?per_page=2`);
+    expect(first.body).not.toHaveProperty('total_records');
+    expect(first.body).not.toHaveProperty('total_pages');
+    expect(first.body).toMatchObject({ page: 1, per_page: 2 });
+    const next = await h.json('GET', first.body._links.next.href);
+    expect(next.body._embedded['osdi:people']).toHaveLength(1);
+    expect(next.body._links.previous).toBeDefined();
+    expect(next.body).not.toHaveProperty('total_records');
+    const tags = await h.json('GET', `${AN}/tags`);
+    expect(tags.body).toMatchObject({ total_records: 0, total_pages: 0 });
+  });
+});
+
+describe('the plain server keeps the specification', () => {
+  it('answers 404 at nested addresses and takes no person member in a signatures POST', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    const p = await h.json('POST', '/api/v1/people', { body: { given_name: 'Ana' } });
+    expect(p.status).toBe(201);
+    const petition = await h.json('POST', '/api/v1/petitions', { body: { title: 'Plain' } });
+    const parent = pathOf(petition.body._links.self.href);
+    const sig = await h.json('POST', `${parent}/signatures`, {
+      body: { _links: { 'std:person': { href: p.body._links.self.href } } },
+    });
+    expect(sig.status).toBe(201);
+    expect((await h.json('GET', `${parent}/signatures/${idOf(sig.body)}`)).status).toBe(404);
+    expect(
+      (await h.json('PUT', `${parent}/signatures/${idOf(sig.body)}`, { body: {} })).status,
+    ).toBe(404);
+    expect(pathOf(petition.body._links['std:record_signature_helper'].href)).toBe(
+      `${parent}/record_signature_helper`,
+    );
+    const helperBody = await h.json('POST', `${parent}/signatures`, {
+      body: { person: { given_name: 'Bo' } },
+    });
+    expect(helperBody.status).toBe(400);
+  });
+
+  it('keeps POST /people the create, with totals on its pages', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    const upsertBody = await h.json('POST', '/api/v1/people', {
+      body: { person: { given_name: 'Ana' }, add_tags: ['x'] },
+    });
+    expect(upsertBody.status).toBe(400);
+    const first = await h.json('POST', '/api/v1/people', {
+      body: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
+    });
+    expect(first.status).toBe(201);
+    const page = await h.json('GET', '/api/v1/people');
+    expect(page.body).toMatchObject({ total_records: 1, total_pages: 1 });
+  });
+
+  it('ignores background_processing on plain writes', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    const res = await h.json('POST', '/api/v1/tags?background_processing=true', {
+      body: { name: 'now' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.name).toBe('now');
+  });
+});
