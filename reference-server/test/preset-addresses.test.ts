@@ -307,6 +307,31 @@ describe('record helpers at their sub-collections (action-network preset)', () =
     ).toBe(404);
   });
 
+  it('links every record helper to its sub-collection, and answers it there', async () => {
+    const h = an();
+    const helpers = [
+      ['events', { title: 'Picnic' }, 'record_attendance_helper', 'attendances'],
+      ['forms', { title: 'Survey' }, 'record_submission_helper', 'submissions'],
+      ['fundraising_pages', { title: 'Fund' }, 'record_donation_helper', 'donations'],
+      ['advocacy_campaigns', { title: 'Write in' }, 'record_outreach_helper', 'outreaches'],
+    ] as const;
+    for (const [plural, body, rel, sub] of helpers) {
+      const parent = await created(h, `${AN}/${plural}`, body);
+      const href = parent._links[`osdi:${rel}`].href;
+      expect(href).toBe(parent._links[`osdi:${sub}`].href);
+      const call = await h.json('POST', href, {
+        body: {
+          person: { given_name: 'Sam', email_addresses: [{ address: 'sam@example.org' }] },
+          ...(sub === 'donations'
+            ? { amount: '5.00', recipients: [{ display_name: 'Fund', amount: '5.00' }] }
+            : {}),
+        },
+      });
+      expect(call.status, `${rel}: ${JSON.stringify(call.body)}`).toBe(201);
+      expect(pathOf(call.body._links.self.href)).toMatch(new RegExp(`^${AN}/${sub}/`));
+    }
+  });
+
   it('takes a body with person as the helper call, one without as a create', async () => {
     const h = an();
     const petition = await created(h, `${AN}/petitions`, { title: 'Open the library' });
