@@ -412,6 +412,6 @@ describe('the plain server', () => {
       body: { title: 'Plain', _links: { 'std:event_campaign': { href: '/api/v1/events/x' } } },
     });
     expect(event.status).toBe(400);
-    expect(errorOf(event.body)[0].error_code).toBe('INVALID_LINK');
+    expect(errorOf(event.body)[0]?.error_code).toBe('INVALID_LINK');
   });
 });
