@@ -149,7 +149,7 @@ describe('metadata (docs/v2/metadata) and custom fields (docs/v2/custom_fields):
     expect(metadata._links['action_network:custom_fields'].href).toBe(
       `${API}/metadata/custom_fields`,
     );
-    for (const list of ['canvass_input_types', 'canvass_result_codes']) {
+    for (const list of ['canvass_response_codes', 'canvass_contact_types', 'canvass_input_types']) {
       expect(metadata._links[`osdi:${list}`]?.href, list).toBe(`${API}/metadata/${list}`);
     }
   });
