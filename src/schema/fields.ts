@@ -406,10 +406,12 @@ export interface ResourceSchemas<R extends z.ZodMiniType, W extends z.ZodMiniTyp
   read: R;
   /** What the SDK sends: member names and types checked, values left to the server. */
   write: W;
-  /** What the reference server accepts: `write` plus the spec's formats and enums. */
-  readonly strict: W;
-  /** What the reference server accepts under a real server's preset (see `Mode`). */
-  readonly extended: W;
+  /**
+   * Builds what the reference server accepts on one of its sides: `strict`, `write`
+   * plus the spec's formats and enums; `extended`, that plus what real servers document
+   * (see `Mode`). Not cached: `defineKind` builds each on first use.
+   */
+  server(mode: 'strict' | 'extended'): W;
   /** Members the server computes or owns: ignored on create and update. */
   readOnly: readonly string[];
 }
@@ -419,8 +421,8 @@ export interface ResourceSchemas<R extends z.ZodMiniType, W extends z.ZodMiniTyp
  * fields, `computedFields` the read-only ones (totals and the like). The read schema is
  * loose (unknown members kept) with every field; the write and strict schemas are
  * closed to unknown plain members (vendor members pass) and accept the read-only fields
- * only to ignore them. The strict and extended schemas are built on first use: only
- * the reference server needs them.
+ * only to ignore them. The server's schemas (`server('strict')`, `server('extended')`)
+ * are built when asked for: only the reference server needs them.
  *
  * @example
  * ```ts
@@ -442,18 +444,10 @@ export function resourceSchemas<
     closedObject({ ...shape(mode), ...ignoredOnWrite(computed), ...halMembers() });
   const write = closed('write');
   const readOnly = [...Object.keys(computed), '_links', '_embedded'];
-  const server: { strict?: typeof write; extended?: typeof write } = {};
   return {
     read,
     write,
-    get strict() {
-      server.strict ??= closed('strict');
-      return server.strict;
-    },
-    get extended() {
-      server.extended ??= closed('extended');
-      return server.extended;
-    },
+    server: closed,
     readOnly,
   } satisfies ResourceSchemas<typeof read, typeof write>;
 }

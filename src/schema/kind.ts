@@ -190,9 +190,13 @@ export function defineKind<
 >(spec: KindSpec<N, P, S, C, L, H>) {
   const schemas = resourceSchemas(spec.shape, spec.computed ?? ({} as C));
   const server: { strict?: typeof schemas.write; extended?: typeof schemas.write } = {};
-  // The kind's rules hold on both of the server's sides.
-  const withRules = (schema: typeof schemas.write) =>
-    spec.check ? schema.check(z.superRefine(spec.check, EVEN_WITH_INVALID_MEMBERS)) : schema;
+  // Each of the server's sides is built on first use, with the kind's rules.
+  const serverSide = (mode: 'strict' | 'extended') => {
+    server[mode] ??= spec.check
+      ? schemas.server(mode).check(z.superRefine(spec.check, EVEN_WITH_INVALID_MEMBERS))
+      : schemas.server(mode);
+    return server[mode];
+  };
   return {
     singular: spec.singular,
     plural: spec.plural,
@@ -204,8 +208,7 @@ export function defineKind<
      * formats, closed enums and the kind's rules. Built on first use.
      */
     get strictSchema() {
-      server.strict ??= withRules(schemas.strict);
-      return server.strict;
+      return serverSide('strict');
     },
     /**
      * What the reference server accepts under a real server's preset: the strict
@@ -213,8 +216,7 @@ export function defineKind<
      * beside the specification. Built on first use.
      */
     get extendedSchema() {
-      server.extended ??= withRules(schemas.extended);
-      return server.extended;
+      return serverSide('extended');
     },
     readOnly: schemas.readOnly,
     relations: named(spec.relations ?? ({} as L)),

@@ -194,6 +194,7 @@ export function serveKind(
     subCollections,
     ...(helpers.length > 0 ? { helpers } : {}),
     ...serverRules,
+    declaration,
     parse: (body) =>
       parseOrThrow(declaration.strictSchema, body, `std:${declaration.singular}`) as JsonObject,
   };

@@ -3,6 +3,7 @@
  * documents) is generic; a resource kind plugs in its validation, references, totals,
  * lookup keys and sub-collections here (see `catalog.ts` for every kind of the spec).
  */
+import type { AnyKind } from 'adis-sdk/schema';
 import type { Contribution, JsonObject, LookupKey, ParentRef } from '../storage/storage.js';
 import type { ErrorDescription } from './errors.js';
 
@@ -76,6 +77,11 @@ export interface ResourceKind {
    * `ApiError` 400 listing every problem.
    */
   parse(body: unknown): JsonObject;
+  /**
+   * The SDK's declaration the kind was built from (`serveKind`): a preset validates
+   * with another of its schemas (`extendedSchema`, see `presets/vocabulary.ts`).
+   */
+  declaration?: AnyKind;
   /** Lookup keys stored for matching and filtering. */
   lookupKeys(doc: JsonObject): LookupKey[];
   /** Filterable fields backed by lookup keys: `email_address` → key `email` for people. */

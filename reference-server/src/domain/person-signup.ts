@@ -8,13 +8,15 @@
  * the shared ones (`helpers/action-functions.ts`), each a part of a non-atomic request;
  * `triggers` are recorded on the person.
  */
-import { strictHelperBodies } from 'adis-sdk/schema';
+import type { strictHelperBodies } from 'adis-sdk/schema';
 import type * as z from 'zod/mini';
 // The href functions are pure (no HTTP): the same reading of hrefs as the routes'.
 import { recordOfHref, Urls } from '../http/links.js';
+import type { Vocabulary } from '../presets/server-preset.js';
 import type { JsonObject, StoredRecord, Tenant } from '../storage/storage.js';
 import type { ResourceStatus } from './errors.js';
 import { runActionFunctions } from './helpers/action-functions.js';
+import { helperBodiesFor } from './helpers/bodies.js';
 import type { HelperContext } from './helpers/context.js';
 import { upsertPerson } from './helpers/matching.js';
 import type { HelperOutcome } from './helpers/outcome.js';
@@ -36,15 +38,21 @@ export type PersonSignupCall = z.output<ReturnType<typeof strictHelperBodies>['p
 
 /**
  * Checks a person signup body without writing anything (400 when it does not fit the
- * schema). What a call processed in the background is checked with before its 202.
+ * schema of `vocabulary`: the specification's by default, `extended` under a real
+ * server's preset, which takes `remove_tags`, phone statuses and the like). What a call
+ * processed in the background is checked with before its 202.
  *
  * @example
  * ```ts
  * const call = checkPersonSignup({ person: { given_name: 'Ana' } });
+ * const upsert = checkPersonSignup({ person: { given_name: 'Ana' }, remove_tags: ['lapsed'] }, 'extended');
  * ```
  */
-export function checkPersonSignup(body: JsonObject): PersonSignupCall {
-  return parseOrThrow(strictHelperBodies().personSignup, body, 'std:person_signup_helper');
+export function checkPersonSignup(
+  body: JsonObject,
+  vocabulary: Vocabulary = 'strict',
+): PersonSignupCall {
+  return parseOrThrow(helperBodiesFor(vocabulary).personSignup, body, 'std:person_signup_helper');
 }
 
 /**
@@ -81,7 +89,7 @@ export function applyPersonSignup(context: HelperContext, call: PersonSignupCall
  * ```
  */
 export function runPersonSignup(context: HelperContext, body: JsonObject): HelperOutcome {
-  return applyPersonSignup(context, checkPersonSignup(body));
+  return applyPersonSignup(context, checkPersonSignup(body, context.vocabulary));
 }
 
 /**

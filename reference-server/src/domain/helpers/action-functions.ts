@@ -33,6 +33,8 @@ export interface ActionFunctionValues {
   add_lists?: readonly string[] | null;
   add_lists_uri?: readonly string[] | null;
   add_questions_responses_uri?: readonly (QuestionResponse & { question: string })[] | null;
+  /** Action Network's: names of tags to take off the person (bodies take it under its preset). */
+  remove_tags?: readonly string[] | null;
   triggers?: unknown;
 }
 
@@ -280,6 +282,38 @@ export function recordAnswer(
   }
 }
 
+/**
+ * `remove_tags`: the person's taggings of the tags named are deleted. A name that names
+ * no tag, or a tag the person does not carry, leaves nothing to remove and is not an
+ * error (Action Network documents none); the part answers 200 either way.
+ */
+function runRemoveTags(
+  context: HelperContext,
+  names: readonly string[],
+  target: ActionTarget,
+): ResourceStatus {
+  const { storage } = context.records;
+  const tenantId = context.tenant.id;
+  const tagging = kindOf(context, 'tagging');
+  return runPart(context, `std:${tagging.singular}`, () => {
+    const tags = new Set(
+      names.flatMap((name) =>
+        storage.findByKey(tenantId, 'tag', 'name', name.trim().toLowerCase()),
+      ),
+    );
+    for (const child of storage.childrenOf(tenantId, { kind: 'person', id: target.person.id })) {
+      if (child.kind !== tagging.singular) continue;
+      const record = storage.getRecord(tenantId, child.kind, child.id);
+      const tag = record ? referencesOf(record.doc).tag : undefined;
+      if (tag && tags.has(tag.id)) {
+        context.records.delete(context.tenant, tagging, child.id, context.now);
+      }
+    }
+    // Nothing created: a removal answers 200, as a call that finds nothing to add.
+    return 0;
+  });
+}
+
 function runQuestionResponses(
   context: HelperContext,
   elements: NonNullable<ActionFunctionValues['add_questions_responses_uri']>,
@@ -305,8 +339,9 @@ function runQuestionResponses(
 
 /**
  * Runs the action functions of a helper body in order (tags, tag URIs, lists, list URIs,
- * question responses), each as its own part, and returns one resource status per
- * function present.
+ * then the tags to remove, question responses), each as its own part, and returns one
+ * resource status per function present. `remove_tags` comes after the tags added, so a
+ * tag named in both is off the person at the end.
  *
  * @example
  * ```ts
@@ -324,6 +359,7 @@ export function runActionFunctions(
     const elements = values[fn.name];
     if (elements) statuses.push(runLinkFunction(context, fn, elements, target));
   }
+  if (values.remove_tags) statuses.push(runRemoveTags(context, values.remove_tags, target));
   const responses = values.add_questions_responses_uri;
   if (responses) statuses.push(runQuestionResponses(context, responses, target));
   return statuses;

@@ -2,6 +2,7 @@
  * What a helper call runs with: the record service, the tenant, who calls, and the two
  * things about hrefs only the HTTP layer knows (how to read one, how to build one).
  */
+import type { Vocabulary } from '../../presets/server-preset.js';
 import type { Tenant } from '../../storage/storage.js';
 import type { ResourceKind } from '../kinds.js';
 import type { RecordService } from '../records.js';
@@ -21,6 +22,7 @@ export interface HrefTarget {
  *   records, tenant, anonymous: false, now: new Date(),
  *   resolveHref: recordOfHref,
  *   hrefOf: (plural, id) => urls.record(plural, id),
+ *   vocabulary: 'strict',
  * };
  * ```
  */
@@ -35,6 +37,11 @@ export interface HelperContext {
   resolveHref(href: string): HrefTarget | undefined;
   /** The absolute href of a record, for references stored as hrefs (a ticket's person). */
   hrefOf(plural: string, id: string): string;
+  /**
+   * The vocabulary bodies are checked with (default `strict`): `extended` under a real
+   * server's preset (its `remove_tags`, phone statuses, date-time spellings).
+   */
+  vocabulary?: Vocabulary;
 }
 
 /**

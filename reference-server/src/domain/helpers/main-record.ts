@@ -45,6 +45,8 @@ const NOT_FIELDS = new Set([
   'add_lists',
   'add_lists_uri',
   'add_questions_responses_uri',
+  // Action Network's, taken under its preset.
+  'remove_tags',
   'triggers',
 ]);
 

@@ -259,7 +259,8 @@ export function upsertPerson(
   return {
     record: records.replace(
       tenant,
-      personKind,
+      // The person kind served, whose vocabulary the server's preset sets.
+      records.registry.bySingular(personKind.singular) ?? personKind,
       match,
       identifiers,
       next,

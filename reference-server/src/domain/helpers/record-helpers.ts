@@ -17,13 +17,14 @@
  * 3. the action functions, each a part in its own transaction (non-atomic).
  */
 
-import { strictHelperBodies } from 'adis-sdk/schema';
+import { type HelperBodyName, strictHelperBodies } from 'adis-sdk/schema';
 import type * as z from 'zod/mini';
 import type { StoredRecord } from '../../storage/storage.js';
 import type { ResourceKind } from '../kinds.js';
 import { parseOrThrow } from '../validation.js';
 import { runActionFunctions } from './action-functions.js';
 import { prepareAttendance } from './attendance.js';
+import { helperBodiesFor } from './bodies.js';
 import { prepareCanvass } from './canvass.js';
 import { type HelperContext, kindOf } from './context.js';
 import { prepareDonation } from './donation.js';
@@ -31,7 +32,8 @@ import { type HelperBody, type PreparedRecord, personAction } from './main-recor
 import type { HelperOutcome } from './outcome.js';
 
 // The reference server holds helper bodies to the specification (strict): formats,
-// vocabulary and rules, beside the member names and types the SDK checks.
+// vocabulary and rules, beside the member names and types the SDK checks. A call is
+// checked with the body of the server's vocabulary (`checkRecordHelperCall`).
 const BODIES = strictHelperBodies();
 
 /** One record helper. */
@@ -42,7 +44,9 @@ export interface RecordHelperDefinition {
   main: string;
   /** The main record's reference to the record in the URL (`petition`; a canvass's `target`). */
   via: string;
-  /** The body schema, shared with the SDK. */
+  /** The name of the body in the SDK's helper bodies (`recordSignature`). */
+  body: HelperBodyName;
+  /** The body schema under the specification's vocabulary, shared with the SDK. */
   schema: z.ZodMiniType;
   /** Builds the main record, inside the transaction, from the body and the URL's record. */
   prepare(context: HelperContext, body: HelperBody, parent: StoredRecord): PreparedRecord;
@@ -61,6 +65,7 @@ export const RECORD_HELPERS: Readonly<Record<string, RecordHelperDefinition>> = 
     rel: 'record_signature_helper',
     main: 'signature',
     via: 'petition',
+    body: 'recordSignature',
     schema: BODIES.recordSignature,
     prepare: personAction,
   },
@@ -68,6 +73,7 @@ export const RECORD_HELPERS: Readonly<Record<string, RecordHelperDefinition>> = 
     rel: 'record_outreach_helper',
     main: 'outreach',
     via: 'advocacy_campaign',
+    body: 'recordOutreach',
     schema: BODIES.recordOutreach,
     prepare: personAction,
   },
@@ -75,6 +81,7 @@ export const RECORD_HELPERS: Readonly<Record<string, RecordHelperDefinition>> = 
     rel: 'record_attendance_helper',
     main: 'attendance',
     via: 'event',
+    body: 'recordAttendance',
     schema: BODIES.recordAttendance,
     prepare: prepareAttendance,
   },
@@ -82,6 +89,7 @@ export const RECORD_HELPERS: Readonly<Record<string, RecordHelperDefinition>> = 
     rel: 'record_donation_helper',
     main: 'donation',
     via: 'fundraising_page',
+    body: 'recordDonation',
     schema: BODIES.recordDonation,
     prepare: prepareDonation,
   },
@@ -89,6 +97,7 @@ export const RECORD_HELPERS: Readonly<Record<string, RecordHelperDefinition>> = 
     rel: 'record_canvass_helper',
     main: 'canvass',
     via: 'target',
+    body: 'recordCanvass',
     schema: BODIES.recordCanvass,
     prepare: prepareCanvass,
   },
@@ -96,6 +105,7 @@ export const RECORD_HELPERS: Readonly<Record<string, RecordHelperDefinition>> = 
     rel: 'record_submission_helper',
     main: 'submission',
     via: 'form',
+    body: 'recordSubmission',
     schema: BODIES.recordSubmission,
     prepare: personAction,
   },
@@ -115,7 +125,8 @@ export interface RecordHelperCall {
 /**
  * Checks a record helper call without writing anything: the record `parentId` of
  * `parentKind` must exist in the tenant (404), then the body must fit the helper's schema
- * (400). What a call processed in the background is checked with before its 202.
+ * under the context's vocabulary (400). What a call processed in the background is
+ * checked with before its 202.
  *
  * @example
  * ```ts
@@ -131,7 +142,8 @@ export function checkRecordHelperCall(
 ): RecordHelperCall {
   // A missing record is reported before a bad body: the caller should learn that first.
   const parent = context.records.get(context.tenant, parentKind, parentId);
-  const parsed = parseOrThrow(definition.schema, body, `std:${definition.rel}`) as HelperBody;
+  const schema = helperBodiesFor(context.vocabulary ?? 'strict')[definition.body];
+  const parsed = parseOrThrow(schema, body, `std:${definition.rel}`) as HelperBody;
   return { definition, parentKind, parent, body: parsed };
 }
 

@@ -53,6 +53,7 @@ export function helperContext(
     now: new Date(),
     resolveHref: (href) => recordOfHref(href, config.apiPrefix),
     hrefOf: (plural, id) => urls.record(plural, id),
+    vocabulary: config.preset.vocabulary,
   };
 }
 
