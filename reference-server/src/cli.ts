@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { batchedLines } from './http/access-log.js';
-import { createApp } from './http/app.js';
+import { createApp, defaultRegistry } from './http/app.js';
 import { checkCorsOrigins } from './http/cors.js';
 import { checkKeyRate } from './http/key-rate-limit.js';
 import { checkApiKeyHeader } from './http/middleware.js';
@@ -284,10 +284,16 @@ async function main(argv: string[]): Promise<void> {
     // of the demo petitions and events.
     if (storage.created) {
       started = performance.now();
-      const counts = seedActivity(storage, { tenant: 'demo', seed });
+      // Written with the preset's kinds: its rules (derived members, read-only kinds) apply.
+      const registry = defaultRegistry(preset);
+      const counts = seedActivity(storage, { tenant: 'demo', seed, registry });
       console.log(
         `Seeded demo activity in ${Math.round(performance.now() - started)} ms: ${describeActivity(counts)}`,
       );
+      if (preset.seed) {
+        const own = preset.seed(storage, { tenant: 'demo', seed, registry });
+        console.log(`Seeded ${preset.name} data: ${describeActivity(own)}`);
+      }
     }
   }
   console.log(`Database: ${dbPath}`);

@@ -25,13 +25,13 @@
  */
 import { Hono } from 'hono';
 import { type HttpHandler, http } from 'msw';
-import { type AppOptions, createApp } from './http/app.js';
+import { type AppOptions, createApp, defaultRegistry } from './http/app.js';
 import type { AppEnv } from './http/env.js';
+import { SPECIFICATION_PRESET } from './presets/specification.js';
 import { seedPeople } from './seed.js';
 import { seedActivity } from './seed-activity.js';
 import { type RunningServer, startServer } from './server.js';
 import { closeStorageWhenIdle } from './shutdown.js';
-import { SPECIFICATION_PRESET } from './presets/specification.js';
 import { openStorage } from './storage/sqlite.js';
 import type { Access, Storage } from './storage/storage.js';
 
@@ -83,7 +83,8 @@ export interface TestSeed {
   people?: number;
   /**
    * Also create organizing activity (petitions with signatures, events with
-   * attendances, donations, tags…) for the first 60 people. Default false.
+   * attendances, donations, tags…) for the first 60 people, and the preset's own demo
+   * data (Action Network's event campaigns, campaigns, custom fields…). Default false.
    */
   activity?: boolean;
   /** PRNG seed: the same number gives the same names, emails and activity. Default 1. */
@@ -237,6 +238,7 @@ export function createTestServer(
   const origin = checkOrigin(options.origin ?? DEFAULT_ORIGIN);
   const keyList = options.keys === undefined ? DEFAULT_KEY_LIST : checkKeys(options.keys);
   const seed = resolveSeed(options.seed ?? false);
+  const preset = options.app?.preset ?? SPECIFICATION_PRESET;
   const appOptions: Omit<AppOptions, 'storage'> = {
     anonymousRateLimit: false,
     logError: () => undefined,
@@ -244,7 +246,7 @@ export function createTestServer(
   };
   const fresh = (): Backend => {
     // Tenants get the preset's namespace: identifiers `action_network:<id>` under Action Network's.
-    const storage = openStorage(':memory:', { defaultNamespace: options.app?.preset?.namespace });
+    const storage = openStorage(':memory:', { defaultNamespace: preset.namespace });
     try {
       storage.transaction(() => {
         for (const key of keyList) storage.putApiKey(key.token, key.tenant, key.access);
@@ -252,7 +254,9 @@ export function createTestServer(
       if (seed) {
         seedPeople(storage, { tenant: seed.tenant, count: seed.people, seed: seed.seed });
         if (seed.activity) {
-          seedActivity(storage, { tenant: seed.tenant, seed: seed.seed, now: seed.now });
+          const registry = defaultRegistry(preset);
+          seedActivity(storage, { tenant: seed.tenant, seed: seed.seed, now: seed.now, registry });
+          preset.seed?.(storage, { tenant: seed.tenant, seed: seed.seed, registry });
         }
       }
       return { storage, app: createApp({ ...appOptions, storage }) };
@@ -278,7 +282,7 @@ export function createTestServer(
 
   return {
     origin,
-    entryPoint: `${origin}${(options.app?.preset ?? SPECIFICATION_PRESET).apiPrefix}/`,
+    entryPoint: `${origin}${preset.apiPrefix}/`,
     keys: options.keys === undefined ? DEFAULT_KEYS : keyList,
     handlers: [http.all(`${origin}/*`, ({ request }) => dispatch(request))],
     fetch: async (input, init) => dispatch(new Request(input, init)),

@@ -4,7 +4,7 @@
  * embed codes below actions; each tenant's alone; none of them on the plain server.
  */
 import { describe, expect, it } from 'vitest';
-import { createApp, openStorage, seedActivity, seedPeople } from '../src/index.js';
+import { createApp, defaultRegistry, openStorage, seedActivity, seedPeople } from '../src/index.js';
 import { seedActionNetwork } from '../src/presets/action-network/seed.js';
 import { ACTION_NETWORK_PRESET } from '../src/presets/action-network.js';
 import { errorOf, type Harness, harness, type Json, OTHER, presetHarness } from './helpers.js';
@@ -207,7 +207,11 @@ describe('campaigns', () => {
     storage.putApiKey('seeded-key-000001', 'demo', 'write');
     seedPeople(storage, { tenant: 'demo', count: 40, seed: 3 });
     seedActivity(storage, { tenant: 'demo', seed: 3 });
-    const counts = seedActionNetwork(storage, { tenant: 'demo', seed: 3 });
+    const counts = seedActionNetwork(storage, {
+      tenant: 'demo',
+      seed: 3,
+      registry: defaultRegistry(ACTION_NETWORK_PRESET),
+    });
     expect(counts).toMatchObject({ event_campaign: 2, event: 5, campaign: 2, unique_id_list: 1 });
     expect(counts.attendance).toBeGreaterThan(0);
     const app = createApp({ storage, preset: ACTION_NETWORK_PRESET, keyRateLimit: false });

@@ -10,6 +10,7 @@ import {
   ACTION_NETWORK_KIND_CHANGES,
   ACTION_NETWORK_SERVER_KINDS,
 } from './action-network/kinds.js';
+import { seedActionNetwork } from './action-network/seed.js';
 import type { ServerPreset } from './server-preset.js';
 
 /**
@@ -59,4 +60,5 @@ export const ACTION_NETWORK_PRESET: ServerPreset = {
   metadata: [CUSTOM_FIELDS_METADATA],
   kindChanges: ACTION_NETWORK_KIND_CHANGES,
   embeds: ACTION_NETWORK_EMBEDS,
+  seed: seedActionNetwork,
 };

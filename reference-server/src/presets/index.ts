@@ -7,6 +7,8 @@ export type {
   PresetEmbeds,
   PresetMetadataList,
   PresetMetadataSource,
+  PresetSeed,
+  PresetSeedOptions,
   ServerPreset,
   Vocabulary,
 } from './server-preset.js';

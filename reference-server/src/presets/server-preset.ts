@@ -4,7 +4,7 @@
  * the plain server's; the preset only sets what they read). A preset for another real
  * server is one more constant of this type (see `action-network.ts`).
  */
-import type { ResourceKind } from '../domain/kinds.js';
+import type { KindRegistry, ResourceKind } from '../domain/kinds.js';
 import type { Storage, StoredRecord, Tenant } from '../storage/storage.js';
 
 /** How a preset's server validates written members and values. */
@@ -64,6 +64,22 @@ export interface PresetEmbeds {
  * createApp({ storage, preset: ACTION_NETWORK_PRESET, keyRateLimit: false });
  * ```
  */
+/** What a preset's demo data is written with. */
+export interface PresetSeedOptions {
+  /** Tenant to add the records to (its people and activity are seeded first). */
+  tenant: string;
+  /** PRNG seed. */
+  seed: number;
+  /** The preset's kinds (`defaultRegistry(preset)`). */
+  registry: KindRegistry;
+}
+
+/**
+ * Demo data of a preset's own collections, written after the demo people and activity;
+ * answers the records written, by kind.
+ */
+export type PresetSeed = (storage: Storage, options: PresetSeedOptions) => Record<string, number>;
+
 export interface ServerPreset {
   /** Name on the command line: `--preset action-network`. */
   name: string;
@@ -127,4 +143,6 @@ export interface ServerPreset {
   kindChanges: Readonly<Record<string, (kind: ResourceKind) => ResourceKind>>;
   /** Embed codes below records (`<record URL>/embed`); `null`: none. */
   embeds: PresetEmbeds | null;
+  /** Demo data of its own collections (`--seed` on a new database, the testing kit's `seed`); null: none. */
+  seed: PresetSeed | null;
 }

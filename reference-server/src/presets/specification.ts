@@ -35,4 +35,5 @@ export const SPECIFICATION_PRESET: ServerPreset = {
   metadata: [],
   kindChanges: {},
   embeds: null,
+  seed: null,
 };

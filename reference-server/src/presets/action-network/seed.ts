@@ -16,10 +16,8 @@ import {
   type LinkInput,
   RecordService,
 } from '../../domain/records.js';
-import { defaultRegistry } from '../../http/app.js';
 import { prng } from '../../seed.js';
 import type { JsonObject, Storage, StoredRecord, Tenant } from '../../storage/storage.js';
-import { ACTION_NETWORK_PRESET } from '../action-network.js';
 import { EVENT_CAMPAIGN_REFERENCE } from './event-campaign.js';
 
 /** Options of {@link seedActionNetwork}. */
@@ -32,8 +30,8 @@ export interface ActionNetworkSeedOptions {
   now?: Date;
   /** How many of the tenant's first people take part. Default 60. */
   people?: number;
-  /** The kinds to write with. Default: the Action Network preset's. */
-  registry?: KindRegistry;
+  /** The kinds to write with: the Action Network preset's (`defaultRegistry(ACTION_NETWORK_PRESET)`). */
+  registry: KindRegistry;
 }
 
 /** Records written by {@link seedActionNetwork}, by kind; `person` counts people given custom fields. */
@@ -159,14 +157,14 @@ function insertCampaign(
  * const storage = openStorage(':memory:', { defaultNamespace: 'action_network' });
  * seedPeople(storage, { tenant: 'demo', count: 100 });
  * seedActivity(storage, { tenant: 'demo' });
- * seedActionNetwork(storage, { tenant: 'demo' }).event_campaign; // 2
+ * seedActionNetwork(storage, { tenant: 'demo', registry: defaultRegistry(ACTION_NETWORK_PRESET) }).event_campaign; // 2
  * ```
  */
 export function seedActionNetwork(
   storage: Storage,
   options: ActionNetworkSeedOptions,
 ): ActionNetworkSeedCounts {
-  const registry = options.registry ?? defaultRegistry(ACTION_NETWORK_PRESET);
+  const { registry } = options;
   const records = new RecordService(storage, registry);
   const now = options.now ?? new Date();
   const random = prng(options.seed ?? 1);
