@@ -185,12 +185,13 @@ function fromDate(value: unknown): unknown {
  * is then one format. What does not look like one is left as it is, for the ISO check.
  */
 function fromLenientText(value: unknown): unknown {
-  const parts =
-    typeof value === 'string' &&
-    /^(\d{4}-\d\d-\d\d)[T ]([\d:.]+) ?(Z|[+-]\d\d:?\d\d)?$/i.exec(value);
-  if (!parts) return fromDate(value);
-  const offset = (parts[3] ?? 'Z').toUpperCase().replace(/(\d\d)(\d\d)$/, '$1:$2');
-  return `${parts[1]}T${parts[2]}${offset}`;
+  return typeof value === 'string'
+    ? value.replace(
+        /^(\d{4}-\d\d-\d\d)[T ]([\d:.]+) ?(?:Z|([+-]\d\d):?(\d\d))?$/i,
+        (_, day: string, time: string, hours?: string, minutes?: string) =>
+          `${day}T${time}${hours ? `${hours}:${minutes}` : 'Z'}`,
+      )
+    : fromDate(value);
 }
 
 /**

@@ -22,11 +22,7 @@ type BodyMode = 'write' | 'strict' | 'extended';
 
 /** A kind's schema for one side: `writeSchema`, or the server's `strictSchema` or `extendedSchema`. */
 function sideOf<K extends AnyKind>(kind: K, mode: BodyMode): K['writeSchema'] {
-  return mode === 'write'
-    ? kind.writeSchema
-    : mode === 'strict'
-      ? kind.strictSchema
-      : kind.extendedSchema;
+  return kind[`${mode}Schema`];
 }
 
 // One definition for both sides: the SDK checks a helper body with these schemas before
