@@ -28,6 +28,14 @@ import { type HttpHandler, http } from 'msw';
 import { type AppOptions, createApp, defaultRegistry } from './http/app.js';
 import type { AppEnv } from './http/env.js';
 import { SPECIFICATION_PRESET } from './presets/specification.js';
+
+// The presets a kit takes under `app.preset`, importable from 'adis-server/testing'.
+export {
+  ACTION_NETWORK_PRESET,
+  type ServerPreset,
+  SPECIFICATION_PRESET,
+} from './presets/index.js';
+
 import { seedPeople } from './seed.js';
 import { seedActivity } from './seed-activity.js';
 import { type RunningServer, startServer } from './server.js';
