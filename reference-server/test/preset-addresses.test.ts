@@ -62,11 +62,14 @@ const personLink = (doc: Json) => ({ 'osdi:person': { href: doc._links.self.href
 
 /**
  * One record under each of its parents, for every sub-collection below: the parent's
- * path and the record's nested path, and the member a PUT changes.
+ * path, the path of the parent its own address is under (its home: a signature's
+ * petition, also when it is read under its person), the member a PUT changes, and its
+ * kind in words (the DELETE notice names it).
  */
 interface NestedCase {
   name: string;
-  make(h: Harness): Promise<{ parent: string; record: Json; change: Json }>;
+  make(h: Harness): Promise<{ parent: string; home: string; record: Json; change: Json }>;
+  words: string;
 }
 
 const CASES: NestedCase[] = [
@@ -80,19 +83,20 @@ const CASES: NestedCase[] = [
         comments: 'yes',
         _links: personLink(p),
       });
-      return { parent, record, change: { comments: 'absolutely' } };
+      return { parent, home: parent, record, change: { comments: 'absolutely' } };
     },
+    words: 'signature',
   },
   {
     name: 'people/{p}/signatures/{id}',
     async make(h) {
       const p = await person(h, 'oskar@example.org');
       const petition = await created(h, `${AN}/petitions`, { title: 'Light the towpath' });
-      const record = await created(h, `${pathOf(petition._links.self.href)}/signatures`, {
-        _links: personLink(p),
-      });
-      return { parent: pathOf(p._links.self.href), record, change: { comments: 'lit' } };
+      const home = pathOf(petition._links.self.href);
+      const record = await created(h, `${home}/signatures`, { _links: personLink(p) });
+      return { parent: pathOf(p._links.self.href), home, record, change: { comments: 'lit' } };
     },
+    words: 'signature',
   },
   {
     name: 'tags/{t}/taggings/{id}',
@@ -101,8 +105,9 @@ const CASES: NestedCase[] = [
       const tag = await created(h, `${AN}/tags`, { name: 'Gardener' });
       const parent = pathOf(tag._links.self.href);
       const record = await created(h, `${parent}/taggings`, { _links: personLink(p) });
-      return { parent, record, change: { identifiers: ['crm:tagging-1'] } };
+      return { parent, home: parent, record, change: { identifiers: ['crm:tagging-1'] } };
     },
+    words: 'tagging',
   },
   {
     name: 'events/{e}/attendances/{id}',
@@ -114,8 +119,9 @@ const CASES: NestedCase[] = [
         status: 'accepted',
         _links: personLink(p),
       });
-      return { parent, record, change: { status: 'declined' } };
+      return { parent, home: parent, record, change: { status: 'declined' } };
     },
+    words: 'attendance',
   },
   {
     name: 'forms/{f}/submissions/{id}',
@@ -124,8 +130,9 @@ const CASES: NestedCase[] = [
       const form = await created(h, `${AN}/forms`, { title: 'Volunteer sign-up' });
       const parent = pathOf(form._links.self.href);
       const record = await created(h, `${parent}/submissions`, { _links: personLink(p) });
-      return { parent, record, change: { identifiers: ['crm:submission-1'] } };
+      return { parent, home: parent, record, change: { identifiers: ['crm:submission-1'] } };
     },
+    words: 'submission',
   },
   {
     name: 'advocacy_campaigns/{a}/outreaches/{id}',
@@ -137,18 +144,9 @@ const CASES: NestedCase[] = [
         type: 'phone',
         _links: personLink(p),
       });
-      return { parent, record, change: { duration: 90 } };
+      return { parent, home: parent, record, change: { duration: 90 } };
     },
-  },
-  {
-    name: 'lists/{l}/items/{id}',
-    async make(h) {
-      const p = await person(h, 'abel@example.org');
-      const list = await created(h, `${AN}/lists`, { name: 'Phone bank' });
-      const parent = pathOf(list._links.self.href);
-      const record = await created(h, `${parent}/items`, { _links: personLink(p) });
-      return { parent, record, change: { identifiers: ['crm:item-1'] } };
-    },
+    words: 'outreach',
   },
   {
     name: 'fundraising_pages/{f}/donations/{id}',
@@ -161,32 +159,42 @@ const CASES: NestedCase[] = [
         recipients: [{ display_name: 'Orchard fund', amount: '12.50' }],
         _links: personLink(p),
       });
-      return { parent, record, change: { identifiers: ['crm:donation-1'] } };
+      return { parent, home: parent, record, change: { identifiers: ['crm:donation-1'] } };
     },
+    words: 'donation',
   },
 ];
 
 describe('nested record addresses (action-network preset)', () => {
   for (const nestedCase of CASES) {
-    it(`serves ${nestedCase.name}: GET, PUT and DELETE as at the flat address`, async () => {
+    it(`serves ${nestedCase.name}: GET, PUT and DELETE, its self link under its own parent`, async () => {
       const h = an();
-      const { parent, record, change } = await nestedCase.make(h);
-      const flat = pathOf(record._links.self.href);
-      const sub = flat.split('/').at(-2);
-      const nested = `${parent}/${sub}/${idOf(record)}`;
+      const { parent, home, record, change } = await nestedCase.make(h);
+      const own = pathOf(record._links.self.href);
+      const sub = own.split('/').at(-2);
+      const id = idOf(record);
+      // Its own address is the nested one under its home parent, as Action Network
+      // documents it; the flat address and the other parent's keep answering.
+      expect(own).toBe(`${home}/${sub}/${id}`);
+      const flat = `${AN}/${sub}/${id}`;
+      const nested = `${parent}/${sub}/${id}`;
 
       const read = await h.json('GET', nested);
       expect(read.status).toBe(200);
       expect(read.body).toEqual((await h.json('GET', flat)).body);
-      // The self link stays the flat address: one canonical href per record.
-      expect(pathOf(read.body._links.self.href)).toBe(flat);
+      expect(read.body).toEqual((await h.json('GET', own)).body);
+      expect(pathOf(read.body._links.self.href)).toBe(own);
 
       const put = await h.json('PUT', nested, { body: change });
       expect(put.status, JSON.stringify(put.body)).toBe(200);
+      expect(pathOf(put.body._links.self.href)).toBe(own);
       expectChanged((await h.json('GET', flat)).body, change);
 
-      const removed = await h.call('DELETE', nested);
-      expect(removed.status).toBe(204);
+      const removed = await h.json('DELETE', nested);
+      expect(removed.status).toBe(200);
+      expect(removed.body).toEqual({
+        notice: `This ${nestedCase.words} was successfully deleted.`,
+      });
       expect((await h.json('GET', flat)).status).toBe(404);
       expect((await h.json('GET', nested)).status).toBe(404);
     });
@@ -328,7 +336,9 @@ describe('record helpers at their sub-collections (action-network preset)', () =
         },
       });
       expect(call.status, `${rel}: ${JSON.stringify(call.body)}`).toBe(201);
-      expect(pathOf(call.body._links.self.href)).toMatch(new RegExp(`^${AN}/${sub}/`));
+      const own = pathOf(call.body._links.self.href);
+      expect(own).toBe(`${pathOf(parent._links.self.href)}/${sub}/${idOf(call.body)}`);
+      expect(pathOf(call.res.headers.get('Location') ?? '')).toBe(own);
     }
   });
 

@@ -10,6 +10,19 @@ export const API_PREFIX = '/api/v1';
 /** The documentation path prefix (the curie's `/docs/v1/{rel}`). */
 export const DOCS_PREFIX = '/docs/v1';
 
+/**
+ * Where the records of a kind live under a preset that puts them under a parent
+ * (`recordsUnderParents`): a signature at `petitions/{p}/signatures/{id}`.
+ */
+export interface RecordHome {
+  /** The parent's collection (`petitions`). */
+  parent: string;
+  /** The parent's sub-collection listing the records (`signatures`). */
+  sub: string;
+  /** The record's reference to the parent (`petition`). */
+  via: string;
+}
+
 /** A HAL link object. */
 export interface Link {
   href: string;
@@ -48,14 +61,29 @@ export class Urls {
     apiPrefix = API_PREFIX,
     extraCuries: readonly string[] = [],
     relationNames: Readonly<Record<string, string>> = {},
+    homes: Readonly<Record<string, RecordHome>> = {},
   ) {
     this.root = root.replace(/\/+$/, '');
     this.curiePrefix = curiePrefix;
     this.apiPrefix = apiPrefix;
     this.extraCuries = extraCuries;
     this.relationNames = relationNames;
-    this.key = JSON.stringify([this.root, curiePrefix, apiPrefix, extraCuries, relationNames]);
+    this.homes = homes;
+    this.key = JSON.stringify([
+      this.root,
+      curiePrefix,
+      apiPrefix,
+      extraCuries,
+      relationNames,
+      homes,
+    ]);
   }
+
+  /**
+   * Where the records of a kind live under a parent, by the kind's plural (a preset's
+   * `recordsUnderParents`); empty on the plain server.
+   */
+  readonly homes: Readonly<Record<string, RecordHome>>;
 
   /**
    * What every href and relation this builder writes depends on, as one string: two
@@ -89,6 +117,25 @@ export class Urls {
   /** A record. */
   record(plural: string, id: string): string {
     return this.api(`${plural}/${encodeURIComponent(id)}`);
+  }
+
+  /**
+   * A record's own address, given its references: under its parent when the kind lives
+   * there (`…/petitions/p1/signatures/s1`) and the record has that parent; else
+   * {@link record}'s.
+   *
+   * @example
+   * ```ts
+   * urls.recordAt('signatures', 's1', { petition: { id: 'p1' } }); // '…/petitions/p1/signatures/s1' under Action Network's preset
+   * ```
+   */
+  recordAt(plural: string, id: string, refs: Readonly<Record<string, { id: string }>>): string {
+    const home = this.homes[plural];
+    const parent = home && refs[home.via];
+    if (!home || !parent) return this.record(plural, id);
+    return this.api(
+      `${home.parent}/${encodeURIComponent(parent.id)}/${home.sub}/${encodeURIComponent(id)}`,
+    );
   }
 
   /** A record's sub-collection. */

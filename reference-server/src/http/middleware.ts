@@ -4,6 +4,7 @@
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, apiError, ErrorCode } from '../domain/errors.js';
+import { recordHomes } from '../presets/record-homes.js';
 import { newRequestId } from './access-log.js';
 import { anonymousHelperOf } from './anonymous.js';
 import type { AppConfig, AppEnv } from './env.js';
@@ -27,6 +28,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function apiHeaders(config: AppConfig): MiddlewareHandler<AppEnv> {
   // Urls holds nothing but its root: requests with the same root share one.
   let last: { root: string; urls: Urls } | undefined;
+  const homes = recordHomes(config.preset, config.registry);
   return async (c, next) => {
     const root = requestRoot(c.req.url, config.publicUrl);
     if (last?.root !== root)
@@ -38,6 +40,7 @@ export function apiHeaders(config: AppConfig): MiddlewareHandler<AppEnv> {
           config.apiPrefix,
           config.preset.extraCuries,
           config.preset.relationNames,
+          homes,
         ),
       };
     c.set('urls', last.urls);

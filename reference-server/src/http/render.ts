@@ -8,7 +8,8 @@
  * the result (for a page of 100 people, the encoding alone cost as much as the rest).
  * The bytes are exactly those of `JSON.stringify` of {@link renderRecord}'s object;
  * records the splice cannot reproduce exactly (a kind with a `view` or its own totals
- * rendering, a document read or changed since it was loaded) go through
+ * rendering, a record whose self link is under its parent, a document read or changed
+ * since it was loaded) go through
  * {@link renderRecord}.
  */
 import type { KindRegistry, References, ResourceKind } from '../domain/kinds.js';
@@ -52,10 +53,11 @@ export function renderRecord({
   totals,
   withCuries,
 }: RecordToRender): JsonObject {
+  const refs = referencesOf(record.doc);
   const links: Record<string, Link | Link[]> = {
-    self: { href: urls.record(kind.plural, record.id) },
+    self: { href: urls.recordAt(kind.plural, record.id, refs) },
   };
-  for (const [rel, ref] of Object.entries(referencesOf(record.doc))) {
+  for (const [rel, ref] of Object.entries(refs)) {
     const target = registry.bySingular(ref.kind);
     if (target) links[urls.rel(rel)] = { href: urls.record(target.plural, ref.id) };
   }
@@ -84,7 +86,8 @@ export function renderRecord({
 
 /**
  * The short answer when `std:control.return_response` is false: only the identifiers
- * and the self link, enough to find the record again.
+ * and the self link (the record's own address, as in its full answer), enough to find
+ * the record again.
  *
  * @example
  * ```ts
@@ -94,7 +97,7 @@ export function renderRecord({
 export function minimalRecord(urls: Urls, kind: ResourceKind, record: StoredRecord): JsonObject {
   return {
     identifiers: record.doc.identifiers,
-    _links: { self: { href: urls.record(kind.plural, record.id) } },
+    _links: { self: { href: urls.recordAt(kind.plural, record.id, referencesOf(record.doc)) } },
   };
 }
 
@@ -105,6 +108,7 @@ function collectionLinks(
   request: PageRequest,
   curies: Link[],
   query: Record<string, string | undefined>,
+  nextWhileRecords: boolean,
 ): Record<string, Link | Link[]> {
   const perPage = page.perPage;
   const links: Record<string, Link | Link[]> = {
@@ -120,7 +124,7 @@ function collectionLinks(
   };
   const first = page.records[0];
   const last = page.records[page.records.length - 1];
-  if (page.hasNext && last) {
+  if ((page.hasNext || nextWhileRecords) && last) {
     links.next = {
       href: withQuery(href, { ...query, page: page.page + 1, per_page: perPage, after: last.seq }),
     };
@@ -147,6 +151,13 @@ export interface CollectionOptions {
    * people): `page`, `per_page` and the next/previous links stay.
    */
   totals?: boolean;
+  /**
+   * Whether a page that holds records links a `next` page even when it is the last
+   * (that page then holds none, and links no further). Default false (the spec's: no
+   * `next` on the last page); true where a server does not count its records, as Action
+   * Network pages without totals do.
+   */
+  nextWhileRecords?: boolean;
 }
 
 /**
@@ -162,8 +173,8 @@ export interface CollectionOptions {
  *   renderRecordJson({ urls, registry, kind: personKind, record, totals: undefined, withCuries: false }),
  * );
  * renderCollectionJson(urls.collection('people'), urls.rel('people'), page, request, urls.curies(), items);
- * // Without total_records and total_pages:
- * renderCollectionJson(href, rel, page, request, curies, items, {}, { totals: false });
+ * // Without total_records and total_pages, a next link on every page with records:
+ * renderCollectionJson(href, rel, page, request, curies, items, {}, { totals: false, nextWhileRecords: true });
  * ```
  */
 export function renderCollectionJson(
@@ -178,7 +189,9 @@ export function renderCollectionJson(
   options: CollectionOptions = {},
 ): Buffer<ArrayBuffer> {
   const relJson = JSON.stringify(rel);
-  const links = JSON.stringify(collectionLinks(href, page, request, curies, query));
+  const links = JSON.stringify(
+    collectionLinks(href, page, request, curies, query, options.nextWhileRecords === true),
+  );
   const counts = JSON.stringify(
     options.totals === false
       ? { per_page: page.perPage, page: page.page }
@@ -306,7 +319,9 @@ export function renderRecordJson(what: RecordToRender): RenderedRecord {
 /** {@link renderRecordJson} from the stored JSON; undefined when it cannot be exact. */
 function splicedRecord(what: RecordToRender): RenderedRecord | undefined {
   const { urls, registry, kind, record, totals, withCuries } = what;
-  if (kind.view || kind.renderTotals) return undefined;
+  // A record living under its parent (a preset's `recordsUnderParents`) has the
+  // parent's id in its self href: the template has a slot for its own id only.
+  if (kind.view || kind.renderTotals || urls.homes[kind.plural]) return undefined;
   const json = storedDocJson(record);
   if (json === undefined) return undefined;
   const template = linkTemplate(urls, kind);

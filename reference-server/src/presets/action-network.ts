@@ -16,10 +16,13 @@ import type { ServerPreset } from './server-preset.js';
 /**
  * The Action Network preset: entry point at `/api/v2/`, relations under `osdi` beside
  * the `action_network` curie, key in `OSDI-API-Token`, 4 calls a second per key, pages
- * of 25 (`page`/`per_page`), people pages without totals, identifiers
- * `action_network:<id>`, records at their nested addresses too, POST to the people
- * collection as the upsert, `background_processing` on every write, money as decimal
- * strings, Action Network's own collections and its vocabulary.
+ * of 25 (`page`/`per_page`), people and list item pages without totals, identifiers
+ * `action_network:<id>`, records at their nested addresses too (actions, taggings and
+ * items at theirs only: their self links), native ids of what actions link to
+ * (`action_network:person_id`, …), lists and items read only, DELETE answered with a
+ * notice, POST to the people collection as the upsert, `background_processing` on
+ * every write, money as decimal strings, Action Network's own collections and its
+ * vocabulary.
  *
  * @example
  * ```ts
@@ -49,8 +52,32 @@ export const ACTION_NETWORK_PRESET: ServerPreset = {
     event_campaign: 'action_network:event_campaign',
   },
   namespace: 'action_network',
-  collectionsWithoutTotals: ['people'],
+  collectionsWithoutTotals: ['people', 'items'],
   nestedAddresses: true,
+  recordsUnderParents: {
+    signature: 'petition',
+    attendance: 'event',
+    submission: 'form',
+    donation: 'fundraising_page',
+    outreach: 'advocacy_campaign',
+    tagging: 'tag',
+    item: 'list',
+  },
+  nativeIdMembers: {
+    prefix: 'action_network',
+    relations: [
+      'person',
+      'petition',
+      'event',
+      'form',
+      'fundraising_page',
+      'advocacy_campaign',
+      'tag',
+      'list',
+    ],
+  },
+  readOnlyKinds: ['lists', 'items'],
+  deleteNotice: 'This {kind} was successfully deleted.',
   personSignupPath: 'people',
   recordHelpersAtSubCollections: true,
   backgroundWrites: true,

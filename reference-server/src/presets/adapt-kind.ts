@@ -1,13 +1,16 @@
 /**
  * A kind as a preset serves it: the plain server's kind, with what the preset changes
  * about it applied in turn (how its writes are validated, how its money is written,
- * where its helpers live). Each change is one small function of its own file.
+ * where its helpers live, the native ids it stores, whether clients may write it).
+ * Each change is one small function of its own file.
  */
 import type { ResourceKind } from '../domain/kinds.js';
 import { withEmbedLinks } from './embed-links.js';
 import { withHelperAddresses } from './helper-addresses.js';
 import { withKindChanges } from './kind-changes.js';
 import { withMoney } from './money.js';
+import { withNativeIds } from './native-ids.js';
+import { withReadOnly } from './read-only-kinds.js';
 import type { ServerPreset } from './server-preset.js';
 import { withVocabulary } from './vocabulary.js';
 
@@ -22,5 +25,5 @@ import { withVocabulary } from './vocabulary.js';
 export function adaptKind(kind: ResourceKind, preset: ServerPreset): ResourceKind {
   const changed = withKindChanges(kind, preset);
   const adapted = withHelperAddresses(withMoney(withVocabulary(changed, preset), preset), preset);
-  return withEmbedLinks(adapted, preset);
+  return withReadOnly(withNativeIds(withEmbedLinks(adapted, preset), preset), preset);
 }

@@ -109,10 +109,37 @@ export interface ServerPreset {
   relationNames: Readonly<Record<string, string>>;
   /** Namespace of the identifiers of tenants created under the preset (`action_network`). */
   namespace: string;
-  /** Plural names of the collections whose pages carry no `total_records`/`total_pages`. */
+  /**
+   * Plural names of the collections whose pages carry no `total_records`/`total_pages`.
+   * Without a count, their pages that hold records link a `next` page, the last one
+   * included: a client learns the end from a page without records (Action Network).
+   */
   collectionsWithoutTotals: readonly string[];
   /** Whether a record is also served at its nested address (`petitions/{p}/signatures/{id}`). */
   nestedAddresses: boolean;
+  /**
+   * Kinds whose records live under a parent, by singular name: the parent's singular
+   * name (`signature: 'petition'`, `tagging: 'tag'`). Such a record's own address (its
+   * `self`, the `Location` of its create, its link in pages) is its nested one under
+   * that parent (`petitions/{p}/signatures/{id}`), as Action Network documents it; the
+   * flat address keeps working. Empty: every record's own address is `<plural>/<id>`.
+   */
+  recordsUnderParents: Readonly<Record<string, string>>;
+  /**
+   * Members naming the records a record links to by their ids, stored when it is
+   * written (Action Network's `action_network:person_id`, `action_network:petition_id`):
+   * `<prefix>:<relation>_id` for each relation named that the record has. Read-only:
+   * what a client sends in them is ignored. `null`: none.
+   */
+  nativeIdMembers: { prefix: string; relations: readonly string[] } | null;
+  /** Plural names of the kinds clients may only read (POST, PUT and DELETE answer 405). */
+  readOnlyKinds: readonly string[];
+  /**
+   * The answer to a successful DELETE: `null`, 204 without a body (the specification);
+   * else 200 with `{ "notice": … }`, this text with `{kind}` replaced by the kind in
+   * words (Action Network: `This {kind} was successfully deleted.`).
+   */
+  deleteNotice: string | null;
   /**
    * Where the person signup helper lives, below the API prefix. `people` makes a POST
    * to the people collection the upsert (Action Network), and the helper link points there.

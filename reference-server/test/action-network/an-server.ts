@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import {
   type AppOptions,
   createApp,
+  defaultRegistry,
   openStorage,
   seedActivity,
   seedPeople,
@@ -75,7 +76,14 @@ export function actionNetworkServer(options: ServerOptions = {}): ActionNetworkS
   storage.putApiKey(OTHER_GROUP_KEY, 'river-friends', 'write');
   if (options.seedPeople) {
     seedPeople(storage, { tenant: GROUP, count: options.seedPeople, seed: 21 });
-    seedActivity(storage, { tenant: GROUP, seed: 21, people: options.seedPeople });
+    // Written with the preset's kinds, as the server's own seeding does: its derived
+    // members (native ids) are stored, and lists and items are written though read only.
+    seedActivity(storage, {
+      tenant: GROUP,
+      seed: 21,
+      people: options.seedPeople,
+      registry: defaultRegistry(ACTION_NETWORK_PRESET),
+    });
   }
   const app = createApp({
     storage,

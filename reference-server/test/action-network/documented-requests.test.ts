@@ -498,6 +498,7 @@ describe('tags (docs/v2/tags) and taggings (docs/v2/taggings)', () => {
     expect(nativeId(read(await an.get(`people/${person.id}/taggings/${id}`)))).toBe(id);
     const removed = await an.delete(`tags/${tagId}/taggings/${id}`);
     expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ notice: 'This tagging was successfully deleted.' });
     expect((await an.get(`tags/${tagId}/taggings/${id}`)).status).toBe(404);
     expectPage(read(await an.get('tags')), 'osdi:tags', { totals: true });
   });
@@ -533,6 +534,40 @@ describe('lists (docs/v2/lists) and items (docs/v2/items): read only', () => {
     expect(answer.status).toBeLessThan(500);
     expect(answer.body).toHaveProperty('osdi:error');
   });
+
+  it('refuses PUT and DELETE of a list, and POST, PUT and DELETE of its items (405)', async () => {
+    const [list] = expectPage(read(await an.get('lists')), 'osdi:lists', { totals: true });
+    const listId = nativeId(list);
+    const [item] = expectPage(read(await an.get(`lists/${listId}/items`)), 'osdi:items', {
+      totals: false,
+    });
+    const itemPath = `lists/${listId}/items/${nativeId(item)}`;
+    const person = await newPerson('Ines');
+    for (const [method, path, body] of [
+      ['PUT', `lists/${listId}`, { name: 'Renamed' }],
+      ['DELETE', `lists/${listId}`, undefined],
+      ['POST', `lists/${listId}/items`, { _links: { 'osdi:person': { href: person.href } } }],
+      ['PUT', itemPath, { identifiers: ['crm:item-7'] }],
+      ['DELETE', itemPath, undefined],
+    ] as const) {
+      const answer = await an.call(method, path, body);
+      expect(answer.status, `${method} ${path}`).toBe(405);
+      expect(answer.body, `${method} ${path}`).toHaveProperty('osdi:error');
+    }
+    expect(read(await an.get(itemPath))._links.self.href).toBe(`${API}/${itemPath}`);
+  });
+
+  it('an item carries the native ids of its person and its list', async () => {
+    const [list] = expectPage(read(await an.get('lists')), 'osdi:lists', { totals: true });
+    const listId = nativeId(list);
+    const items = expectPage(read(await an.get(`lists/${listId}/items`)), 'osdi:items', {
+      totals: false,
+    });
+    const ofPerson = items.find((item) => item._links['osdi:person'] !== undefined);
+    const personHref: string = ofPerson._links['osdi:person'].href;
+    expect(ofPerson['action_network:person_id']).toBe(personHref.split('/').pop());
+    expect(ofPerson['action_network:list_id']).toBe(listId);
+  });
 });
 
 describe('messages (docs/v2/messages)', () => {
@@ -558,7 +593,7 @@ describe('messages (docs/v2/messages)', () => {
 });
 
 describe("actions carry Action Network's native ids of what they link", () => {
-  it('signatures, attendances, submissions, donations and taggings', async () => {
+  it('signatures, attendances, submissions, donations, taggings and outreaches: read-only', async () => {
     const person = await newPerson('Mina');
     const link = { _links: { 'osdi:person': { href: person.href } } };
     const petition = await newRecord('petitions', { title: 'Quiet room hours' });
@@ -569,6 +604,7 @@ describe("actions carry Action Network's native ids of what they link", () => {
     const form = await newRecord('forms', { title: 'Tell us what to stock' });
     const page = await newRecord('fundraising_pages', { title: 'Seed packets' });
     const tagId = await newTag('seed-library');
+    const campaign = await newRecord('advocacy_campaigns', { title: 'Fund the seed library' });
     const cases: [string, Json, string, string][] = [
       [`petitions/${petition.id}/signatures`, link, 'action_network:petition_id', petition.id],
       [`events/${event.id}/attendances`, link, 'action_network:event_id', event.id],
@@ -580,6 +616,12 @@ describe("actions carry Action Network's native ids of what they link", () => {
         page.id,
       ],
       [`tags/${tagId}/taggings`, link, 'action_network:tag_id', tagId],
+      [
+        `advocacy_campaigns/${campaign.id}/outreaches`,
+        { ...link, type: 'email' },
+        'action_network:advocacy_campaign_id',
+        campaign.id,
+      ],
     ];
     for (const [path, body, member, parentId] of cases) {
       const record = written(await an.post(path, body));
@@ -588,6 +630,20 @@ describe("actions carry Action Network's native ids of what they link", () => {
       expect(vendorMembers(record), path).toEqual(
         expect.arrayContaining(['action_network:person_id', member]),
       );
+      // Read-only: written back (a read-modify-write), what is sent is ignored.
+      const self: string = record._links.self.href;
+      const echoed = written(
+        await an.put(self, {
+          ...record,
+          'action_network:person_id': 'someone-else',
+          [member]: 'x',
+        }),
+      );
+      expect(echoed['action_network:person_id'], path).toBe(person.id);
+      expect(echoed[member], path).toBe(parentId);
+      const again = read(await an.get(self));
+      expect(again['action_network:person_id'], path).toBe(person.id);
+      expect(again[member], path).toBe(parentId);
     }
   });
 });

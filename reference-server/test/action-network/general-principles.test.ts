@@ -120,6 +120,11 @@ describe('paging and navigation: page and per_page, 25 at most', () => {
       [...first._embedded['osdi:people'], ...second._embedded['osdi:people']].map(nativeId),
     );
     expect(seen.size).toBe(30);
+    // The changelog of 2 September 2016: a page that holds records links a next page,
+    // the last one included; the page after it holds none and links none.
+    const beyond = read(await an.get(second._links.next.href));
+    expect(expectPage(beyond, 'osdi:people', { totals: false })).toHaveLength(0);
+    expect(beyond._links.next).toBeUndefined();
   });
 });
 

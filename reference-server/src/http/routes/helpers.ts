@@ -20,6 +20,7 @@ import {
   RECORD_HELPERS,
 } from '../../domain/helpers/record-helpers.js';
 import type { RecordHelper, ResourceKind } from '../../domain/kinds.js';
+import { referencesOf } from '../../domain/records.js';
 import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js';
 import { acceptInBackground, wantsBackground } from '../background.js';
 import { type Control, readJsonObject, takeControl } from '../body.js';
@@ -90,7 +91,13 @@ export function helperResponse(
     present,
   });
   const headers: Record<string, string> = answer.location
-    ? { Location: urls.record(outcome.main.kind.plural, answer.location.id) }
+    ? {
+        Location: urls.recordAt(
+          outcome.main.kind.plural,
+          answer.location.id,
+          referencesOf(answer.location.doc),
+        ),
+      }
     : {};
   // The domain names relations `std:`; the answer names them under the server's prefix.
   return hal(presentBody(answer.body, urls.curiePrefix), answer.status, headers);

@@ -3,7 +3,8 @@
  * (Action Network: `petitions/{p}/signatures/{id}`, `tags/{t}/taggings/{id}`,
  * `people/{p}/signatures/{id}`, …): the parent's collection and id, one of its
  * sub-collections, and the record's id. The record is the one at `<sub-plural>/<id>`;
- * its answer is the same document, self link included (the flat address).
+ * its answer is the same document, self link included (the record's own address: under
+ * its home parent where the preset puts it there, `recordsUnderParents`, else flat).
  */
 import type { Context } from 'hono';
 import { apiError, ErrorCode } from '../../domain/errors.js';

@@ -4,8 +4,8 @@
  * and what a preset adds to them: records at their nested addresses too
  * (`<plural>/<id>/<sub-plural>/<sub-id>`, `nestedAddresses`), record helpers answered at
  * their sub-collections (`recordHelpersAtSubCollections`), `?background_processing=true`
- * on every write (`backgroundWrites`) and pages without totals
- * (`collectionsWithoutTotals`).
+ * on every write (`backgroundWrites`), pages without totals
+ * (`collectionsWithoutTotals`) and the answer to a DELETE (`deleteNotice`).
  */
 import type { Context, Hono } from 'hono';
 import { apiError, ErrorCode } from '../../domain/errors.js';
@@ -13,7 +13,7 @@ import { parseFilter } from '../../domain/filter.js';
 import type { ResourceKind } from '../../domain/kinds.js';
 import { isPlainObject } from '../../domain/merge.js';
 import { parsePageRequest } from '../../domain/paging.js';
-import type { LinkInput, LinkTarget } from '../../domain/records.js';
+import { type LinkInput, type LinkTarget, referencesOf } from '../../domain/records.js';
 import type { JsonObject, RecordFilter, StoredRecord } from '../../storage/storage.js';
 import { wantsBackground } from '../background.js';
 import { writeInBackground } from '../background-writes.js';
@@ -31,6 +31,7 @@ import {
   renderRecordJson,
 } from '../render.js';
 import { hal, halJson } from '../respond.js';
+import { deletedAnswer } from './deleted.js';
 import { answerRecordHelper } from './helpers.js';
 import { type NestedRecord, nestedRecordOf } from './nested-records.js';
 
@@ -124,8 +125,15 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   const recordPath = `${config.apiPrefix}/:collection/:id`;
   const subPath = `${config.apiPrefix}/:collection/:id/:sub`;
   const nestedPath = `${config.apiPrefix}/:collection/:id/:sub/:subId`;
-  /** Whether pages of the collection `plural` carry total_records and total_pages. */
-  const withTotals = (plural: string) => !config.preset.collectionsWithoutTotals.includes(plural);
+  /**
+   * How pages of the collection `plural` are written: with total_records and
+   * total_pages, or (a preset's collections without totals) without them and with a
+   * next link on every page that holds records, the last one included.
+   */
+  const pageOptions = (plural: string) =>
+    config.preset.collectionsWithoutTotals.includes(plural)
+      ? { totals: false, nextWhileRecords: true }
+      : { totals: true };
 
   /** The totals of records of one kind (read in one query per page). */
   const totalsOf = (c: Context<AppEnv>, kind: ResourceKind, list: readonly StoredRecord[]) =>
@@ -187,7 +195,9 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
       ? presentOne(c, kind, record)
       : minimalRecord(urls, kind, record);
     return created
-      ? hal(answer, 201, { Location: urls.record(kind.plural, record.id) })
+      ? hal(answer, 201, {
+          Location: urls.recordAt(kind.plural, record.id, referencesOf(record.doc)),
+        })
       : hal(answer, 200);
   };
 
@@ -206,7 +216,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         urls.curies(),
         present(c, kind, page.records),
         { filter: singleQuery(c, 'filter') },
-        { totals: withTotals(kind.plural) },
+        pageOptions(kind.plural),
       ),
     );
   });
@@ -252,7 +262,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     const write = () => records.delete(tenant, kind, id);
     if (backgroundWrite(c, config)) return writeInBackground(c, config, write);
     write();
-    return hal(undefined, 204);
+    return deletedAnswer(config.preset, kind);
   };
   const writableFlat = (c: Context<AppEnv>): NestedRecord => ({
     kind: writableKindOf(c, config, ['GET']),
@@ -264,8 +274,8 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   app.delete(recordPath, (c) => remove(c, writableFlat(c)));
   app.all(recordPath, methodNotAllowed(['GET', 'PUT', 'PATCH', 'DELETE']));
 
-  // A preset's nested addresses: the same record, the same answers (self link: the flat
-  // address, the one canonical href); 404 unless the record belongs to that parent.
+  // A preset's nested addresses: the same record, the same answers (its self link is
+  // its own address, see Urls.recordAt); 404 unless the record belongs to that parent.
   if (config.preset.nestedAddresses) {
     const nested = (c: Context<AppEnv>) => writable(c, nestedRecordOf(c, config), ['GET']);
     app.get(nestedPath, (c) => show(c, nestedRecordOf(c, config)));
@@ -309,7 +319,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         urls.curies(),
         present(c, subKind, page.records),
         { filter: singleQuery(c, 'filter') },
-        { totals: withTotals(sub.plural) },
+        pageOptions(sub.plural),
       ),
     );
   });

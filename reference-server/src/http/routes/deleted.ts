@@ -1,0 +1,34 @@
+/**
+ * The answer to a successful DELETE: 204 without a body, as the specification has it,
+ * or under a preset with a `deleteNotice` 200 with that notice (Action Network answers
+ * `{ "notice": "This tagging was successfully deleted." }`).
+ */
+import type { ResourceKind } from '../../domain/kinds.js';
+import type { ServerPreset } from '../../presets/server-preset.js';
+import { hal } from '../respond.js';
+
+/**
+ * The notice for a deleted record of `kind`: the preset's text with `{kind}` replaced by
+ * the kind in words (`fundraising_page` → `fundraising page`); undefined without one.
+ *
+ * @example
+ * ```ts
+ * deleteNoticeOf('This {kind} was successfully deleted.', taggingKind); // 'This tagging was successfully deleted.'
+ * ```
+ */
+export function deleteNoticeOf(notice: string | null, kind: ResourceKind): string | undefined {
+  return notice?.replaceAll('{kind}', kind.singular.replace(/_/g, ' '));
+}
+
+/**
+ * The response to a DELETE of a record of `kind` that succeeded.
+ *
+ * @example
+ * ```ts
+ * return deletedAnswer(config.preset, kind); // 204, or 200 { notice } under Action Network's preset
+ * ```
+ */
+export function deletedAnswer(preset: ServerPreset, kind: ResourceKind): Response {
+  const notice = deleteNoticeOf(preset.deleteNotice, kind);
+  return notice === undefined ? hal(undefined, 204) : hal({ notice }, 200);
+}
