@@ -71,6 +71,7 @@ export function applyPersonSignup(context: HelperContext, call: PersonSignupCall
     upsertPerson(context.records, context.tenant, call.person as JsonObject, {
       anonymous: context.anonymous,
       now: context.now,
+      statuses: context.signupStatuses,
       ...(triggers ? { extra: { triggers } } : {}),
     }),
   );

@@ -11,6 +11,7 @@ import {
   ACTION_NETWORK_SERVER_KINDS,
 } from './action-network/kinds.js';
 import { seedActionNetwork } from './action-network/seed.js';
+import { ACTION_NETWORK_SIGNUP_STATUSES } from './action-network/signup-statuses.js';
 import type { ServerPreset } from './server-preset.js';
 
 /**
@@ -82,6 +83,7 @@ export const ACTION_NETWORK_PRESET: ServerPreset = {
   recordHelpersAtSubCollections: true,
   backgroundWrites: true,
   vocabulary: 'extended',
+  signupStatuses: ACTION_NETWORK_SIGNUP_STATUSES,
   money: 'decimal-string',
   kinds: ACTION_NETWORK_SERVER_KINDS,
   metadata: [CUSTOM_FIELDS_METADATA],

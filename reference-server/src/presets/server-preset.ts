@@ -4,6 +4,7 @@
  * the plain server's; the preset only sets what they read). A preset for another real
  * server is one more constant of this type (see `action-network.ts`).
  */
+import type { SignupStatuses } from '../domain/helpers/signup-statuses.js';
 import type { KindRegistry, ResourceKind } from '../domain/kinds.js';
 import type { Storage, StoredRecord, Tenant } from '../storage/storage.js';
 
@@ -156,6 +157,13 @@ export interface ServerPreset {
   backgroundWrites: boolean;
   /** How written members and values are validated. */
   vocabulary: Vocabulary;
+  /**
+   * The statuses helpers give the email addresses and phone numbers of the people they
+   * create or update (Action Network: new emails subscribed, new phones unsubscribed,
+   * a stored status changed only by `subscribed` or `unsubscribed`); `null`: merged as
+   * sent (the specification).
+   */
+  signupStatuses: SignupStatuses | null;
   /** Money as written by the server: JSON numbers, or decimal strings (`"25.00"`). */
   money: 'number' | 'decimal-string';
   /** Kinds served beside the specification's (Action Network's event campaigns, …). */

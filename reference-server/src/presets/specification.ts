@@ -34,6 +34,7 @@ export const SPECIFICATION_PRESET: ServerPreset = {
   recordHelpersAtSubCollections: false,
   backgroundWrites: false,
   vocabulary: 'strict',
+  signupStatuses: null,
   money: 'number',
   kinds: [],
   metadata: [],

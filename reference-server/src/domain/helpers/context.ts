@@ -6,6 +6,7 @@ import type { Vocabulary } from '../../presets/server-preset.js';
 import type { Tenant } from '../../storage/storage.js';
 import type { ResourceKind } from '../kinds.js';
 import type { RecordService } from '../records.js';
+import type { SignupStatuses } from './signup-statuses.js';
 
 /** A record of this server named by an href: its collection and id. */
 export interface HrefTarget {
@@ -42,6 +43,11 @@ export interface HelperContext {
    * server's preset (its `remove_tags`, phone statuses, date-time spellings).
    */
   vocabulary?: Vocabulary;
+  /**
+   * The server's rules for the subscription statuses of the email addresses and phone
+   * numbers of the people helpers write (Action Network's); none: merged as sent.
+   */
+  signupStatuses?: SignupStatuses | null;
 }
 
 /**

@@ -89,6 +89,7 @@ export function helperPerson(context: HelperContext, person: JsonObject): Helper
   const { record, created } = upsertPerson(context.records, context.tenant, person, {
     anonymous: context.anonymous,
     now: context.now,
+    statuses: context.signupStatuses,
   });
   return { record, status: created ? 201 : 200 };
 }

@@ -17,12 +17,16 @@
  *   addresses that are new, never taking primary from an existing primary member. Its
  *   identifiers are ignored. Otherwise anyone who knows an email address could rename
  *   that person or take over their primary contact details.
+ *
+ * Under a preset with rules for subscription statuses (Action Network), the statuses of
+ * the email addresses and phone numbers sent are set by them first (`signup-statuses.ts`).
  */
 import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js';
 import { localIdentifier } from '../identifiers.js';
 import { applyPatch, dropNulls, fillGaps, isPlainObject } from '../merge.js';
 import { normaliseEmail, personKind } from '../person.js';
 import type { RecordService } from '../records.js';
+import { type SignupStatuses, withSignupStatuses } from './signup-statuses.js';
 
 /** A person found or created by {@link upsertPerson}. */
 export interface PersonUpsert {
@@ -38,6 +42,11 @@ export interface UpsertOptions {
   now: Date;
   /** Members stored on the person besides the sent ones (the signup's `triggers`). */
   extra?: JsonObject;
+  /**
+   * The server's rules for the statuses of the email addresses and phone numbers
+   * written (`signup-statuses.ts`); none (the specification): merged as sent.
+   */
+  statuses?: SignupStatuses | null;
 }
 
 function list(doc: JsonObject, field: string): JsonObject[] {
@@ -50,7 +59,7 @@ function strings(value: unknown): string[] {
 }
 
 /** What makes two members of a person's list the same member. */
-type MemberKey = (member: JsonObject) => string | undefined;
+export type MemberKey = (member: JsonObject) => string | undefined;
 
 /**
  * Keys of the person's member lists: the same address ignoring case, the same number,
@@ -233,10 +242,11 @@ export function upsertPerson(
   sent: JsonObject,
   options: UpsertOptions,
 ): PersonUpsert {
-  const { anonymous, now, extra = {} } = options;
+  const { anonymous, now, extra = {}, statuses } = options;
   const { identifiers: sentIdentifiers, ...fields } = sent;
-  const person = anonymous ? fields : sent;
-  const match = findMatch(records, tenant, person);
+  const asSent = anonymous ? fields : sent;
+  const match = findMatch(records, tenant, asSent);
+  const person = statuses ? withSignupStatuses(asSent, match?.doc, statuses, MEMBER_KEYS) : asSent;
   if (!match) {
     return {
       record: records.create(tenant, personKind, person, { now, recorded: extra }),

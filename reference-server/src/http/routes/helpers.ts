@@ -55,6 +55,7 @@ export function helperContext(
     resolveHref: (href) => recordOfHref(href, config.apiPrefix),
     hrefOf: (plural, id) => urls.record(plural, id),
     vocabulary: config.preset.vocabulary,
+    signupStatuses: config.preset.signupStatuses,
   };
 }
 
