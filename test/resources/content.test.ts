@@ -372,7 +372,8 @@ describe('advocacy campaign', () => {
     expect(
       issuePaths(advocacyCampaignKind.writeSchema, {
         templates: 'one script',
-        targets: [{ family_name: 'Lopez' }],
+        // A description or Target objects (Action Network's): not a number.
+        targets: 7,
         target_list: [{ name: 'Lopez' }],
       }),
     ).toEqual(['templates', 'targets', 'target_list.0']);

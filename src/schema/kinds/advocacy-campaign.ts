@@ -17,8 +17,11 @@ function advocacyCampaignShape(mode: Mode) {
     // Call scripts or letter templates, text and/or HTML.
     templates: optional(z.array(z.string())),
     // A human-readable description of the target universe ("all state senators");
-    // the targets themselves are in target_list.
-    targets: optional(z.string()),
+    // the targets themselves are in target_list. Action Network puts them here instead:
+    // read, written and taken under its preset (extended), refused by strict.
+    targets: optional(
+      mode === 'strict' ? z.string() : z.union([z.string(), z.array(targetSchema(mode))]),
+    ),
     target_list: optional(z.array(targetSchema(mode))),
     type: optional(flexenum(OUTREACH_TYPES)),
     ...sharingFields(mode),
@@ -32,7 +35,8 @@ function advocacyCampaignShape(mode: Mode) {
  * plain members, vendor `<prefix>:<name>` members pass; `total_outreaches` and
  * `total_shares` are computed by the server and ignored when sent back); the reference
  * server checks `strictSchema` (targets with the person's rules for addresses, emails
- * and phones).
+ * and phones; `targets` a description, as the spec has it). `targets` may also be
+ * Action Network's array of Target objects: kept as read, written back as it came.
  *
  * @example
  * ```ts
