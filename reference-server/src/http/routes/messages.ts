@@ -5,10 +5,9 @@
  * The rules live in `domain/messages.ts`.
  */
 
-import { MessageScheduleSchema } from 'adis-sdk/schema';
 import type { Context, Hono } from 'hono';
+import { checkMessageSchedule } from '../../domain/message-schedule.js';
 import { actOnMessage, type MessageAction } from '../../domain/messages.js';
-import { parseOrThrow } from '../../domain/validation.js';
 import { readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
 import { methodNotAllowed } from '../middleware.js';
@@ -66,7 +65,8 @@ export function registerMessageHelpers(
     if (kind) config.records.get(c.get('auth').tenant, kind, c.req.param('id') ?? '');
     // std:control is accepted as on every write; the answer is a notice either way.
     const { rest } = takeControl(await readJsonObject(c));
-    const schedule = parseOrThrow(MessageScheduleSchema, rest, 'std:message');
+    // Under a real server's preset, its date-time spellings too (message-schedule.ts).
+    const schedule = checkMessageSchedule(rest, config.preset.vocabulary);
     return run(c, { type: 'schedule', schedule });
   });
   app.delete(schedulePath, (c) => run(c, { type: 'unschedule' }));

@@ -5,11 +5,13 @@
  */
 import type { ResourceKind } from '../../domain/kinds.js';
 import { campaignServerKind } from './campaign.js';
+import { donationAmountFromRecipients } from './donation-amount.js';
 import {
   attendanceInCampaigns,
   eventCampaignServerKind,
   eventInCampaigns,
 } from './event-campaign.js';
+import { itemTypeAsRelation } from './item-type.js';
 import { uniqueIdListServerKind } from './unique-id-list.js';
 
 /**
@@ -30,7 +32,9 @@ export const ACTION_NETWORK_SERVER_KINDS: readonly ResourceKind[] = [
 
 /**
  * The preset's changes to the specification's kinds: an event may belong to an event
- * campaign, and its attendances count towards the campaign's RSVPs.
+ * campaign, and its attendances count towards the campaign's RSVPs; a donation's amount
+ * is its recipients' total; taggings and items name the type of what they hold as a
+ * relation (`osdi:person`).
  *
  * @example
  * ```ts
@@ -42,4 +46,9 @@ export const ACTION_NETWORK_KIND_CHANGES: Readonly<
 > = {
   event: eventInCampaigns,
   attendance: attendanceInCampaigns,
+  // A donation's amount is its recipients' total (donation-amount.ts).
+  donation: donationAmountFromRecipients,
+  // What a tagging tags and an item lists, as Action Network writes it: `osdi:person`.
+  tagging: itemTypeAsRelation('osdi'),
+  item: itemTypeAsRelation('osdi'),
 };
