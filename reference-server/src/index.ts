@@ -50,8 +50,8 @@ export {
   ACTION_NETWORK_PRESET,
   type PresetMetadataList,
   SERVER_PRESETS,
-  SPECIFICATION_PRESET,
   type ServerPreset,
+  SPECIFICATION_PRESET,
   type Vocabulary,
 } from './presets/index.js';
 export { demoPerson, prng, type SeedOptions, seedPeople } from './seed.js';
