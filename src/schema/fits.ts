@@ -92,6 +92,25 @@ function buildChecker(schema: z.core.$ZodType): Checker {
     }
     case 'record':
       return unchecked ? recordChecker(def) : () => false;
+    case 'union': {
+      // zod gives the first option that succeeds: the value fits when an option takes it
+      // as is and every option before it fails (one that succeeds with a changed value
+      // would win).
+      const options = (def.options as z.core.$ZodType[]).map((option) => ({
+        fits: checkerOf(option),
+        takes: (value: unknown) => {
+          const result = option._zod.run({ value, issues: [] }, { async: false });
+          return result instanceof Promise || result.issues.length === 0;
+        },
+      }));
+      return (value) => {
+        for (const option of options) {
+          if (option.fits(value)) return true;
+          if (option.takes(value)) return false;
+        }
+        return false;
+      };
+    }
     case 'transform': {
       // What zod's transform does on a synchronous parse, without its wrapping: call the
       // function with the value and a payload it may add issues to.
@@ -125,6 +144,7 @@ interface Def {
   coerce?: boolean;
   innerType?: unknown;
   element?: unknown;
+  options?: unknown;
   in?: unknown;
   out?: unknown;
   shape?: Record<string, z.core.$ZodType>;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { fitsAsIs } from '../../src/schema/fits.js';
 import { KINDS } from '../../src/schema/kinds/index.js';
 import type { SchemaDef } from './arbitraries.js';
@@ -105,6 +105,21 @@ describe('fitsAsIs (property)', () => {
     expect(fitsAsIs(person.schema, { email_addresses: [{ primary: 'true' }] })).toBe(false);
     expect(fitsAsIs(person.schema, { given_name: 12 })).toBe(false);
     expect(fitsAsIs(person.schema, JSON.parse('{"__proto__": {"x": 1}}'))).toBe(false);
+  });
+
+  it('takes a union member as is only when zod would pick that option unchanged', () => {
+    const campaign = KINDS.find((kind) => kind.singular === 'advocacy_campaign');
+    if (!campaign) throw new Error('advocacy campaign kind missing');
+    // Found by the property above: an array in a string-or-targets union.
+    expect(fitsAsIs(campaign.schema, { targets: [] })).toBe(true);
+    expect(fitsAsIs(campaign.schema, { targets: 'every senator' })).toBe(true);
+    expect(fitsAsIs(campaign.schema, { targets: 3 })).toBe(false);
+    // An earlier option that takes the value changed wins in zod: not as is.
+    const trimmedOrAny = z.union([z.string().check(z.trim()), z.unknown()]);
+    expect(fitsAsIs(trimmedOrAny, ' a ')).toBe(false);
+    expect(trimmedOrAny.parse(' a ')).toBe('a');
+    expect(fitsAsIs(trimmedOrAny, 'a')).toBe(true);
+    expect(fitsAsIs(trimmedOrAny, 4)).toBe(true);
   });
 });
 
