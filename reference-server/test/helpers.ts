@@ -28,33 +28,9 @@ export interface Harness {
 export type Json = any;
 
 export function harness(options: Partial<Parameters<typeof createApp>[0]> = {}): Harness {
-  const storage = openStorage(':memory:');
-  storage.putApiKey(WRITE, 'acme', 'write');
-  storage.putApiKey(READ, 'acme', 'read');
-  storage.putApiKey(OTHER, 'other', 'write');
+  const storage = storageWithKeys(openStorage(':memory:'));
   const app = createApp({ storage, logError: () => {}, ...options });
-  const call = async (method: string, path: string, opts: Call = {}) => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.key !== null) headers['STD-API-Token'] = opts.key ?? WRITE;
-    let body: string | undefined;
-    if (opts.raw !== undefined) body = opts.raw;
-    else if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      headers['Content-Type'] ??= 'application/json';
-    }
-    const url = path.startsWith('http') ? path : `${ORIGIN}${path}`;
-    return app.fetch(new Request(url, { method, headers, body }));
-  };
-  return {
-    storage,
-    app,
-    call,
-    async json(method, path, opts) {
-      const res = await call(method, path, opts);
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined, res };
-    },
-  };
+  return harnessOf(storage, app, 'STD-API-Token');
 }
 
 /**
@@ -66,12 +42,21 @@ export function presetHarness(
   preset: ServerPreset,
   options: Partial<Parameters<typeof createApp>[0]> = {},
 ): Harness {
-  const storage = openStorage(':memory:', { defaultNamespace: preset.namespace });
+  const storage = storageWithKeys(openStorage(':memory:', { defaultNamespace: preset.namespace }));
+  const app = createApp({ storage, logError: () => {}, preset, keyRateLimit: false, ...options });
+  return harnessOf(storage, app, options.apiKeyHeader ?? preset.apiKeyHeader);
+}
+
+/** The storage with the three keys the tests use: write and read for acme, write for other. */
+function storageWithKeys(storage: SqliteStorage): SqliteStorage {
   storage.putApiKey(WRITE, 'acme', 'write');
   storage.putApiKey(READ, 'acme', 'read');
   storage.putApiKey(OTHER, 'other', 'write');
-  const app = createApp({ storage, logError: () => {}, preset, keyRateLimit: false, ...options });
-  const header = options.apiKeyHeader ?? preset.apiKeyHeader;
+  return storage;
+}
+
+/** Calls to `app` with the key (WRITE unless told otherwise) in `header`. */
+function harnessOf(storage: SqliteStorage, app: Harness['app'], header: string): Harness {
   const call = async (method: string, path: string, opts: Call = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.key !== null) headers[header] = opts.key ?? WRITE;
