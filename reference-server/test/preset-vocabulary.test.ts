@@ -7,58 +7,19 @@
  * property. Data invented for the tests.
  */
 import { describe, expect, it } from 'vitest';
-import { ACTION_NETWORK_PRESET } from '../src/presets/action-network.js';
-import { type Harness, harness, type Json, presetHarness } from './helpers.js';
-
-/** One server and what differs between the two: paths, the curie prefix, helper paths. */
-interface Server {
-  h: Harness;
-  api: string;
-  prefix: string;
-  /** Path of the record signature helper below a petition. */
-  signatureHelper: string;
-  /** Path of the record donation helper below a fundraising page. */
-  donationHelper: string;
-  /** Path of the record attendance helper below an event. */
-  attendanceHelper: string;
-}
-
-function actionNetwork(): Server {
-  return {
-    h: presetHarness(ACTION_NETWORK_PRESET),
-    api: '/api/v2',
-    prefix: 'osdi',
-    signatureHelper: 'signatures',
-    donationHelper: 'donations',
-    attendanceHelper: 'attendances',
-  };
-}
-
-function plain(): Server {
-  return {
-    h: harness(),
-    api: '/api/v1',
-    prefix: 'std',
-    signatureHelper: 'record_signature_helper',
-    donationHelper: 'record_donation_helper',
-    attendanceHelper: 'record_attendance_helper',
-  };
-}
-
-async function send(server: Server, method: string, path: string, body?: unknown) {
-  return server.h.json(method, `${server.api}/${path}`, body === undefined ? {} : { body });
-}
-
-/** The id in a record's self href. */
-function idOf(record: Json): string {
-  return String(record._links.self.href).split('/').pop() ?? '';
-}
+import type { Json } from './helpers.js';
+import {
+  actionNetwork,
+  created as createdDocument,
+  idOf,
+  plain,
+  type Server,
+  send,
+} from './preset-servers.js';
 
 /** Creates a record and answers its id. */
 async function created(server: Server, plural: string, body: unknown): Promise<string> {
-  const answer = await send(server, 'POST', plural, body);
-  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-  return idOf(answer.body);
+  return idOf(await createdDocument(server, plural, body));
 }
 
 /** The properties a 400 names, under the server's curie prefix. */

@@ -11,34 +11,8 @@ import { checkMessageSchedule } from '../src/domain/message-schedule.js';
 import { defaultRegistry } from '../src/index.js';
 import { ACTION_NETWORK_PRESET } from '../src/presets/action-network.js';
 import { actionNetworkServer, nativeId } from './action-network/an-server.js';
-import { errorOf, type Harness, harness, type Json, presetHarness } from './helpers.js';
-
-interface Server {
-  h: Harness;
-  api: string;
-  prefix: string;
-}
-
-const actionNetwork = (): Server => ({
-  h: presetHarness(ACTION_NETWORK_PRESET),
-  api: '/api/v2',
-  prefix: 'osdi',
-});
-const plain = (): Server => ({ h: harness(), api: '/api/v1', prefix: 'std' });
-
-async function send(server: Server, method: string, path: string, body?: unknown) {
-  return server.h.json(method, `${server.api}/${path}`, body === undefined ? {} : { body });
-}
-
-function idOf(record: Json): string {
-  return String(record._links.self.href).split('/').pop() ?? '';
-}
-
-async function created(server: Server, plural: string, body: unknown): Promise<Json> {
-  const answer = await send(server, 'POST', plural, body);
-  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-  return answer.body;
-}
+import { errorOf, type Json } from './helpers.js';
+import { actionNetwork, created, idOf, plain, send } from './preset-servers.js';
 
 const RECIPIENTS = [
   { display_name: 'Harbor Library Friends', amount: '10.00' },
