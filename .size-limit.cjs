@@ -68,8 +68,10 @@ module.exports = [
     // fields, embeds) and amountValue. Issue 21: 0.18 kB (49.28 to 49.46), the schemas'
     // extended side (kind.extendedSchema, extendedHelperBodies, isServerMode: what the
     // reference server takes under a real server's preset) and its reader of Action
-    // Network's date-times (2026-09-01 18:00:00 to ISO 8601), 0.1 kB of it.
-    limit: '49.5 kB',
+    // Network's date-times (2026-09-01 18:00:00 to ISO 8601), 0.1 kB of it; then 0.1 kB
+    // more (49.56): an advocacy campaign's targets as a string or Action Network's array,
+    // and fitsAsIs walking unions (without it such a record is always copied by zod).
+    limit: '49.6 kB',
   },
   {
     // Loaded on the first helper call (petition.recordSignature, client.signup, …).
