@@ -35,6 +35,7 @@ export {
   type Mode,
   object,
   optional,
+  outsideSpec,
 } from './fields.js';
 // Named, not `export *`: the navigator loads this module on demand (see
 // Resource.callHelper), and a bundler can leave it out only when every name is static.
