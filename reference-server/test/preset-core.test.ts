@@ -74,6 +74,29 @@ describe('the Action Network preset', () => {
     expect(described).not.toMatch(/(^|[^\w:./-])std:[a-z]/);
   });
 
+  it('reads a relation under the name it writes it (action_network:event_campaign)', async () => {
+    const h = presetHarness(ACTION_NETWORK_PRESET);
+    const campaign = await h.json('POST', '/api/v2/event_campaigns', { body: { title: 'Walks' } });
+    const href = campaign.body._links.self.href;
+    const event = await h.json('POST', '/api/v2/events', {
+      body: { title: 'North meadow', _links: { 'action_network:event_campaign': { href } } },
+    });
+    expect(event.status, JSON.stringify(event.body)).toBe(201);
+    expect(event.body._links['action_network:event_campaign'].href).toBe(href);
+    expect((await h.json('GET', href)).body.total_events).toBe(1);
+    // Under both names at once: which one was meant cannot be told.
+    const both = await h.json('POST', '/api/v2/events', {
+      body: {
+        title: 'South meadow',
+        _links: { 'action_network:event_campaign': { href }, 'osdi:event_campaign': { href } },
+      },
+    });
+    expect(both.status).toBe(400);
+    expect(both.body['osdi:error'].resource_status[0].error_descriptions[0].properties).toEqual([
+      '_links.action_network:event_campaign',
+    ]);
+  });
+
   it('lets options given beside it win over its values', async () => {
     const h = presetHarness(ACTION_NETWORK_PRESET, {
       apiKeyHeader: 'X-Api-Key',
@@ -91,6 +114,27 @@ describe('the Action Network preset', () => {
     for (let i = 0; i < 5; i++) statuses.push((await h.call('GET', '/api/v2/')).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
   });
+});
+
+describe('a record read and written back whole, links included', () => {
+  it.each([
+    ['the Action Network preset', () => presetHarness(ACTION_NETWORK_PRESET), '/api/v2'],
+    ['the plain server', () => harness(), '/api/v1'],
+  ])(
+    'is taken by %s (helper and embed links are ignored like sub-collections)',
+    async (_, make, api) => {
+      const h = make();
+      for (const [plural, body] of [
+        ['petitions', { title: 'Keep the library open' }],
+        ['events', { title: 'Repair café' }],
+      ] as const) {
+        const created = await h.json('POST', `${api}/${plural}`, { body });
+        const read = await h.json('GET', created.body._links.self.href);
+        const written = await h.json('PUT', created.body._links.self.href, { body: read.body });
+        expect(written.status, JSON.stringify(written.body)).toBe(200);
+      }
+    },
+  );
 });
 
 describe('the plain server', () => {

@@ -85,7 +85,8 @@ export async function readJsonObject(c: Context<AppEnv>): Promise<JsonObject> {
     );
   }
   // Relations under the server's own curie prefix read as the canonical `std:` ones.
-  return canonicalBody(value, c.get('urls').curiePrefix);
+  const urls = c.get('urls');
+  return canonicalBody(value, urls.curiePrefix, urls.relationNames);
 }
 
 const ControlSchema = z.strictObject({ return_response: z.boolean().optional() });

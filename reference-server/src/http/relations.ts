@@ -78,13 +78,36 @@ export function versionField(prefix: string): string {
  * canonicalBody({ _links: { 'osdi:person': { href } } }, 'osdi'); // { _links: { 'std:person': { href } } }
  * ```
  */
-export function canonicalBody(body: JsonObject, prefix: string): JsonObject {
-  if (prefix === CANONICAL_PREFIX) return body;
+export function canonicalBody(
+  body: JsonObject,
+  prefix: string,
+  relationNames: Readonly<Record<string, string>> = {},
+): JsonObject {
+  if (prefix === CANONICAL_PREFIX && Object.keys(relationNames).length === 0) return body;
   const own = `${prefix}:`;
-  const renamed = renameMembers(body, own, CANONICAL, '');
+  const renamed = prefix === CANONICAL_PREFIX ? body : renameMembers(body, own, CANONICAL, '');
   const links = renamed._links;
   if (!isPlainObject(links)) return renamed;
-  const canonicalLinks = renameMembers(links as JsonObject, own, CANONICAL, '_links.');
+  let canonicalLinks =
+    prefix === CANONICAL_PREFIX
+      ? (links as JsonObject)
+      : renameMembers(links as JsonObject, own, CANONICAL, '_links.');
+  // A relation the server writes under another curie (`action_network:event_campaign`)
+  // is read under that name too: the client echoes what it was given.
+  for (const [name, written] of Object.entries(relationNames)) {
+    if (!Object.hasOwn(canonicalLinks, written)) continue;
+    const target = `${CANONICAL}${name}`;
+    if (Object.hasOwn(canonicalLinks, target)) {
+      throw apiError(
+        400,
+        ErrorCode.INVALID_PROPERTY,
+        `_links.${written} and _links.${target} name the same relation; send one of them`,
+        { properties: [`_links.${written}`] },
+      );
+    }
+    const { [written]: value, ...rest } = canonicalLinks;
+    canonicalLinks = { ...rest, [target]: value };
+  }
   return canonicalLinks === links ? renamed : { ...renamed, _links: canonicalLinks };
 }
 

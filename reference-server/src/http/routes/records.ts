@@ -100,7 +100,10 @@ function linkTarget(value: unknown, apiPrefix: string): LinkTarget {
 function linkInputOf(body: JsonObject, kind: ResourceKind, apiPrefix: string): LinkInput {
   const links = body._links;
   if (!isPlainObject(links)) return {};
-  const echoed = new Set(kind.subCollections.map((sub) => sub.plural));
+  const echoed = new Set([
+    ...kind.subCollections.map((sub) => sub.plural),
+    ...(kind.helpers ?? []).map((helper) => helper.rel),
+  ]);
   const input: Record<string, LinkTarget> = {};
   for (const [key, value] of Object.entries(links)) {
     if (!key.startsWith('std:')) continue;
