@@ -55,7 +55,14 @@ export type ServerRules = Partial<
 /** A declaration's kind by singular name (default: the specification's kinds). */
 export type KindLookup = (singular: string) => AnyKind | undefined;
 
-/** `std:person` → `person`. */
+/**
+ * A relation without the specification's curie.
+ *
+ * @example
+ * ```ts
+ * withoutCurie('std:person'); // 'person'
+ * ```
+ */
 export function withoutCurie(rel: string): string {
   return rel.replace(/^std:/, '');
 }
