@@ -3,25 +3,13 @@
  * and port, unless a public URL is configured (behind a proxy that rewrites Host).
  */
 
+import type { RecordHome } from '../presets/record-homes.js';
 import { CANONICAL_PREFIX } from './relations.js';
 
 /** The API path prefix (the spec's versioned `{base_url}`); a preset may set another. */
 export const API_PREFIX = '/api/v1';
 /** The documentation path prefix (the curie's `/docs/v1/{rel}`). */
 export const DOCS_PREFIX = '/docs/v1';
-
-/**
- * Where the records of a kind live under a preset that puts them under a parent
- * (`recordsUnderParents`): a signature at `petitions/{p}/signatures/{id}`.
- */
-export interface RecordHome {
-  /** The parent's collection (`petitions`). */
-  parent: string;
-  /** The parent's sub-collection listing the records (`signatures`). */
-  sub: string;
-  /** The record's reference to the parent (`petition`). */
-  via: string;
-}
 
 /** A HAL link object. */
 export interface Link {

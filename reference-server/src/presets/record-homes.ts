@@ -5,8 +5,20 @@
  * parent (`recordsUnderParents`); the parent's sub-collection of the kind says the rest.
  */
 import type { KindRegistry } from '../domain/kinds.js';
-import type { RecordHome } from '../http/links.js';
 import type { ServerPreset } from './server-preset.js';
+
+/**
+ * Where the records of a kind live under a preset that puts them under a parent
+ * (`recordsUnderParents`): a signature at `petitions/{p}/signatures/{id}`.
+ */
+export interface RecordHome {
+  /** The parent's collection (`petitions`). */
+  parent: string;
+  /** The parent's sub-collection listing the records (`signatures`). */
+  sub: string;
+  /** The record's reference to the parent (`petition`). */
+  via: string;
+}
 
 /**
  * The homes of the preset's records that live under a parent, by the kind's plural,
