@@ -3,6 +3,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { ApiError, apiError, ErrorCode } from '../domain/errors.js';
+import { drainRefusedBody } from './drain-refused-body.js';
 import type { AppEnv } from './env.js';
 import { CANONICAL_PREFIX } from './relations.js';
 import { incomingOf } from './request-header.js';
@@ -11,7 +12,7 @@ import { errorResponse } from './respond.js';
 /**
  * The 413 answer to a body over `limit` bytes: a `std:error` (under `curiePrefix`) with
  * `Connection: close`.
- * The rest of such a body is never read, so the connection cannot carry another
+ * The rest of such a body is not waited for, so the connection cannot carry another
  * request; saying so lets a keep-alive client open a new one at once instead of
  * sending its next request into a connection that is about to close.
  *
@@ -43,8 +44,9 @@ export function payloadTooLarge(limit: number, curiePrefix = CANONICAL_PREFIX): 
  * Reads the request body up front, refusing one over `maxBytes` with
  * {@link payloadTooLarge}: at once when its Content-Length announces more (before any of
  * it is read), else as soon as the bytes read pass the limit. Neither waits for the
- * rest: the answer says `Connection: close`, and Node closes the connection once it is
- * written.
+ * rest: the answer says `Connection: close`, and under Node the rest is then drained
+ * (bounded, {@link drainRefusedBody}) before the connection closes, so that a client
+ * still sending reads its answer rather than a reset.
  * A body that cannot be read (the client broke the connection mid-body, or Node's
  * parser refused its framing) is the client's failure, a 400 `BAD_REQUEST`, not a
  * server error; nobody may be left to receive it, but no 500 is logged for it either.
@@ -65,23 +67,29 @@ export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
     // and its stream, built for this alone, cost a write call about a tenth of its time.
     const incoming = incomingOf(c.env);
     // (Node's web streams are async iterable; the DOM typings do not say so.)
-    const body = (incoming ?? c.req.raw.body) as AsyncIterable<Uint8Array> | null;
+    // The node request is read without destroying it on an early return: a refused
+    // body is drained, and destroying the request would close the connection.
+    const body = (incoming?.iterator({ destroyOnReturn: false }) ??
+      c.req.raw.body) as AsyncIterable<Uint8Array> | null;
     if (body === null) return next();
+    const refuse = () => {
+      if (incoming) drainRefusedBody(incoming);
+      return payloadTooLarge(maxBytes, c.get('urls').curiePrefix);
+    };
     const declared = c.req.header('content-length');
     if (
       declared !== undefined &&
       c.req.header('transfer-encoding') === undefined &&
       Number(declared) > maxBytes
     ) {
-      return payloadTooLarge(maxBytes, c.get('urls').curiePrefix);
+      return refuse();
     }
     const chunks: Uint8Array[] = [];
     let size = 0;
     try {
       for await (const chunk of body) {
         size += chunk.byteLength;
-        // The rest is not read: the adapter drains it after the answer, within bounds.
-        if (size > maxBytes) return payloadTooLarge(maxBytes, c.get('urls').curiePrefix);
+        if (size > maxBytes) return refuse();
         chunks.push(chunk);
       }
     } catch (error) {

@@ -1,0 +1,172 @@
+/**
+ * A client that sends its whole body before it reads the answer still reads its 413.
+ *
+ * The server answers a body over the limit at once, before reading it. If it then closed
+ * the connection with the rest of the body still arriving, its kernel would answer that
+ * data with a reset, and a reset makes the client's kernel and HTTP stack drop the
+ * answer the client has not read yet: the race once seen under load as "socket hang up"
+ * instead of a 413. The test builds that race exactly: it holds the client's reading
+ * (the answer waits in the client's kernel), waits until the server has answered and
+ * either closed the connection or (with the drain) kept reading, then sends the rest of
+ * the body, and only then reads.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DRAIN_BOUNDS } from '../src/http/drain-refused-body.js';
+import { createApp, openStorage, type RunningServer, startServer } from '../src/index.js';
+
+const KEY = 'drain-test-key-01';
+const LIMIT = 1024 * 1024;
+const storage = openStorage(':memory:');
+let running: RunningServer;
+/** The server side of each connection, in the order they were accepted. */
+const accepted: Socket[] = [];
+
+beforeAll(async () => {
+  storage.putApiKey(KEY, 'acme', 'write');
+  running = await startServer({
+    app: createApp({ storage, anonymousRateLimit: false, logError: () => {} }),
+    port: 0,
+    host: '127.0.0.1',
+  });
+  running.server.on('connection', (socket: Socket) => accepted.push(socket));
+});
+
+afterAll(async () => {
+  await running.close();
+  storage.close();
+});
+
+/** What a client read from a connection, and how the connection ended for it. */
+interface Outcome {
+  answer: string;
+  error: string | undefined;
+}
+
+/** A client socket that reads nothing until `read()` is called. */
+function heldClient(): Promise<{ socket: Socket; read(): Promise<Outcome> }> {
+  const received: Buffer[] = [];
+  let error: string | undefined;
+  return new Promise((resolve, reject) => {
+    const socket = connect({
+      port: running.port,
+      host: '127.0.0.1',
+      // With `onread`, pause() stops reading from the kernel itself, so an answer
+      // waits there unread, as it does for a client busy sending its body.
+      onread: {
+        buffer: Buffer.alloc(64 * 1024),
+        callback: (length, buffer) => {
+          received.push(Buffer.from(buffer.subarray(0, length)));
+          return true;
+        },
+      },
+    });
+    socket.on('error', (failure: NodeJS.ErrnoException) => {
+      error = failure.code ?? failure.message;
+    });
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+    socket.once('connect', () => {
+      socket.pause();
+      resolve({
+        socket,
+        read: async () => {
+          socket.resume();
+          await closed;
+          return { answer: Buffer.concat(received).toString('latin1'), error };
+        },
+      });
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** Writes `data`, resolving once it is handed to the kernel (or the write failed). */
+function write(socket: Socket, data: string | Buffer): Promise<void> {
+  return new Promise((done) => {
+    if (!socket.writable) return done();
+    socket.write(data, () => done());
+  });
+}
+
+/** Resolves when `socket` closes, or after `ms`, whichever comes first. */
+function closedOrAfter(socket: Socket, ms: number): Promise<void> {
+  return new Promise((done) => {
+    if (socket.destroyed) return done();
+    const timer = setTimeout(done, ms);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      done();
+    });
+  });
+}
+
+const HEAD = (length: number) =>
+  `POST /api/v1/people HTTP/1.1\r\nHost: 127.0.0.1\r\nSTD-API-Token: ${KEY}\r\n` +
+  `Content-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+/**
+ * Sends a `length`-byte body: the head and `first` bytes, then (once the server has
+ * answered and closed, or 300 ms passed) the rest in 64 KiB writes; then reads.
+ */
+async function sendThenRead(length: number, first: number): Promise<Outcome> {
+  const before = accepted.length;
+  const client = await heldClient();
+  await write(client.socket, HEAD(length) + 'x'.repeat(first));
+  const server = await waitFor(() => accepted[before]);
+  await closedOrAfter(server, 300);
+  for (let sent = first; sent < length; sent += 64 * 1024) {
+    await write(client.socket, 'x'.repeat(Math.min(64 * 1024, length - sent)));
+  }
+  client.socket.end();
+  return client.read();
+}
+
+async function waitFor<T>(get: () => T | undefined): Promise<T> {
+  for (;;) {
+    const value = get();
+    if (value !== undefined) return value;
+    await new Promise((done) => setTimeout(done, 2));
+  }
+}
+
+describe('a body over the limit is drained before the connection closes', () => {
+  it('lets a client that reads after sending a 1.1 MB body read its 413', async () => {
+    const outcome = await sendThenRead(1_100_000, 16 * 1024);
+    expect(outcome.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(outcome.answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(outcome.answer).toContain('PAYLOAD_TOO_LARGE');
+    expect(outcome.error).toBeUndefined();
+  });
+
+  it('closes a connection whose body goes on past the drain bound, reading no more', async () => {
+    const before = accepted.length;
+    const client = await heldClient();
+    const length = LIMIT + DRAIN_BOUNDS.bytes * 4;
+    await write(client.socket, HEAD(length));
+    const server = await waitFor(() => accepted[before]);
+    const started = performance.now();
+    let sent = 0;
+    while (!server.destroyed && sent < length) {
+      await write(client.socket, 'x'.repeat(64 * 1024));
+      sent += 64 * 1024;
+    }
+    await closedOrAfter(server, DRAIN_BOUNDS.ms + 1000);
+    expect(server.destroyed).toBe(true);
+    expect(sent).toBeLessThan(length);
+    expect(performance.now() - started).toBeLessThan(DRAIN_BOUNDS.ms + 500);
+    client.socket.destroy();
+  });
+
+  it('closes a connection whose body stops coming once the drain time is up', async () => {
+    const before = accepted.length;
+    const client = await heldClient();
+    await write(client.socket, HEAD(LIMIT + 1));
+    const server = await waitFor(() => accepted[before]);
+    const started = performance.now();
+    await closedOrAfter(server, DRAIN_BOUNDS.ms + 1000);
+    expect(server.destroyed).toBe(true);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(DRAIN_BOUNDS.ms - 50);
+    const outcome = await client.read();
+    expect(outcome.answer).toMatch(/^HTTP\/1\.1 413 /);
+  });
+});
