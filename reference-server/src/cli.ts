@@ -17,6 +17,7 @@ import { checkCorsOrigins } from './http/cors.js';
 import { checkKeyRate } from './http/key-rate-limit.js';
 import { checkApiKeyHeader } from './http/middleware.js';
 import { checkCuriePrefix } from './http/relations.js';
+import { listenFailureMessage } from './listen-failure.js';
 import { SERVER_PRESETS } from './presets/index.js';
 import { seedPeople } from './seed.js';
 import { describeActivity, seedActivity } from './seed-activity.js';
@@ -327,7 +328,9 @@ async function main(argv: string[]): Promise<void> {
     running = await startServer({ app, port, host });
   } catch (error) {
     storage.close();
-    throw error;
+    // One line that says what to do, rather than Node's `listen EADDRINUSE: ...`.
+    const message = listenFailureMessage(error, port, host);
+    throw message === undefined ? error : new Error(message);
   }
   console.log(`Entry point: ${running.entryPoint}`);
 
