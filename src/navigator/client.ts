@@ -1,5 +1,5 @@
 import { InvalidLinkError, ResponseFormatError } from '../errors/index.js';
-import { type Curies, fetchableUrl, HalDocument } from '../hal/index.js';
+import { type Curies, HalDocument, unfetchableReason } from '../hal/index.js';
 import type { HelperResult } from '../helpers/result.js';
 import { jsonPreview } from '../http/json-body.js';
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js';
@@ -10,6 +10,7 @@ import type { AnyKind } from '../schema/kind.js';
 import { declaredPlurals, specPlurals } from '../schema/kind-names.js';
 import { KINDS, type SpecKind } from '../schema/kinds/index.js';
 import type { personKind } from '../schema/kinds/person.js';
+import { BODY_PREVIEW_LENGTH } from '../wire/body-preview.js';
 import { Collection } from './collection.js';
 import { collectionRelations, hasCollection } from './collection-relation.js';
 import { type CallOptions, NavigatorContext } from './context.js';
@@ -411,7 +412,7 @@ export async function connectWith<const K extends readonly AnyKind[]>(
   entryPointUrl: string,
   options: ClientOptions = {},
 ): Promise<BaseClient & Collections<K[number]>> {
-  const problem = fetchableUrl(entryPointUrl);
+  const problem = unfetchableReason(entryPointUrl);
   if (problem !== undefined) {
     throw new InvalidLinkError({
       rel: undefined,
@@ -458,7 +459,7 @@ export async function connectWith<const K extends readonly AnyKind[]>(
       url: url.toString(),
       status: response.status,
       contentType: response.headers.get('content-type'),
-      bodyText: jsonPreview(response.body ?? null, 500),
+      bodyText: jsonPreview(response.body ?? null, BODY_PREVIEW_LENGTH),
       reason: `not an entry point: ${notEntryPoint}`,
     });
   }

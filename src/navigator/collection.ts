@@ -2,10 +2,10 @@ import type * as z from 'zod/mini';
 import { InvalidLinkError } from '../errors/invalid-link-error.js';
 import { earlyLinks } from '../hal/early-links.js';
 import {
-  fetchableUrl,
   type HalDocument,
   Link,
   toLinkList,
+  unfetchableReason,
   withQueryParameter,
 } from '../hal/index.js';
 import { backgroundUrl } from '../helpers/background.js';
@@ -101,7 +101,7 @@ function earlyNext(links: Record<string, unknown>, pageUrl: string): string | un
  * server (whose pages must not receive this server's key).
  */
 function checkCursor(cursor: string, collectionUrl: string): void {
-  const unusable = fetchableUrl(cursor);
+  const unusable = unfetchableReason(cursor);
   const reason =
     unusable === undefined && new URL(cursor).origin !== new URL(collectionUrl).origin
       ? `not on the server of the collection (${new URL(collectionUrl).origin}): a page cursor must be a page URL of that server`

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import { SchemaValidationError } from '../errors/index.js';
 import { UnknownKindError } from '../errors/unknown-kind-error.js';
-import { type Curies, fetchableUrl, HalDocument, isJsonObject, Link } from '../hal/index.js';
+import { type Curies, HalDocument, isJsonObject, Link, unfetchableReason } from '../hal/index.js';
 import type { HttpMethod, HttpRequest, HttpResponse, Transport } from '../http/transport.js';
 import { fitsAsIs } from '../schema/fits.js';
 import type { AnyKind } from '../schema/kind.js';
@@ -279,7 +279,7 @@ function usableLocation(response: HttpResponse, requestUrl: string): string | un
   if (!location) return undefined;
   try {
     const url = new URL(location, response.url || requestUrl).toString();
-    return fetchableUrl(url) === undefined ? url : undefined;
+    return unfetchableReason(url) === undefined ? url : undefined;
   } catch {
     return undefined;
   }
