@@ -19,6 +19,7 @@ import { checkApiKeyHeader } from './http/middleware.js';
 import { checkCuriePrefix } from './http/relations.js';
 import { listenFailureMessage } from './listen-failure.js';
 import { SERVER_PRESETS } from './presets/index.js';
+import { httpUrlOrUndefined } from './sdk-wire.js';
 import { seedPeople } from './seed.js';
 import { describeActivity, seedActivity } from './seed-activity.js';
 import { startServer } from './server.js';
@@ -215,7 +216,7 @@ async function main(argv: string[]): Promise<void> {
       : values.db === undefined
         ? defaultDatabase(serverRoot, userDir)
         : resolve(userDir, values.db);
-  if (values['public-url'] !== undefined && !/^https?:\/\/[^/]+/.test(values['public-url'])) {
+  if (values['public-url'] !== undefined && !httpUrlOrUndefined(values['public-url'])) {
     throw new UsageError('--public-url must be an absolute http(s) URL');
   }
 

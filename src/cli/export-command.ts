@@ -23,11 +23,10 @@ import { EXPORTABLE_COLLECTIONS, type ExportableKind, exportableKind } from '../
 import { createFileOutput, type Output, resumeFileOutput, streamOutput } from '../export/output.js';
 import { ProgressBar, type ProgressStream } from '../export/progress.js';
 import { type DurableEvery, type ExportProgress, runExport } from '../export/run-export.js';
-import { requestedWait } from '../http/retry-after.js';
-import { DEFAULT_MAX_RETRY_AFTER } from '../http/retry-policy.js';
 import {
   type Client,
   connect,
+  DEFAULT_MAX_RETRY_AFTER,
   field,
   isHTTPError,
   isInvalidLinkError,
@@ -36,8 +35,12 @@ import {
   isRateLimitError,
   isResponseFormatError,
   isTimeoutError,
+  presetNamed,
+  SERVER_PRESETS,
+  type ServerPreset,
 } from '../index.js';
-import { presetNamed, SERVER_PRESETS, type ServerPreset } from '../presets/index.js';
+import { isHttpUrl } from '../wire/http-url.js';
+import { requestedWait } from '../wire/retry-after.js';
 import { packageVersion } from './package-version.js';
 import { namingWaits, waitText } from './wait-notice.js';
 
@@ -502,7 +505,7 @@ function settle(
       `--url must be an absolute http(s) URL like https://api.example.org/api/v1/, got ${JSON.stringify(url)}`,
     );
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+  if (!isHttpUrl(parsed)) {
     throw new UsageError(`--url must be an http(s) URL, got ${JSON.stringify(url)}`);
   }
   const name = resumed?.collection ?? request.collection ?? 'people';

@@ -1,6 +1,6 @@
 import { duration } from '../export/progress.js';
-import { requestedWait } from '../http/retry-after.js';
-import { DEFAULT_MAX_RETRY_AFTER, DEFAULT_RETRY_LIMIT } from '../http/retry-policy.js';
+import { DEFAULT_MAX_RETRY_AFTER, DEFAULT_RETRY_LIMIT } from '../index.js';
+import { requestedWait } from '../wire/retry-after.js';
 
 /**
  * A fetch that names, through `say`, the wait a server asks for when it answers 429 (or

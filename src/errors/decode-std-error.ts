@@ -1,4 +1,4 @@
-import { isJsonObject as isRecord } from '../hal/link.js';
+import { isJsonObject as isRecord } from '../wire/json-object.js';
 import type { ErrorDescription, StdError } from './std-error-schema.js';
 import { isStdErrorObject, toStdError } from './std-error-wire.js';
 

@@ -6,6 +6,8 @@
  * or by `[primary]`, the element whose `primary` is true, else the first one: servers
  * mark one member primary, and a spreadsheet wants that one.
  */
+
+import { isJsonObject } from '../wire/json-object.js';
 import type { ExportableKind } from './kinds.js';
 
 /** One step of a column path. */
@@ -64,13 +66,13 @@ export function columnValue(column: Column, record: unknown): unknown {
   let value: unknown = record;
   for (const step of column.steps) {
     if ('member' in step) {
-      value = isObject(value) ? value[step.member] : undefined;
+      value = isJsonObject(value) ? value[step.member] : undefined;
     } else if (!Array.isArray(value)) {
       return undefined;
     } else if ('index' in step) {
       value = value[step.index];
     } else {
-      value = value.find((element) => isObject(element) && isTrue(element.primary)) ?? value[0];
+      value = value.find((element) => isJsonObject(element) && isTrue(element.primary)) ?? value[0];
     }
     if (value === undefined) return undefined;
   }
@@ -91,17 +93,13 @@ export function columnValue(column: Column, record: unknown): unknown {
  */
 export function defaultColumns(kind: ExportableKind): Column[] {
   const schema: unknown = kind.schema;
-  const shape = isObject(schema) && isObject(schema.shape) ? Object.keys(schema.shape) : [];
+  const shape = isJsonObject(schema) && isJsonObject(schema.shape) ? Object.keys(schema.shape) : [];
   const members = shape.filter((name) => name !== '_links' && name !== '_embedded');
   const convenience =
     kind.plural === 'people'
       ? ['email_addresses[primary].address', 'phone_numbers[primary].number']
       : [];
   return [URL_COLUMN, ...convenience, ...members].map(parseColumn);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // The specification's `primary` is a boolean, but some servers send "true" (see the

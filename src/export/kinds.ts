@@ -3,8 +3,7 @@
  * (`schema/kinds/index.ts`), named by its collection relation without the curie
  * (`people` for `std:people`), people first.
  */
-import type { AnyKind } from '../schema/kind.js';
-import { KINDS } from '../schema/kinds/index.js';
+import { type AnyKind, KINDS } from '../schema/index.js';
 
 /** A resource kind whose members the exporter reads as plain JSON. */
 export type ExportableKind = AnyKind;

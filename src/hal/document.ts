@@ -3,7 +3,7 @@ import { LinkNotFoundError } from '../errors/link-not-found-error.js';
 import { Curies, curiesOf } from './curies.js';
 import { type HalLink, isJsonObject, toLinkList } from './link.js';
 import { expandTemplate, type TemplateVariables } from './template.js';
-import { fetchableUrl, resolveHref } from './uri.js';
+import { resolveHref, unfetchableReason } from './uri.js';
 
 /**
  * One link of a HAL document, with what is needed to turn it into a URL: the relation
@@ -90,7 +90,7 @@ export class Link {
     } catch (error) {
       throw this.#invalid('not a URL reference', error);
     }
-    const problem = fetchableUrl(url);
+    const problem = unfetchableReason(url);
     if (problem !== undefined) throw this.#invalid(problem);
     return url;
   }
@@ -315,7 +315,7 @@ export class HalDocument {
 function embeddedUrl(base: string, selfHref: string): string {
   try {
     const url = resolveHref(base, selfHref);
-    return fetchableUrl(url) === undefined ? url : base;
+    return unfetchableReason(url) === undefined ? url : base;
   } catch {
     return base;
   }

@@ -2,4 +2,4 @@ export { Curies, curiesOf } from './curies.js';
 export { HalDocument, Link } from './document.js';
 export { type HalLink, isJsonObject, toLinkList } from './link.js';
 export { expandTemplate, type TemplateVariables, templateVariableNames } from './template.js';
-export { fetchableUrl, resolveHref, withQueryParameter } from './uri.js';
+export { resolveHref, unfetchableReason, withQueryParameter } from './uri.js';

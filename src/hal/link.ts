@@ -1,3 +1,8 @@
+import { isJsonObject } from '../wire/json-object.js';
+
+// Re-exported: the hal layer's readers and the navigator take it from here.
+export { isJsonObject };
+
 /**
  * A link object as HAL defines it. Only `href` is required; the other members are
  * hints that servers in the wild fill in to varying degrees.
@@ -50,17 +55,4 @@ export function toLinkList(value: unknown): HalLink[] {
     }
   }
   return links;
-}
-
-/**
- * True when `value` is a plain JSON object (not an array or null).
- *
- * @example
- * ```ts
- * isJsonObject({}); // true
- * isJsonObject([]); // false
- * ```
- */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import { InvalidLinkError } from '../errors/invalid-link-error.js';
+import { isHttpUrl } from '../wire/http-url.js';
 
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
 
@@ -9,7 +10,7 @@ const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
  * the only canonical address, and round-tripping it through `URL` would normalise it
  * (case, default ports, percent-encoding), which some servers treat as another URL.
  * Only relative references are resolved, per RFC 3986. Any scheme is kept (curies
- * name relations with URIs that are never fetched); {@link fetchableUrl} is the check
+ * name relations with URIs that are never fetched); {@link unfetchableReason} is the check
  * for an address about to be requested. A relative reference that does not resolve is
  * an {@link InvalidLinkError}.
  *
@@ -37,20 +38,18 @@ export function resolveHref(base: string, href: string): string {
  *
  * @example
  * ```ts
- * fetchableUrl('https://api.example.org/api/v1/people'); // undefined
- * fetchableUrl('javascript:alert(1)'); // 'not an http(s) URL'
+ * unfetchableReason('https://api.example.org/api/v1/people'); // undefined
+ * unfetchableReason('javascript:alert(1)'); // 'not an http(s) URL'
  * ```
  */
-export function fetchableUrl(url: string): string | undefined {
+export function unfetchableReason(url: string): string | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return 'not a URL';
   }
-  return parsed.protocol === 'http:' || parsed.protocol === 'https:'
-    ? undefined
-    : 'not an http(s) URL';
+  return isHttpUrl(parsed) ? undefined : 'not an http(s) URL';
 }
 
 /**

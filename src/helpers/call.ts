@@ -3,7 +3,6 @@ import { InvalidLinkError } from '../errors/invalid-link-error.js';
 import { NetworkError } from '../errors/network-error.js';
 import { ResponseFormatError } from '../errors/response-format-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
-import { isJsonObject } from '../hal/link.js';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyFor } from '../http/idempotency-key.js';
 import { bodyValue, parseBody } from '../http/json-body.js';
 import {
@@ -12,6 +11,10 @@ import {
   isKeyedRetryStatus,
   KEYED_POST_RETRY_STATUS_CODES,
 } from '../http/retry-policy.js';
+import { DEFAULT_API_KEY_HEADER } from '../wire/api-key-header.js';
+import { BODY_PREVIEW_LENGTH } from '../wire/body-preview.js';
+import { isHttpUrl } from '../wire/http-url.js';
+import { isJsonObject } from '../wire/json-object.js';
 import { backgroundUrl } from './background.js';
 import { type HelperResult, isPartialSuccess, partialResult, successResult } from './result.js';
 
@@ -106,10 +109,8 @@ export interface CallHelperOptions extends HelperCallOptions {
   record?: string;
 }
 
-const DEFAULT_API_KEY_HEADER = 'STD-API-Token';
 const DEFAULT_TIMEOUT = 30_000;
 const ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.1';
-const BODY_PREVIEW_LENGTH = 500;
 // What the transport retries on a POST with a key its server honours, and on any other.
 const RETRIED_STATUSES = [...DEFAULT_RETRY_STATUS_CODES, ...KEYED_POST_RETRY_STATUS_CODES];
 // A person is waiting on the page: a server that asks for a longer wait gets its error
@@ -245,7 +246,7 @@ function checkedUrl(href: string): URL {
   } catch {
     url = undefined;
   }
-  if (url?.protocol === 'http:' || url?.protocol === 'https:') return url;
+  if (url && isHttpUrl(url)) return url;
   throw new InvalidLinkError({
     rel: undefined,
     href,

@@ -1,7 +1,7 @@
 import { InvalidLinkError } from '../errors/invalid-link-error.js';
 import { LinkNotFoundError } from '../errors/link-not-found-error.js';
 import { isJsonObject, toLinkList } from '../hal/link.js';
-import { fetchableUrl, resolveHref } from '../hal/uri.js';
+import { resolveHref, unfetchableReason } from '../hal/uri.js';
 
 // The light entry has no HAL parser (the full SDK's HalDocument, curies and templates
 // weigh more than a page should carry): this reads the one link a page needs from a
@@ -13,7 +13,7 @@ const UNNAMED = 'the resource given (no self link)';
 /** The absolute self href of a resource's JSON, or undefined. */
 function selfHref(links: Record<string, unknown>): string | undefined {
   const href = toLinkList(links.self)[0]?.href;
-  return href !== undefined && fetchableUrl(href) === undefined ? href : undefined;
+  return href !== undefined && unfetchableReason(href) === undefined ? href : undefined;
 }
 
 /**
@@ -70,7 +70,7 @@ export function helperHref(resource: unknown, name: string): string {
     new InvalidLinkError({ rel: found.rel, href: found.href, documentUrl: self, reason });
   if (found.templated) throw invalid('a URI template, not the address of a helper');
   const href = self === undefined ? found.href : resolveHref(self, found.href);
-  const unusable = fetchableUrl(href);
+  const unusable = unfetchableReason(href);
   if (unusable !== undefined) {
     throw invalid(
       self === undefined && !/^[a-z][a-z\d+.-]*:/i.test(href)

@@ -1,5 +1,5 @@
 import type { ResourceStatus, StdError } from '../errors/std-error-schema.js';
-import { isJsonObject } from '../hal/link.js';
+import { isJsonObject } from '../wire/json-object.js';
 
 // Run-time imports of this module stay free of zod, ky and uri-template: it is part of
 // the light browser entry (`adis-sdk/helpers`). Types come from the zod schemas, which

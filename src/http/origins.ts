@@ -1,3 +1,5 @@
+import { httpUrlOrUndefined } from '../wire/http-url.js';
+
 /**
  * The origin (`scheme://host[:port]`) of an absolute http(s) URL, or undefined for
  * anything else. Going through `URL` makes `HTTPS://API.Example.org:443/x` and
@@ -10,14 +12,7 @@
  * ```
  */
 export function originOf(urlOrOrigin: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(urlOrOrigin);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  return url.origin;
+  return httpUrlOrUndefined(urlOrOrigin)?.origin;
 }
 
 /**

@@ -8,6 +8,7 @@ import { RedirectError } from '../errors/redirect-error.js';
 import { ResponseFormatError } from '../errors/response-format-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { isAdisError, isNetworkError, isTimeoutError } from '../errors/type-guards.js';
+import { type RequestedWait, requestedWait } from '../wire/retry-after.js';
 import { bufferResponse, textOf } from './body-reader.js';
 import { KeyHonouringOrigins } from './honoured-keys.js';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyFor } from './idempotency-key.js';
@@ -16,7 +17,6 @@ import { originOf, TrustedOrigins } from './origins.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type Hop, isRedirectStatus, MAX_REDIRECTS, nextHop } from './redirects.js';
 import { refusedBeforeSending } from './refused-connection.js';
-import { type RequestedWait, requestedWait } from './retry-after.js';
 import {
   isIdempotentMethod,
   isKeyedRetryStatus,
@@ -36,6 +36,12 @@ export type {
   RetryEvent,
   TransportHooks,
 } from './transport-hooks.js';
+
+import { DEFAULT_API_KEY_HEADER } from '../wire/api-key-header.js';
+import { BODY_PREVIEW_LENGTH } from '../wire/body-preview.js';
+import { isHttpUrl } from '../wire/http-url.js';
+
+export { DEFAULT_API_KEY_HEADER };
 
 /** The methods the SDK sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -188,8 +194,6 @@ export interface Transport {
   isTrusted(url: string): boolean;
 }
 
-/** The spec's name for the key header. */
-export const DEFAULT_API_KEY_HEADER = 'STD-API-Token';
 /** Per-attempt timeout when none is given, ms. */
 export const DEFAULT_TIMEOUT = 30_000;
 /** Longest pause between two chunks of a body when none is given, ms. */
@@ -209,7 +213,6 @@ export const DEFAULT_IDLE_TIMEOUT = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 const DEFAULT_ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.1';
-const BODY_PREVIEW_LENGTH = 500;
 // ky refuses a timeout above what setTimeout can hold; refuse it when the transport is made.
 const MAX_TIMEOUT = 2_147_483_647;
 
@@ -598,9 +601,7 @@ async function toAdisError(
 function resolveLocation(location: string, base: string): string | undefined {
   try {
     const target = new URL(location, base);
-    return target.protocol === 'http:' || target.protocol === 'https:'
-      ? target.toString()
-      : undefined;
+    return isHttpUrl(target) ? target.toString() : undefined;
   } catch {
     return undefined;
   }

@@ -1,12 +1,10 @@
+import { isJsonObject } from '../wire/json-object.js';
+
 // What a write sends is zod's output, whose objects list their members in the schema's
 // order. A record read from a server and written back should reach it as it was read,
 // member for member and in the same order (the round-trip rule, docs/round-trip.md):
 // servers do not care about order, but people comparing requests, signatures over
 // bodies and byte-for-byte tests do.
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * `output` (a parsed write body) with the members of each object in the order `input`
@@ -23,7 +21,7 @@ export function inInputOrder(input: unknown, output: unknown): unknown {
   if (Array.isArray(input) && Array.isArray(output)) {
     return output.map((value, index) => inInputOrder(input[index], value));
   }
-  if (!isPlainObject(input) || !isPlainObject(output)) return output;
+  if (!isJsonObject(input) || !isJsonObject(output)) return output;
   const ordered: Record<string, unknown> = {};
   for (const key of Object.keys(input)) {
     if (Object.hasOwn(output, key)) put(ordered, key, inInputOrder(input[key], output[key]));

@@ -2,8 +2,7 @@ import { ResponseFormatError } from '../errors/index.js';
 import { isJsonObject } from '../hal/index.js';
 import { jsonPreview } from '../http/json-body.js';
 import type { HttpResponse } from '../http/transport.js';
-
-const BODY_PREVIEW_LENGTH = 500;
+import { BODY_PREVIEW_LENGTH } from '../wire/body-preview.js';
 
 /**
  * A 2xx answer whose body is of the wrong shape for the call: `reason` says what was

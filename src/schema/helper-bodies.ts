@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isJsonObject } from '../wire/json-object.js';
 import { ticketSchema } from './action-fields.js';
 import type { AnyKind } from './kind.js';
 import { attendanceKind } from './kinds/attendance.js';
@@ -157,13 +158,8 @@ function forwardRules(
   }
 }
 
-/** Whether a value is an object whose members can be read (the rules skip anything else). */
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const whenObject: z.core.$ZodSuperRefineParams = {
-  when: (payload) => isObject(payload.value),
+  when: (payload) => isJsonObject(payload.value),
 };
 
 /**

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isJsonObject } from '../wire/json-object.js';
 
 // Vendor extension members: a server or client may add members of its own to any object
 // of the specification, named `<prefix>:<name>` (`action_network:hidden`,
@@ -91,11 +92,7 @@ export function closedObject<S extends z.core.$ZodShape>(shape: S): VendorObject
         }
       },
       // Reported with the members' own problems, as a strict object's unknown keys are.
-      { when: (payload) => isObjectValue(payload.value) },
+      { when: (payload) => isJsonObject(payload.value) },
     ),
   ) as unknown as VendorObject<S>;
-}
-
-function isObjectValue(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

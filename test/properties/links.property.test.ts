@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { InvalidLinkError } from '../../src/errors/index.js';
 import {
   expandTemplate,
-  fetchableUrl,
   HalDocument,
   isJsonObject,
   Link,
   resolveHref,
   templateVariableNames,
+  unfetchableReason,
 } from '../../src/hal/index.js';
 import {
   BASE,
@@ -81,7 +81,7 @@ describe('Link.url and selfUrl', () => {
         try {
           const expanded = templated ? expandTemplate(h) : h;
           const resolved = resolveHref(url, expanded);
-          expected = fetchableUrl(resolved) === undefined ? resolved : undefined;
+          expected = unfetchableReason(resolved) === undefined ? resolved : undefined;
         } catch {
           expected = undefined;
         }
@@ -149,11 +149,11 @@ describe('resolveHref', () => {
   });
 });
 
-describe('fetchableUrl', () => {
+describe('unfetchableReason', () => {
   it('never throws, and passes exactly the strings that parse as http(s) URLs', () => {
     fc.assert(
       fc.property(fc.oneof(href, fc.string({ unit: 'binary' })), (x) => {
-        const problem = fetchableUrl(x);
+        const problem = unfetchableReason(x);
         let protocol: string | undefined;
         try {
           protocol = new URL(x).protocol;
@@ -168,11 +168,13 @@ describe('fetchableUrl', () => {
   });
 });
 
-describe('fetchableUrl on anything', () => {
+describe('unfetchableReason on anything', () => {
   it('never throws, whatever a JavaScript caller passes', () => {
     fc.assert(
       fc.property(fc.anything(), (x) => {
-        expect(['not a URL', 'not an http(s) URL', undefined]).toContain(fetchableUrl(x as string));
+        expect(['not a URL', 'not an http(s) URL', undefined]).toContain(
+          unfetchableReason(x as string),
+        );
       }),
       { numRuns: 500 },
     );

@@ -8,6 +8,8 @@
  *   month and day) — a choice the spec leaves open;
  * - read-only fields are ignored.
  */
+
+import { isJsonObject } from '../sdk-wire.js';
 import type { JsonObject } from '../storage/storage.js';
 
 /**
@@ -20,7 +22,7 @@ import type { JsonObject } from '../storage/storage.js';
  * ```
  */
 export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(value);
 }
 
 /**

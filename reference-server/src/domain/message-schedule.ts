@@ -5,9 +5,9 @@
  * (`2026-09-01 18:00:00` is `2026-09-01T18:00:00Z`), as the record schemas read them.
  */
 import { datetime, type MessageSchedule, MessageScheduleSchema } from 'adis-sdk/schema';
-import type { Vocabulary } from '../presets/server-preset.js';
 import type { JsonObject } from '../storage/storage.js';
 import { parseOrThrow } from './validation.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /** The body's date-time members. */
 const DATE_MEMBERS = ['scheduled_start_date', 'scheduled_stop_date', 'scheduled_end_date'];

@@ -11,8 +11,6 @@
 import type { strictHelperBodies } from 'adis-sdk/schema';
 import type * as z from 'zod/mini';
 // The href functions are pure (no HTTP): the same reading of hrefs as the routes'.
-import { recordOfHref, Urls } from '../http/links.js';
-import type { Vocabulary } from '../presets/server-preset.js';
 import type { JsonObject, StoredRecord, Tenant } from '../storage/storage.js';
 import type { ResourceStatus } from './errors.js';
 import { runActionFunctions } from './helpers/action-functions.js';
@@ -21,8 +19,10 @@ import type { HelperContext } from './helpers/context.js';
 import { upsertPerson } from './helpers/matching.js';
 import type { HelperOutcome } from './helpers/outcome.js';
 import { personKind } from './person.js';
+import { recordOfHref, recordPath } from './record-paths.js';
 import type { RecordService } from './records.js';
 import { parseOrThrow } from './validation.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /** Outcome of a signup call. */
 export interface SignupResult {
@@ -115,7 +115,7 @@ export function personSignup(
       anonymous: false,
       now,
       resolveHref: recordOfHref,
-      hrefOf: (plural, id) => new Urls('').record(plural, id),
+      hrefOf: recordPath,
     },
     body,
   );

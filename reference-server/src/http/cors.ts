@@ -6,6 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { isHttpUrl } from '../sdk-wire.js';
 import { REQUEST_ID_HEADER } from './access-log.js';
 import type { AppEnv } from './env.js';
 import {
@@ -139,7 +140,7 @@ export function checkCorsOrigins(origins: readonly string[] | '*'): void {
     } catch {
       parsed = undefined;
     }
-    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+    if (!parsed || !isHttpUrl(parsed) || parsed.origin !== origin) {
       throw new RangeError(
         `CORS origin ${JSON.stringify(origin)} must be written like https://www.example.org (scheme, host, optional port; no path or trailing slash)`,
       );

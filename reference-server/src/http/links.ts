@@ -3,11 +3,10 @@
  * and port, unless a public URL is configured (behind a proxy that rewrites Host).
  */
 
+import { API_PREFIX, recordPath } from '../domain/record-paths.js';
 import type { RecordHome } from '../presets/record-homes.js';
 import { CANONICAL_PREFIX } from './relations.js';
 
-/** The API path prefix (the spec's versioned `{base_url}`); a preset may set another. */
-export const API_PREFIX = '/api/v1';
 /** The documentation path prefix (the curie's `/docs/v1/{rel}`). */
 export const DOCS_PREFIX = '/docs/v1';
 
@@ -104,7 +103,7 @@ export class Urls {
 
   /** A record. */
   record(plural: string, id: string): string {
-    return this.api(`${plural}/${encodeURIComponent(id)}`);
+    return `${this.root}${recordPath(plural, id, this.apiPrefix)}`;
   }
 
   /**
@@ -185,41 +184,4 @@ export function withQuery(
   }
   const query = search.toString();
   return query ? `${href}?${query}` : href;
-}
-
-/**
- * The record an href of this server names, read from its path
- * (`…/api/v1/<plural>/<id>`, or the nested address `…/<plural>/<id>/<sub>/<id>` a
- * preset serves: the record is the last pair), whatever its origin: behind a proxy the
- * client may know the server by another host. Undefined for any other href.
- *
- * @example
- * ```ts
- * recordOfHref('http://h/api/v1/people/abc'); // { plural: 'people', id: 'abc' }
- * recordOfHref('http://h/api/v2/petitions/p/signatures/s', '/api/v2'); // { plural: 'signatures', id: 's' }
- * recordOfHref('http://h/elsewhere'); // undefined
- * ```
- */
-export function recordOfHref(
-  href: string,
-  apiPrefix = API_PREFIX,
-): { plural: string; id: string } | undefined {
-  let path: string;
-  try {
-    path = new URL(href, 'http://relative.invalid').pathname;
-  } catch {
-    return undefined;
-  }
-  const prefix = `${apiPrefix}/`;
-  if (!path.startsWith(prefix)) return undefined;
-  const parts = path.slice(prefix.length).replace(/\/+$/, '').split('/');
-  if ((parts.length !== 2 && parts.length !== 4) || parts.some((part) => part === '')) {
-    return undefined;
-  }
-  const [plural, id] = parts.slice(-2) as [string, string];
-  try {
-    return { plural, id: decodeURIComponent(id) };
-  } catch {
-    return undefined;
-  }
 }

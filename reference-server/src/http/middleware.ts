@@ -49,16 +49,6 @@ export function apiHeaders(config: AppConfig): MiddlewareHandler<AppEnv> {
   };
 }
 
-/**
- * The spec's API key header, the default of `AppOptions.apiKeyHeader`.
- *
- * @example
- * ```ts
- * fetch(url, { headers: { [DEFAULT_API_KEY_HEADER]: key } });
- * ```
- */
-export const DEFAULT_API_KEY_HEADER = 'STD-API-Token';
-
 /** Headers that mean something else to HTTP, to CORS or to this server. */
 const TAKEN_HEADERS = new Set(
   [

@@ -6,19 +6,10 @@
  */
 import type { SignupStatuses } from '../domain/helpers/signup-statuses.js';
 import type { KindRegistry, ResourceKind } from '../domain/kinds.js';
+import type { Vocabulary } from '../domain/vocabulary.js';
 import type { Storage, StoredRecord, Tenant } from '../storage/storage.js';
 
-/** How a preset's server validates written members and values. */
-export type Vocabulary =
-  /** The specification's formats, closed enums and members only (the plain server). */
-  | 'strict'
-  /**
-   * The specification's rules, plus what real servers document beside it: their members
-   * (`tag_list`, a phone's `status`, message `targets`, `remove_tags`), their values (email
-   * statuses such as `previous bounce`) and their date-time spellings
-   * (`2026-09-01 18:00:00`), stored as ISO 8601.
-   */
-  | 'extended';
+export type { Vocabulary };
 
 /** A metadata document a preset adds beside the canvass lists (`custom_fields`). */
 export interface PresetMetadataList {

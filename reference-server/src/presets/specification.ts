@@ -1,3 +1,4 @@
+import { DEFAULT_API_KEY_HEADER } from '../sdk-wire.js';
 import type { ServerPreset } from './server-preset.js';
 
 /**
@@ -12,7 +13,7 @@ import type { ServerPreset } from './server-preset.js';
 export const SPECIFICATION_PRESET: ServerPreset = {
   name: 'specification',
   apiPrefix: '/api/v1',
-  apiKeyHeader: 'STD-API-Token',
+  apiKeyHeader: DEFAULT_API_KEY_HEADER,
   curiePrefix: 'std',
   extraCuries: [],
   keyRateLimit: false,

@@ -4,7 +4,7 @@
  * vocabulary a real server documents besides, under its preset).
  */
 import { extendedHelperBodies, type HELPER_BODIES, strictHelperBodies } from 'adis-sdk/schema';
-import type { Vocabulary } from '../../presets/server-preset.js';
+import type { Vocabulary } from '../vocabulary.js';
 
 /**
  * The helper bodies as the server checks them under `vocabulary`. Each set is built on

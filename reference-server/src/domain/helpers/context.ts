@@ -2,10 +2,11 @@
  * What a helper call runs with: the record service, the tenant, who calls, and the two
  * things about hrefs only the HTTP layer knows (how to read one, how to build one).
  */
-import type { Vocabulary } from '../../presets/server-preset.js';
+
 import type { Tenant } from '../../storage/storage.js';
 import type { ResourceKind } from '../kinds.js';
 import type { RecordService } from '../records.js';
+import type { Vocabulary } from '../vocabulary.js';
 import type { SignupStatuses } from './signup-statuses.js';
 
 /** A record of this server named by an href: its collection and id. */

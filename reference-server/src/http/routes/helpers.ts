@@ -20,12 +20,12 @@ import {
   RECORD_HELPERS,
 } from '../../domain/helpers/record-helpers.js';
 import type { RecordHelper, ResourceKind } from '../../domain/kinds.js';
+import { recordOfHref } from '../../domain/record-paths.js';
 import { referencesOf } from '../../domain/records.js';
 import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js';
 import { acceptInBackground, wantsBackground } from '../background.js';
 import { type Control, readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
-import { recordOfHref } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
 import { presentBody } from '../relations.js';
 import { minimalRecord, renderRecord } from '../render.js';

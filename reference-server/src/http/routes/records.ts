@@ -13,13 +13,13 @@ import { parseFilter } from '../../domain/filter.js';
 import type { ResourceKind } from '../../domain/kinds.js';
 import { isPlainObject } from '../../domain/merge.js';
 import { parsePageRequest } from '../../domain/paging.js';
+import { recordOfHref } from '../../domain/record-paths.js';
 import { type LinkInput, type LinkTarget, referencesOf } from '../../domain/records.js';
 import type { JsonObject, RecordFilter, StoredRecord } from '../../storage/storage.js';
 import { wantsBackground } from '../background.js';
 import { writeInBackground } from '../background-writes.js';
 import { readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
-import { recordOfHref } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
 import { singleQuery } from '../query.js';
 import {

@@ -1,0 +1,182 @@
+// The layer rules of docs/architecture.md ("Layers"), checked by `npm run check:layers`
+// (part of `npm test`). Each rule names a layer and what it must not import; a rule's
+// comment says why. Type-only imports count: a layer that names a type from above
+// depends on it as much as one that calls it. Cycles are dpdm's job (check:cycles).
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-unresolvable-import',
+      comment: 'An import that resolves to no file is a broken module (and would slip past every rule below).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    // ---- the SDK (src/) ----
+    {
+      name: 'wire-imports-nothing',
+      comment:
+        'src/wire/ is the bottom of the SDK (and what the server shares of it): predicates and wire constants, no dependency at all.',
+      severity: 'error',
+      from: { path: '^src/wire/' },
+      to: { pathNot: '^src/wire/' },
+    },
+    {
+      name: 'schema-imports-only-schema-and-wire',
+      comment:
+        'src/schema/ is the pure schema layer (adis-sdk/schema, imported by the server): zod, itself and src/wire/ only.',
+      severity: 'error',
+      from: { path: '^src/schema/' },
+      to: { path: '^src/', pathNot: '^src/(schema|wire)/' },
+    },
+    {
+      name: 'errors-below-hal-and-http',
+      comment:
+        'Typed errors are the bottom of the transport layer: hal and http throw them; they import neither.',
+      severity: 'error',
+      from: { path: '^src/errors/' },
+      to: { path: '^src/', pathNot: '^src/(errors|wire)/' },
+    },
+    {
+      name: 'transport-below-navigator',
+      comment:
+        'HAL parsing and the transport (src/hal/, src/http/) know nothing of kinds, the navigator or the entries: errors, each other and src/wire/ only.',
+      severity: 'error',
+      from: { path: '^src/(hal|http)/' },
+      to: { path: '^src/', pathNot: '^src/(errors|hal|http|wire)/' },
+    },
+    {
+      name: 'helpers-entry-is-light',
+      comment:
+        'adis-sdk/helpers (src/helpers/) runs with fetch alone: it never reaches the navigator, presets or the main entry.',
+      severity: 'error',
+      from: { path: '^src/helpers/' },
+      to: { path: '^src/(navigator|presets|export|cli|index\\.ts)' },
+    },
+    {
+      name: 'helpers-take-only-types-from-schema',
+      comment:
+        'The light entry names the schema layer\'s types but never loads it (zod stays out of the widget bundle).',
+      severity: 'error',
+      from: { path: '^src/helpers/' },
+      to: { path: '^src/schema/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'helpers-load-no-heavy-package',
+      comment: 'No zod, ky or uri-template in the light entry (its size budget is in .size-limit.cjs).',
+      severity: 'error',
+      from: { path: '^src/helpers/' },
+      to: { path: 'node_modules/(zod|ky|uri-template)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'navigator-below-presets-and-entries',
+      comment:
+        'The navigator serves every preset and entry; it may name a preset kind\'s declaration (src/presets/action-network/), not a preset.',
+      severity: 'error',
+      from: { path: '^src/navigator/' },
+      to: { path: '^src/(presets/[^/]+\\.ts$|export/|cli/|index\\.ts$)' },
+    },
+    {
+      name: 'preset-kinds-are-declarations',
+      comment:
+        'A preset\'s kinds (src/presets/action-network/) are declarations like src/schema/kinds/ (the server builds its kinds from them): they load nothing above the schema layer.',
+      severity: 'error',
+      from: { path: '^src/presets/action-network/' },
+      to: {
+        path: '^src/(navigator|helpers|hal|http|errors|export|cli|index\\.ts)',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'export-and-cli-use-public-entries',
+      comment:
+        'adis-export is a user of the SDK: it imports the public entries (src/index.ts, src/schema/index.ts) and src/wire/, never a module behind them.',
+      severity: 'error',
+      from: { path: '^src/(export|cli)/' },
+      to: {
+        path: '^src/',
+        pathNot: '^src/(export/|cli/|wire/|index\\.ts$|schema/index\\.ts$)',
+      },
+    },
+    {
+      name: 'sdk-never-imports-the-server',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^reference-server/' },
+    },
+    // ---- the reference server (reference-server/src/) ----
+    {
+      name: 'server-uses-the-sdk-schema-wire-and-preset-kinds',
+      comment:
+        'The server shares with the SDK its schema layer (adis-sdk/schema), its wire facts (sdk-wire.ts) and a preset\'s kind declarations (declarations.ts), nothing else.',
+      severity: 'error',
+      from: { path: '^reference-server/src/' },
+      to: {
+        path: '^src/',
+        pathNot: '^src/(schema|wire|presets/action-network)/|^src/presets/linked-as\\.ts$',
+      },
+    },
+    {
+      name: 'storage-is-the-bottom',
+      comment: 'Storage (reference-server/src/storage/) knows no rule, preset or HTTP.',
+      severity: 'error',
+      from: { path: '^reference-server/src/storage/' },
+      to: { path: '^reference-server/src/', pathNot: '^reference-server/src/(storage/|sdk-wire\\.ts$)' },
+    },
+    {
+      name: 'domain-knows-no-http-or-preset',
+      comment:
+        'Domain rules (reference-server/src/domain/) run outside HTTP (personSignup, seeds): storage, the SDK\'s schema and wire only. What a preset sets reaches them as data.',
+      severity: 'error',
+      from: { path: '^reference-server/src/domain/' },
+      to: {
+        path: '^reference-server/src/',
+        pathNot: '^reference-server/src/(domain/|storage/|sdk-wire\\.ts$)',
+      },
+    },
+    {
+      name: 'seeds-are-domain-level',
+      comment: 'seed.ts and seed-activity.ts write records through the domain, without HTTP or presets.',
+      severity: 'error',
+      from: { path: '^reference-server/src/seed(-activity)?\\.ts$' },
+      to: {
+        path: '^reference-server/src/',
+        pathNot: '^reference-server/src/(domain/|storage/|seed\\.ts$|sdk-wire\\.ts$)',
+      },
+    },
+    {
+      name: 'presets-below-http',
+      comment:
+        'A preset (reference-server/src/presets/) is data over the domain: it may import the domain, storage and seeds; the HTTP layer reads it, never the reverse.',
+      severity: 'error',
+      from: { path: '^reference-server/src/presets/' },
+      to: {
+        path: '^reference-server/src/',
+        pathNot: '^reference-server/src/(presets/|domain/|storage/|seed\\.ts$|sdk-wire\\.ts$)',
+      },
+    },
+    {
+      name: 'http-below-the-entries',
+      comment:
+        'The HTTP layer (reference-server/src/http/) is built by the entries (index.ts, cli.ts, server.ts, testing.ts); it imports none of them.',
+      severity: 'error',
+      from: { path: '^reference-server/src/http/' },
+      to: {
+        path: '^reference-server/src/',
+        pathNot: '^reference-server/src/(http/|presets/|domain/|storage/|sdk-wire\\.ts$)',
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(test|dist|node_modules)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js'],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};
