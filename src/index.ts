@@ -10,8 +10,64 @@
  * @packageDocumentation
  * @module adis-sdk
  */
-export * from './errors/index.js';
-export * from './hal/index.js';
+// The public surface is listed name by name (never `export *` of a folder): a name here
+// is a semver promise, recorded in api/adis-sdk.api.md (npm run check:api). Internals
+// (link resolution, the navigator's context, the mapped types' parts) stay in their
+// modules; see docs/architecture.md, "Public API".
+export {
+  AdisError,
+  type AdisErrorCode,
+  type AdisErrorUnion,
+  decodeStdError,
+  type ErrorDescription,
+  ErrorDescriptionSchema,
+  errorDescriptions,
+  formatPath,
+  HTTPError,
+  type HTTPErrorInit,
+  InvalidIdempotencyKeyError,
+  InvalidLinkError,
+  type InvalidLinkErrorInit,
+  isAdisError,
+  isHTTPError,
+  isInvalidIdempotencyKeyError,
+  isInvalidLinkError,
+  isLinkNotFoundError,
+  isNetworkError,
+  isRateLimitError,
+  isRedirectError,
+  isResponseFormatError,
+  isResponseTooLargeError,
+  isSchemaValidationError,
+  isTimeoutError,
+  isUnknownKindError,
+  LinkNotFoundError,
+  NetworkError,
+  RateLimitError,
+  type RateLimitErrorInit,
+  RedirectError,
+  type RedirectFailure,
+  type RequestType,
+  RequestTypeSchema,
+  type ResourceStatus,
+  ResourceStatusSchema,
+  ResponseFormatError,
+  type ResponseFormatErrorInit,
+  ResponseStatusError,
+  ResponseTooLargeError,
+  type ResponseTooLargeErrorInit,
+  type SchemaValidationContext,
+  SchemaValidationError,
+  type StdError,
+  StdErrorSchema,
+  TimeoutError,
+  type TimeoutPhase,
+  UNKNOWN_ERROR_CODE,
+  UnknownKindError,
+  type ValidationIssue,
+  type ZodErrorLike,
+} from './errors/index.js';
+export { Curies, HalDocument, type HalLink, Link, type TemplateVariables } from './hal/index.js';
 export { type CallHelperOptions, callHelper, type HelperCallOptions } from './helpers/call.js';
 export { helperHref } from './helpers/href.js';
 export {
@@ -42,10 +98,10 @@ export {
 } from './navigator/client.js';
 export { Collection, type Page, type PagingOptions } from './navigator/collection.js';
 export type { CollectionLink } from './navigator/collection-relation.js';
-export type { CallOptions, NavigatorContext, SendResult } from './navigator/context.js';
+export type { CallOptions } from './navigator/context.js';
 export * from './navigator/filter.js';
 export type { HelperOptions, NoticeHelperOptions } from './navigator/helper-call.js';
-export { type UntypedData, untypedKind, untypedKindOf } from './navigator/kind.js';
+export type { UntypedData } from './navigator/kind.js';
 export {
   type CanvassContactType,
   CanvassContactTypeSchema,
@@ -64,30 +120,23 @@ export {
   MetadataRootSchema,
   type ResponseCodesOptions,
 } from './navigator/metadata.js';
-export {
-  type DerivedClass,
-  type FollowOptions,
-  isResourceOf,
-  Resource,
-  resourceClass,
-} from './navigator/resource.js';
+export { type FollowOptions, isResourceOf, Resource } from './navigator/resource.js';
 export type * from './navigator/resources.js';
-export {
-  type AnyOfTarget,
-  type Bodies,
-  type BodyInput,
-  type Camel,
-  type CollectionOf,
-  type Collections,
-  collectionName,
-  type DataOf,
-  type HelperMethod,
-  type HelperNotice,
-  type InputOf,
-  type RelationMethod,
-  type ResourceOf,
-  type Target,
-  type TargetCollection,
+export type {
+  AnyOfTarget,
+  Bodies,
+  BodyInput,
+  Camel,
+  CollectionOf,
+  Collections,
+  DataOf,
+  HelperMethod,
+  HelperNotice,
+  InputOf,
+  RelationMethod,
+  ResourceOf,
+  Target,
+  TargetCollection,
 } from './navigator/typed.js';
 export {
   type AcceptedWrite,

@@ -37,6 +37,8 @@ export abstract class AdisError extends Error {
   /**
    * Marks SDK errors so that {@link isAdisError} recognises them even when two copies of
    * the SDK are loaded (where `instanceof` fails). Non-enumerable.
+   *
+   * @internal
    */
   declare readonly [ADIS_ERROR_BRAND]: true;
 

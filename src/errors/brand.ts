@@ -2,6 +2,8 @@
  * Marks every error this SDK throws. `Symbol.for` returns the same symbol in every
  * copy of the module (two bundled versions, an iframe, a worker), so a check against
  * it survives where `instanceof` does not.
+ *
+ * @internal
  */
 export const ADIS_ERROR_BRAND: unique symbol = Symbol.for('adis-sdk.error');
 
@@ -13,6 +15,8 @@ export const ADIS_ERROR_BRAND: unique symbol = Symbol.for('adis-sdk.error');
  * hasAdisBrand(new HTTPError({ ... })); // true
  * hasAdisBrand(new Error('x')); // false
  * ```
+ *
+ * @internal
  */
 export function hasAdisBrand(value: unknown): value is Error & { [ADIS_ERROR_BRAND]: true } {
   return (

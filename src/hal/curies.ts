@@ -154,6 +154,8 @@ export class Curies {
  * ```ts
  * const curies = curiesOf(body, 'https://api.example.org/api/v1/');
  * ```
+ *
+ * @internal
  */
 export function curiesOf(body: unknown, base: string, inherited?: Curies): Curies {
   const links = isJsonObject(body) ? body._links : undefined;

@@ -52,6 +52,8 @@ export interface SendResult {
  * const context = new NavigatorContext(transport, curies, true, 'std', [personKind]);
  * const person = context.wrap(personKind, await context.getRecord(personUrl));
  * ```
+ *
+ * @internal
  */
 export class NavigatorContext {
   /** The transport every request goes through. */

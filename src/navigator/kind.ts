@@ -14,6 +14,8 @@ const anyRecord = z.record(z.string(), z.unknown());
  * ```ts
  * const signatures = untypedKindOf('signature', 'signatures');
  * ```
+ *
+ * @internal
  */
 export function untypedKindOf(singular: string, plural: string): AnyKind {
   return {
@@ -38,5 +40,7 @@ export function untypedKindOf(singular: string, plural: string): AnyKind {
  * ```ts
  * const resource = context.wrap(untypedKind, document); // a Resource<UntypedData>
  * ```
+ *
+ * @internal
  */
 export const untypedKind: AnyKind = untypedKindOf('resource', 'resources');

@@ -88,7 +88,7 @@ export * from './kinds/submission.js';
 export * from './kinds/tag.js';
 export * from './kinds/tagging.js';
 export * from './kinds/wrapper.js';
-export { addRuleIssue, RuleCode, type RuleCodeValue, type RuleIssue } from './rules.js';
+export { RuleCode, type RuleCodeValue, type RuleIssue } from './rules.js';
 export { SUBSCRIPTION_STATUSES } from './shared.js';
 export {
   isVendorMember,

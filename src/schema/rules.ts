@@ -53,6 +53,8 @@ export interface RuleIssue {
  *   }),
  * );
  * ```
+ *
+ * @internal
  */
 export function addRuleIssue(ctx: z.core.$RefinementCtx, issue: RuleIssue): void {
   ctx.addIssue({

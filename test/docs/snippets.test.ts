@@ -29,7 +29,7 @@ const TYPE_CHECKED = ['src/navigator/collection.ts'];
 const GIVEN = `
 type Sdk = typeof import('${ROOT}/src/index.js');
 declare const client: import('${ROOT}/src/index.js').Client;
-declare const context: import('${ROOT}/src/index.js').NavigatorContext;
+declare const context: import('${ROOT}/src/navigator/context.js').NavigatorContext;
 declare const Collection: Sdk['Collection'];
 declare const personKind: Sdk['personKind'];
 declare const peopleUrl: string;
