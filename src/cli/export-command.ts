@@ -480,8 +480,13 @@ function settle(
     // file would hold two exports' records under one header.
     const differ = (name: string, given: unknown, kept: unknown) => {
       if (given !== undefined && JSON.stringify(given) !== JSON.stringify(kept)) {
+        // As typed: a list as its comma-separated option, an option the export began
+        // without as such (not `was undefined`).
+        const typed = (value: unknown) =>
+          JSON.stringify(Array.isArray(value) ? value.join(',') : value);
+        const began = kept === undefined ? 'not given (so its default)' : typed(kept);
         throw new UsageError(
-          `--resume continues the export as it began: ${name} was ${JSON.stringify(kept)}, not ${JSON.stringify(given)} (use --force to start over)`,
+          `--resume continues the export as it began: ${name} was ${began}, not ${typed(given)} (use --force to start over)`,
         );
       }
     };

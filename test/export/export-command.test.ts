@@ -294,6 +294,20 @@ describe('resuming an interrupted export', () => {
     expect(other.stderr).toContain('the collection was "people", not "tags"');
     const csv = await run(['--key', key, '-o', output, '--resume', '-f', 'csv']);
     expect(csv.stderr).toContain('--format was "ndjson", not "csv"');
+    const columns = await run([
+      '--key',
+      key,
+      '-o',
+      output,
+      '--resume',
+      '--columns',
+      'url,given_name',
+    ]);
+    expect(columns.code).toBe(2);
+    expect(columns.stderr).toContain(
+      '--columns was not given (so its default), not "url,given_name"',
+    );
+    expect(columns.stderr).not.toContain('undefined');
     const none = await run(['--key', key, '-o', join(dir, 'never.ndjson'), '--resume']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('nothing to resume');
