@@ -38,7 +38,7 @@ export const DURABLE_EVERY: Readonly<Required<DurableEvery>> = {
 
 /** What {@link runExport} is to do. */
 export interface ExportRun {
-  collection: Collection<object, unknown, Resource<object, unknown>>;
+  collection: Collection<Resource<object, never>>;
   format: RecordFormat;
   output: Output;
   /**

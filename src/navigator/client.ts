@@ -18,7 +18,7 @@ import { notAnEntryPoint } from './entry-point-check.js';
 import { type HelperOptions, sendHelper } from './helper-call.js';
 import { Metadata } from './metadata.js';
 import type { FollowOptions } from './resource.js';
-import { type CollectionOf, type Collections, collectionName, type ResourceOf } from './typed.js';
+import { type Collections, collectionName, type ResourceOf } from './typed.js';
 
 /**
  * Options of {@link connect}: the transport's (key, key header name, trusted origins,
@@ -88,6 +88,8 @@ export class BaseClient {
    * // What connect() does once it has the connection's context:
    * const client = new BaseClient(context, await context.get(entryPointUrl));
    * ```
+   *
+   * @internal
    */
   constructor(context: NavigatorContext, root: HalDocument) {
     this.#context = context;
@@ -149,7 +151,7 @@ export class BaseClient {
    * const people = client.collection(personKind);
    * ```
    */
-  collection<K extends AnyKind>(kind: K): CollectionOf<K> {
+  collection<K extends AnyKind>(kind: K): Collection<ResourceOf<K>> {
     const rels = collectionRelations(kind);
     return new Collection(
       this.#context,
@@ -158,7 +160,7 @@ export class BaseClient {
         return this.root.requireLink(rel ?? `std:${kind.plural}`).url();
       },
       kind,
-    ) as unknown as CollectionOf<K>;
+    ) as unknown as Collection<ResourceOf<K>>;
   }
 
   /**

@@ -149,7 +149,7 @@ interface RawPage {
  * const created = await client.people.create({ given_name: 'Ana' });
  * ```
  */
-export class Collection<T extends object, I, W extends Resource<T, I>> implements AsyncIterable<W> {
+export class Collection<W extends Resource<object, never>> implements AsyncIterable<W> {
   readonly #context: NavigatorContext;
   readonly #locate: (options: CallOptions) => Promise<string>;
   readonly #kind: AnyKind;
@@ -174,6 +174,8 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
    * ```ts
    * const people = new Collection(context, async () => peopleUrl, personKind);
    * ```
+   *
+   * @internal
    */
   constructor(
     context: NavigatorContext,
@@ -203,7 +205,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
    * for await (const person of changed) console.log(person.url);
    * ```
    */
-  filter(filter: { toString(): string }): Collection<T, I, W> {
+  filter(filter: { toString(): string }): Collection<W> {
     const expression = filter.toString();
     return new Collection(
       this.#context,
@@ -234,7 +236,7 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
    * }
    * ```
    */
-  fromPage(cursor: string): Collection<T, I, W> {
+  fromPage(cursor: string): Collection<W> {
     return new Collection(
       this.#context,
       async (options) => {
@@ -363,25 +365,27 @@ export class Collection<T extends object, I, W extends Resource<T, I>> implement
    * if (queued.accepted) console.log('will be created', queued.status);
    * ```
    */
+  // The input is what the record's `update` takes (`PersonInput` for a PersonResource):
+  // one type parameter, so that editors show `Collection<PersonResource>`.
   async create(
-    input: I,
+    input: Parameters<W['update']>[0],
     options: WriteOptions & { background: true },
   ): Promise<BackgroundWriteResult<W>>;
   async create(
-    input: I,
+    input: Parameters<W['update']>[0],
     options?: WriteOptions & { returnResponse?: true; background?: false },
   ): Promise<W>;
   async create(
-    input: I,
+    input: Parameters<W['update']>[0],
     options: WriteOptions & { returnResponse: false; background?: false },
   ): Promise<string | undefined>;
   // Options not known to the compiler (a flag forwarded by a wrapper): any of the answers.
   async create(
-    input: I,
+    input: Parameters<W['update']>[0],
     options?: WriteOptions,
   ): Promise<W | BackgroundWriteResult<W> | string | undefined>;
   async create(
-    input: I,
+    input: Parameters<W['update']>[0],
     options: WriteOptions = {},
   ): Promise<W | string | undefined | BackgroundWriteResult<W>> {
     const { returnResponse, background, ...call } = options;

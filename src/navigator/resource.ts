@@ -51,7 +51,11 @@ export interface FollowOptions extends CallOptions {
 export class Resource<T extends object, I = T> {
   /** The HAL document the resource was read from. */
   readonly document: HalDocument;
-  /** The connection the resource was read through: its transport, curies and validation. */
+  /**
+   * The connection the resource was read through: its transport, curies and validation.
+   *
+   * @internal
+   */
   protected readonly context: NavigatorContext;
   /** The resource's kind: its names, schemas, relations and helpers. */
   readonly kind: AnyKind;
@@ -76,6 +80,8 @@ export class Resource<T extends object, I = T> {
    * const person = new Resource(context, document, personKind, personUrl); // untyped methods
    * const typed = context.wrap(personKind, document, personUrl); // what the SDK does: a PersonResource
    * ```
+   *
+   * @internal
    */
   constructor(context: NavigatorContext, document: HalDocument, kind: AnyKind, address?: string) {
     this.context = context;
@@ -326,7 +332,7 @@ export class Resource<T extends object, I = T> {
    * const signatures = petition.collection(petitionKind.relations.signatures);
    * ```
    */
-  collection(relation: ManyRelation): Collection<object, unknown, Resource<object>> {
+  collection(relation: ManyRelation): Collection<Resource<object>> {
     const kind = this.context.kindNamed(relation.kind, this.#naming(relation.rel));
     const rels = [relation.rel, ...relation.alternatives];
     const present = rels.find((r) => this.document.link(r)) ?? relation.rel;

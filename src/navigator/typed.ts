@@ -15,6 +15,7 @@ import type { CallOptions } from './context.js';
 import type { HelperOptions, NoticeHelperOptions } from './helper-call.js';
 import type { UntypedData } from './kind.js';
 import type { Resource } from './resource.js';
+import type { NamedKind, ResourceNames } from './resources.js';
 
 // Types only: everything here is derived from the kinds' declarations (schema/kinds/),
 // so a relation, helper or field added there is typed everywhere without another line.
@@ -48,8 +49,8 @@ export type Target<N extends string> = [KindNamed<N>] extends [never]
 
 /** The collection of the kind named `N`. */
 export type TargetCollection<N extends string> = [KindNamed<N>] extends [never]
-  ? Collection<UntypedData, UntypedData, Resource<UntypedData, UntypedData>>
-  : CollectionOf<KindNamed<N>>;
+  ? Collection<Resource<UntypedData, UntypedData>>
+  : Collection<ResourceOf<KindNamed<N>>>;
 
 /** The method a relation declaration becomes. */
 export type RelationMethod<R, L> =
@@ -100,10 +101,30 @@ export interface HelperNotice {
 }
 
 /**
- * A record of kind `K` read from a server: a {@link Resource} with typed `data`, a
- * method per relation of the kind (`signature.person()`, `petition.signatures()`) and
- * a method per helper (`petition.recordSignature(input)`), each derived from the kind's
- * declaration and documented there.
+ * The resource type derived from kind `K`'s declaration: a {@link Resource} with typed
+ * `data` (`T`, what is read) and `update` input (`I`, what is sent), a method per
+ * relation of the kind (`signature.person()`, `petition.signatures()`) and a method per
+ * helper (`petition.recordSignature(input)`), each documented in the kind's
+ * declaration. The named resources (`PersonResource`, …) extend it with their named
+ * data types; {@link ResourceOf} picks the name when there is one.
+ *
+ * @example
+ * ```ts
+ * interface RallyResource extends DerivedResource<typeof rallyKind, Rally, RallyInput> {}
+ * ```
+ */
+export type DerivedResource<
+  K extends AnyKind,
+  T extends object = DataOf<K>,
+  I = InputOf<K>,
+> = Resource<T, I> & {
+  [M in keyof K['relations']]: RelationMethod<K['relations'][M], K['relations']>;
+} & { [M in keyof K['helpers']]: HelperMethod<K['helpers'][M]> };
+
+/**
+ * A record of kind `K` read from a server: the kind's named resource
+ * (`ResourceOf<typeof personKind>` is {@link PersonResource}), so that editors show one
+ * name rather than the derivation; for a kind of your own, {@link DerivedResource} of it.
  *
  * @example
  * ```ts
@@ -112,19 +133,22 @@ export interface HelperNotice {
  * console.log(signer.data.given_name, signature.data.comments);
  * ```
  */
-export type ResourceOf<K extends AnyKind> = Resource<DataOf<K>, InputOf<K>> & {
-  [M in keyof K['relations']]: RelationMethod<K['relations'][M], K['relations']>;
-} & { [M in keyof K['helpers']]: HelperMethod<K['helpers'][M]> };
+export type ResourceOf<K extends AnyKind> = K extends NamedKind
+  ? K['singular'] extends keyof ResourceNames
+    ? ResourceNames[K['singular']]
+    : DerivedResource<K>
+  : DerivedResource<K>;
 
 /**
- * The collection of records of kind `K`: pages of {@link ResourceOf} `K`.
+ * The collection of records of kind `K`: pages of {@link ResourceOf} `K`
+ * (`Collection<PersonResource>`).
  *
  * @example
  * ```ts
  * const people: CollectionOf<typeof personKind> = client.people;
  * ```
  */
-export type CollectionOf<K extends AnyKind> = Collection<DataOf<K>, InputOf<K>, ResourceOf<K>>;
+export type CollectionOf<K extends AnyKind> = Collection<ResourceOf<K>>;
 
 /** `fundraising_pages` → `fundraisingPages`. */
 export type Camel<S extends string> = S extends `${infer Head}_${infer Tail}`
@@ -141,7 +165,9 @@ export type Camel<S extends string> = S extends `${infer Head}_${infer Tail}`
  * ```
  */
 export type Collections<K extends AnyKind = SpecKind> = {
-  [D in K as Camel<D['plural']>]: CollectionOf<D>;
+  // Spelled out rather than CollectionOf<D>, which editors would show as the alias of
+  // the whole kind: this way `client.people` reads `Collection<PersonResource>`.
+  [D in K as Camel<D['plural']>]: Collection<ResourceOf<D>>;
 };
 
 /**

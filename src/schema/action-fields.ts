@@ -193,10 +193,11 @@ export function paymentSchema(mode: Mode) {
  * (`{ href }`) or an inlined person with a `self` link is accepted too and reduced to
  * its href, so callers always see a string they can `get` from `client.people`.
  */
-function ticketHolder(mode: Mode): z.ZodMiniType<string, unknown> {
+function ticketHolder(mode: Mode): z.ZodMiniType<string, string> {
   if (isServerMode(mode)) return z.string().check(z.minLength(1, 'must be the href of a person'));
   if (mode === 'write') return z.string();
-  return preprocess((value) => {
+  // Typed by what a client sends (the href); the read side accepts more.
+  return preprocess<z.ZodMiniString, string>((value) => {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
     const record = value as { href?: unknown; _links?: { self?: { href?: unknown } } };
     if (typeof record.href === 'string') return record.href;

@@ -198,7 +198,11 @@ export function phoneNumberSchema(mode: Mode) {
         .string()
         .check(z.regex(PHONE_NUMBER_PATTERN, 'must be 7 to 15 digits including the country code'))
     : mode === 'read'
-      ? preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string())
+      ? // Typed by what a client sends (a string); numbers are read too.
+        preprocess<z.ZodMiniString, string>(
+          (value) => (typeof value === 'number' ? String(value) : value),
+          z.string(),
+        )
       : z.string();
   return object(
     {

@@ -41,8 +41,8 @@ beforeAll(async () => {
 });
 afterAll(() => f.server.close());
 
-async function urlsOf<T extends object, I, W extends Resource<T, I>>(
-  collection: Collection<T, I, W>,
+async function urlsOf<W extends Resource<object, never>>(
+  collection: Collection<W>,
 ): Promise<string[]> {
   return (await collection.toArray()).map((record) => record.url);
 }

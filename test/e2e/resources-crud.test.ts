@@ -66,7 +66,7 @@ interface Deps {
 }
 
 type AnyResource = Resource<object, unknown>;
-type AnyCollection = Collection<object, unknown, AnyResource>;
+type AnyCollection = Collection<AnyResource>;
 
 /**
  * One kind's CRUD case: a create input (`n` makes unique names) and the changes of an

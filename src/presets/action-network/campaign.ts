@@ -40,4 +40,9 @@ export const campaignKind = linkedAs(
 );
 
 /** A campaign as read from Action Network: the output of `campaignKind.schema`. */
-export type Campaign = z.output<typeof campaignKind.schema>;
+export interface Campaign extends z.output<typeof campaignKind.schema> {}
+/**
+ * What a campaign's `update` takes: the input of `campaignKind.writeSchema` (Action
+ * Network refuses writes of campaigns; the type is here for the resource's methods).
+ */
+export interface CampaignInput extends z.input<typeof campaignKind.writeSchema> {}

@@ -38,4 +38,9 @@ export const customFieldKind = linkedAs(
 );
 
 /** A custom field as read from Action Network: the output of `customFieldKind.schema`. */
-export type CustomField = z.output<typeof customFieldKind.schema>;
+export interface CustomField extends z.output<typeof customFieldKind.schema> {}
+/**
+ * What a custom field's `update` takes: the input of `customFieldKind.writeSchema`
+ * (custom fields are read only; the type is here for the resource's methods).
+ */
+export interface CustomFieldInput extends z.input<typeof customFieldKind.writeSchema> {}

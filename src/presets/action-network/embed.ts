@@ -60,4 +60,9 @@ export const embedKind = linkedAs(
 );
 
 /** An embed as read from Action Network: the output of `embedKind.schema`. */
-export type Embed = z.output<typeof embedKind.schema>;
+export interface Embed extends z.output<typeof embedKind.schema> {}
+/**
+ * What an embed's `update` takes: the input of `embedKind.writeSchema` (embeds are read
+ * only; the type is here for the resource's methods).
+ */
+export interface EmbedInput extends z.input<typeof embedKind.writeSchema> {}

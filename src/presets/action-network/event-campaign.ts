@@ -59,6 +59,6 @@ export const eventCampaignKind = linkedAs(
 );
 
 /** An event campaign as read from Action Network: the output of `eventCampaignKind.schema`. */
-export type EventCampaign = z.output<typeof eventCampaignKind.schema>;
+export interface EventCampaign extends z.output<typeof eventCampaignKind.schema> {}
 /** What a client sends to create or update an event campaign. */
-export type EventCampaignInput = z.input<typeof eventCampaignKind.writeSchema>;
+export interface EventCampaignInput extends z.input<typeof eventCampaignKind.writeSchema> {}

@@ -43,6 +43,6 @@ export const uniqueIdListKind = linkedAs(
 );
 
 /** A unique ID list as read from Action Network: the output of `uniqueIdListKind.schema`. */
-export type UniqueIdList = z.output<typeof uniqueIdListKind.schema>;
+export interface UniqueIdList extends z.output<typeof uniqueIdListKind.schema> {}
 /** What a client sends to create or replace a unique ID list. */
-export type UniqueIdListInput = z.input<typeof uniqueIdListKind.writeSchema>;
+export interface UniqueIdListInput extends z.input<typeof uniqueIdListKind.writeSchema> {}

@@ -79,8 +79,8 @@ export const advocacyCampaignKind = defineKind({
 });
 
 /** An advocacy campaign as read from a server: the output of `advocacyCampaignKind.schema`. */
-export type AdvocacyCampaign = z.output<typeof advocacyCampaignKind.schema>;
+export interface AdvocacyCampaign extends z.output<typeof advocacyCampaignKind.schema> {}
 /** What a client sends to create or update an advocacy campaign: the input of `advocacyCampaignKind.writeSchema`. */
-export type AdvocacyCampaignInput = z.input<typeof advocacyCampaignKind.writeSchema>;
+export interface AdvocacyCampaignInput extends z.input<typeof advocacyCampaignKind.writeSchema> {}
 /** A target of an advocacy campaign or an outreach, as read. */
 export type Target = NonNullable<AdvocacyCampaign['target_list']>[number];

@@ -60,6 +60,6 @@ export const answerKind = defineKind({
 });
 
 /** An answer as read from a server: the output of `answerKind.schema`. */
-export type Answer = z.output<typeof answerKind.schema>;
+export interface Answer extends z.output<typeof answerKind.schema> {}
 /** What a client sends to create or update an answer: the input of `answerKind.writeSchema`. */
-export type AnswerInput = z.input<typeof answerKind.writeSchema>;
+export interface AnswerInput extends z.input<typeof answerKind.writeSchema> {}

@@ -71,6 +71,6 @@ export const attendanceKind = defineKind({
 });
 
 /** An attendance as read from a server: the output of `attendanceKind.schema`. */
-export type Attendance = z.output<typeof attendanceKind.schema>;
+export interface Attendance extends z.output<typeof attendanceKind.schema> {}
 /** What a client sends to create or update an attendance: the input of `attendanceKind.writeSchema`. */
-export type AttendanceInput = z.input<typeof attendanceKind.writeSchema>;
+export interface AttendanceInput extends z.input<typeof attendanceKind.writeSchema> {}

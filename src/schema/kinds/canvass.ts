@@ -72,6 +72,6 @@ export const canvassKind = defineKind({
 });
 
 /** A canvass as read from a server: the output of `canvassKind.schema`. */
-export type Canvass = z.output<typeof canvassKind.schema>;
+export interface Canvass extends z.output<typeof canvassKind.schema> {}
 /** What a client sends to create or update a canvass: the input of `canvassKind.writeSchema`. */
-export type CanvassInput = z.input<typeof canvassKind.writeSchema>;
+export interface CanvassInput extends z.input<typeof canvassKind.writeSchema> {}

@@ -133,6 +133,6 @@ export const donationKind = defineKind({
 });
 
 /** A donation as read from a server: the output of `donationKind.schema`. */
-export type Donation = z.output<typeof donationKind.schema>;
+export interface Donation extends z.output<typeof donationKind.schema> {}
 /** What a client sends to create or update a donation: the input of `donationKind.writeSchema`. */
-export type DonationInput = z.input<typeof donationKind.writeSchema>;
+export interface DonationInput extends z.input<typeof donationKind.writeSchema> {}

@@ -205,8 +205,8 @@ export const eventKind = defineKind({
 });
 
 /** An event as read from a server: the output of `eventKind.schema`. */
-export type Event = z.output<typeof eventKind.schema>;
+export interface Event extends z.output<typeof eventKind.schema> {}
 /** What a client sends to create or update an event: the input of `eventKind.writeSchema`. */
-export type EventInput = z.input<typeof eventKind.writeSchema>;
+export interface EventInput extends z.input<typeof eventKind.writeSchema> {}
 /** A ticket level of an event, as read. */
 export type TicketLevel = NonNullable<Event['ticket_levels']>[number];

@@ -54,6 +54,6 @@ export const formKind = defineKind({
 });
 
 /** A form as read from a server: the output of `formKind.schema`. */
-export type Form = z.output<typeof formKind.schema>;
+export interface Form extends z.output<typeof formKind.schema> {}
 /** What a client sends to create or update a form: the input of `formKind.writeSchema`. */
-export type FormInput = z.input<typeof formKind.writeSchema>;
+export interface FormInput extends z.input<typeof formKind.writeSchema> {}

@@ -70,6 +70,6 @@ export const fundraisingPageKind = defineKind({
 });
 
 /** A fundraising page as read from a server: the output of `fundraisingPageKind.schema`. */
-export type FundraisingPage = z.output<typeof fundraisingPageKind.schema>;
+export interface FundraisingPage extends z.output<typeof fundraisingPageKind.schema> {}
 /** What a client sends to create or update a fundraising page: the input of `fundraisingPageKind.writeSchema`. */
-export type FundraisingPageInput = z.input<typeof fundraisingPageKind.writeSchema>;
+export interface FundraisingPageInput extends z.input<typeof fundraisingPageKind.writeSchema> {}

@@ -43,6 +43,6 @@ export const itemKind = defineKind({
 });
 
 /** A list item as read from a server: the output of `itemKind.schema`. */
-export type Item = z.output<typeof itemKind.schema>;
+export interface Item extends z.output<typeof itemKind.schema> {}
 /** What a client sends to create or update a list item: the input of `itemKind.writeSchema`. */
-export type ItemInput = z.input<typeof itemKind.writeSchema>;
+export interface ItemInput extends z.input<typeof itemKind.writeSchema> {}

@@ -49,6 +49,6 @@ export const listKind = defineKind({
 });
 
 /** A list as read from a server: the output of `listKind.schema`. */
-export type List = z.output<typeof listKind.schema>;
+export interface List extends z.output<typeof listKind.schema> {}
 /** What a client sends to create or update a list: the input of `listKind.writeSchema`. */
-export type ListInput = z.input<typeof listKind.writeSchema>;
+export interface ListInput extends z.input<typeof listKind.writeSchema> {}

@@ -277,6 +277,6 @@ export const MessageNoticeSchema = z.looseObject({ notice: optional(z.string()) 
 export type MessageNotice = z.output<typeof MessageNoticeSchema>;
 
 /** A message as read from a server: the output of `messageKind.schema`. */
-export type Message = z.output<typeof messageKind.schema>;
+export interface Message extends z.output<typeof messageKind.schema> {}
 /** What a client sends to create or update a message: the input of `messageKind.writeSchema`. */
-export type MessageInput = z.input<typeof messageKind.writeSchema>;
+export interface MessageInput extends z.input<typeof messageKind.writeSchema> {}

@@ -84,6 +84,6 @@ export const organizationKind = defineKind({
 });
 
 /** An organization as read from a server: the output of `organizationKind.schema`. */
-export type Organization = z.output<typeof organizationKind.schema>;
+export interface Organization extends z.output<typeof organizationKind.schema> {}
 /** What a client sends to create or update an organization: the input of `organizationKind.writeSchema`. */
-export type OrganizationInput = z.input<typeof organizationKind.writeSchema>;
+export interface OrganizationInput extends z.input<typeof organizationKind.writeSchema> {}

@@ -60,6 +60,6 @@ export const outreachKind = defineKind({
 });
 
 /** An outreach as read from a server: the output of `outreachKind.schema`. */
-export type Outreach = z.output<typeof outreachKind.schema>;
+export interface Outreach extends z.output<typeof outreachKind.schema> {}
 /** What a client sends to create or update an outreach: the input of `outreachKind.writeSchema`. */
-export type OutreachInput = z.input<typeof outreachKind.writeSchema>;
+export interface OutreachInput extends z.input<typeof outreachKind.writeSchema> {}

@@ -40,8 +40,11 @@ function genderPronounsSchema(mode: Mode) {
   // write it is accepted and renamed, so only the wire spelling is sent or stored; when
   // both are there (as read gives them), the wire spelling wins and `possessive` is not
   // sent: a record read is written back without a member the schema does not know.
+  const pronouns = object(shape, mode);
+  // Typed by what a client sends (the object, `possessive` accepted as the fixed
+  // spelling), not by the `unknown` the preprocess step takes at run time.
   return preprocess(
-    (value) => {
+    (value: z.input<typeof pronouns> & { possessive?: z.input<typeof pronouns>['posessive'] }) => {
       if (value && typeof value === 'object' && !Array.isArray(value)) {
         const { possessive, ...rest } = value as Record<string, unknown>;
         if (possessive === undefined) return value;
@@ -54,7 +57,7 @@ function genderPronounsSchema(mode: Mode) {
       }
       return value;
     },
-    object(shape, mode),
+    pronouns,
   );
 }
 
@@ -207,9 +210,9 @@ export const personKind = defineKind({
 });
 
 /** A person as read from a server: the output of `personKind.schema`. */
-export type Person = z.output<typeof personKind.schema>;
+export interface Person extends z.output<typeof personKind.schema> {}
 /** What a client sends to create or update a person: the input of `personKind.writeSchema`. */
-export type PersonInput = z.input<typeof personKind.writeSchema>;
+export interface PersonInput extends z.input<typeof personKind.writeSchema> {}
 /** Postal address of a person, as read. */
 export type PostalAddress = NonNullable<Person['postal_addresses']>[number];
 /** Email address of a person, as read. */

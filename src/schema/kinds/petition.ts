@@ -71,6 +71,6 @@ export const petitionKind = defineKind({
 });
 
 /** A petition as read from a server: the output of `petitionKind.schema`. */
-export type Petition = z.output<typeof petitionKind.schema>;
+export interface Petition extends z.output<typeof petitionKind.schema> {}
 /** What a client sends to create or update a petition: the input of `petitionKind.writeSchema`. */
-export type PetitionInput = z.input<typeof petitionKind.writeSchema>;
+export interface PetitionInput extends z.input<typeof petitionKind.writeSchema> {}

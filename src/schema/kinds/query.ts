@@ -48,6 +48,6 @@ export const queryKind = defineKind({
 });
 
 /** A query as read from a server: the output of `queryKind.schema`. */
-export type Query = z.output<typeof queryKind.schema>;
+export interface Query extends z.output<typeof queryKind.schema> {}
 /** What a client sends to create or update a query: the input of `queryKind.writeSchema`. */
-export type QueryInput = z.input<typeof queryKind.writeSchema>;
+export interface QueryInput extends z.input<typeof queryKind.writeSchema> {}

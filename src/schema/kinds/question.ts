@@ -174,8 +174,8 @@ export const questionKind = defineKind({
 });
 
 /** A question as read from a server: the output of `questionKind.schema`. */
-export type Question = z.output<typeof questionKind.schema>;
+export interface Question extends z.output<typeof questionKind.schema> {}
 /** What a client sends to create or update a question: the input of `questionKind.writeSchema`. */
-export type QuestionInput = z.input<typeof questionKind.writeSchema>;
+export interface QuestionInput extends z.input<typeof questionKind.writeSchema> {}
 /** A response of a question, as read. */
 export type QuestionResponse = NonNullable<Question['responses']>[number];

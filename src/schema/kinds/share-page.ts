@@ -50,6 +50,6 @@ export const sharePageKind = defineKind({
 });
 
 /** A share page as read from a server: the output of `sharePageKind.schema`. */
-export type SharePage = z.output<typeof sharePageKind.schema>;
+export interface SharePage extends z.output<typeof sharePageKind.schema> {}
 /** What a client sends to create or update a share page: the input of `sharePageKind.writeSchema`. */
-export type SharePageInput = z.input<typeof sharePageKind.writeSchema>;
+export interface SharePageInput extends z.input<typeof sharePageKind.writeSchema> {}

@@ -45,6 +45,6 @@ export const signatureKind = defineKind({
 });
 
 /** A signature as read from a server: the output of `signatureKind.schema`. */
-export type Signature = z.output<typeof signatureKind.schema>;
+export interface Signature extends z.output<typeof signatureKind.schema> {}
 /** What a client sends to create or update a signature: the input of `signatureKind.writeSchema`. */
-export type SignatureInput = z.input<typeof signatureKind.writeSchema>;
+export interface SignatureInput extends z.input<typeof signatureKind.writeSchema> {}

@@ -53,6 +53,6 @@ export const submissionKind = defineKind({
 });
 
 /** A submission as read from a server: the output of `submissionKind.schema`. */
-export type Submission = z.output<typeof submissionKind.schema>;
+export interface Submission extends z.output<typeof submissionKind.schema> {}
 /** What a client sends to create or update a submission: the input of `submissionKind.writeSchema`. */
-export type SubmissionInput = z.input<typeof submissionKind.writeSchema>;
+export interface SubmissionInput extends z.input<typeof submissionKind.writeSchema> {}

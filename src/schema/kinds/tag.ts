@@ -64,6 +64,6 @@ export const tagKind = defineKind({
 });
 
 /** A tag as read from a server: the output of `tagKind.schema`. */
-export type Tag = z.output<typeof tagKind.schema>;
+export interface Tag extends z.output<typeof tagKind.schema> {}
 /** What a client sends to create or update a tag: the input of `tagKind.writeSchema`. */
-export type TagInput = z.input<typeof tagKind.writeSchema>;
+export interface TagInput extends z.input<typeof tagKind.writeSchema> {}

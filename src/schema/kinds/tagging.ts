@@ -112,6 +112,6 @@ export const taggingKind = defineKind({
 });
 
 /** A tagging as read from a server: the output of `taggingKind.schema`. */
-export type Tagging = z.output<typeof taggingKind.schema>;
+export interface Tagging extends z.output<typeof taggingKind.schema> {}
 /** What a client sends to create or update a tagging: the input of `taggingKind.writeSchema`. */
-export type TaggingInput = z.input<typeof taggingKind.writeSchema>;
+export interface TaggingInput extends z.input<typeof taggingKind.writeSchema> {}

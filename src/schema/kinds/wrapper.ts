@@ -57,6 +57,6 @@ export const wrapperKind = defineKind({
 });
 
 /** A wrapper as read from a server: the output of `wrapperKind.schema`. */
-export type Wrapper = z.output<typeof wrapperKind.schema>;
+export interface Wrapper extends z.output<typeof wrapperKind.schema> {}
 /** What a client sends to create or update a wrapper: the input of `wrapperKind.writeSchema`. */
-export type WrapperInput = z.input<typeof wrapperKind.writeSchema>;
+export interface WrapperInput extends z.input<typeof wrapperKind.writeSchema> {}
