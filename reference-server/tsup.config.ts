@@ -7,13 +7,30 @@ import { defineConfig } from 'tsup';
 // with exactly the schemas of the SDK it was built with. msw stays
 // external: the testing entry must use the user's own msw, or its handlers would not be
 // the instances their setupServer() knows.
-export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts', testing: 'src/testing.ts' },
-  external: ['msw'],
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'es2022',
-  platform: 'node',
-});
+//
+// The testing entry's types come twice: `dist/testing.d.ts` for test files that are ES
+// modules and `dist/testing.d.cts` for CommonJS ones (a project made by `npm init -y`,
+// compiled with `module: nodenext`). msw declares its types once per module format, and
+// its handler class has protected members, so `kit.handlers` must be typed by the msw
+// declarations the test file itself sees, or `setupServer(...kit.handlers)` does not
+// compile there. At run time both are the ES module (test runners load it as one).
+export default defineConfig([
+  {
+    entry: { index: 'src/index.ts', cli: 'src/cli.ts', testing: 'src/testing.ts' },
+    external: ['msw'],
+    format: ['esm'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'es2022',
+    platform: 'node',
+  },
+  {
+    entry: { testing: 'src/testing.ts' },
+    external: ['msw'],
+    format: ['cjs'],
+    dts: { only: true },
+    target: 'es2022',
+    platform: 'node',
+  },
+]);
