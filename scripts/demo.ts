@@ -7,6 +7,10 @@
  *   npm run demo                 # server on :8000 keeps running afterwards (Ctrl-C stops it)
  *   npm run demo -- --exit       # stop once the example has run (used by CI)
  *   npm run demo -- --port 9000
+ *   npm run demo -- --skip-build # dist/ is fresh: do not build first
+ *
+ * The examples import the built package (`adis-sdk` is dist/), so the demo builds first,
+ * quietly: the build's listing (hundreds of lines) is shown only when it fails.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -17,6 +21,7 @@ const { values } = parseArgs({
     exit: { type: 'boolean', default: false },
     port: { type: 'string' },
     db: { type: 'string' },
+    'skip-build': { type: 'boolean', default: false },
   },
 });
 // A one-off run must not collide with a server already on 8000 nor leave a file behind.
@@ -28,7 +33,29 @@ function waitForExit(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
 }
 
+/** Runs `npm run build`, its output kept back unless it fails; resolves to its exit code. */
+async function buildQuietly(): Promise<number> {
+  console.log('Building the SDK and the server (npm run build)…');
+  const build = spawn('npm', ['run', 'build', '--silent'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: Buffer[] = [];
+  build.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+  build.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+  const code = await waitForExit(build);
+  if (code !== 0) {
+    process.stderr.write(Buffer.concat(output));
+    console.error(`\nThe build failed (exit code ${code}); the demo did not start.`);
+  }
+  return code;
+}
+
 async function main(): Promise<number> {
+  if (!values['skip-build']) {
+    const built = await buildQuietly();
+    if (built !== 0) return built;
+  }
   // --quiet: the server's access log would interleave a line per request with the tour.
   const args = [
     '--import',

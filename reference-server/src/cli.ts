@@ -28,7 +28,8 @@ import { openStorage } from './storage/sqlite.js';
 
 const HELP = `ADIS reference server
 
-Usage: npm start -- [options]     (or: npx tsx src/cli.ts [options] in reference-server/)
+Usage: adis-server [options]     (npx adis-server where installed from npm;
+                                  npm start -- [options] in the adis-sdk repository)
 
 Options:
   --port <n>        TCP port (default 8000; 0 picks a free port)
@@ -64,6 +65,8 @@ Options:
                     with Retry-After (default: no limit)
   --quiet           no access log (default: one line per request on stdout)
   --help            show this help
+
+Every flag in detail: https://github.com/adis-project/adis-sdk/tree/main/reference-server#flags
 `;
 
 /** Error in the command line: message and exit code 2. */
