@@ -29,7 +29,7 @@ export function isAdisError(error: unknown): error is AdisErrorUnion {
   return hasAdisBrand(error);
 }
 
-function named(error: unknown, name: string): boolean {
+function isAdisErrorNamed(error: unknown, name: string): boolean {
   return hasAdisBrand(error) && error.name === name;
 }
 
@@ -42,7 +42,7 @@ function named(error: unknown, name: string): boolean {
  * ```
  */
 export function isHTTPError(error: unknown): error is HTTPError {
-  return named(error, 'HTTPError');
+  return isAdisErrorNamed(error, 'HTTPError');
 }
 
 /**
@@ -54,7 +54,7 @@ export function isHTTPError(error: unknown): error is HTTPError {
  * ```
  */
 export function isTimeoutError(error: unknown): error is TimeoutError {
-  return named(error, 'TimeoutError');
+  return isAdisErrorNamed(error, 'TimeoutError');
 }
 
 /**
@@ -66,7 +66,7 @@ export function isTimeoutError(error: unknown): error is TimeoutError {
  * ```
  */
 export function isNetworkError(error: unknown): error is NetworkError {
-  return named(error, 'NetworkError');
+  return isAdisErrorNamed(error, 'NetworkError');
 }
 
 /**
@@ -78,7 +78,7 @@ export function isNetworkError(error: unknown): error is NetworkError {
  * ```
  */
 export function isResponseFormatError(error: unknown): error is ResponseFormatError {
-  return named(error, 'ResponseFormatError');
+  return isAdisErrorNamed(error, 'ResponseFormatError');
 }
 
 /**
@@ -90,7 +90,7 @@ export function isResponseFormatError(error: unknown): error is ResponseFormatEr
  * ```
  */
 export function isSchemaValidationError(error: unknown): error is SchemaValidationError {
-  return named(error, 'SchemaValidationError');
+  return isAdisErrorNamed(error, 'SchemaValidationError');
 }
 
 /**
@@ -102,7 +102,7 @@ export function isSchemaValidationError(error: unknown): error is SchemaValidati
  * ```
  */
 export function isRedirectError(error: unknown): error is RedirectError {
-  return named(error, 'RedirectError');
+  return isAdisErrorNamed(error, 'RedirectError');
 }
 
 /**
@@ -114,7 +114,7 @@ export function isRedirectError(error: unknown): error is RedirectError {
  * ```
  */
 export function isLinkNotFoundError(error: unknown): error is LinkNotFoundError {
-  return named(error, 'LinkNotFoundError');
+  return isAdisErrorNamed(error, 'LinkNotFoundError');
 }
 
 /**
@@ -127,7 +127,7 @@ export function isLinkNotFoundError(error: unknown): error is LinkNotFoundError 
  * ```
  */
 export function isRateLimitError(error: unknown): error is RateLimitError {
-  return named(error, 'RateLimitError');
+  return isAdisErrorNamed(error, 'RateLimitError');
 }
 
 /**
@@ -139,7 +139,7 @@ export function isRateLimitError(error: unknown): error is RateLimitError {
  * ```
  */
 export function isInvalidLinkError(error: unknown): error is InvalidLinkError {
-  return named(error, 'InvalidLinkError');
+  return isAdisErrorNamed(error, 'InvalidLinkError');
 }
 
 /**
@@ -152,7 +152,7 @@ export function isInvalidLinkError(error: unknown): error is InvalidLinkError {
  * ```
  */
 export function isInvalidIdempotencyKeyError(error: unknown): error is InvalidIdempotencyKeyError {
-  return named(error, 'InvalidIdempotencyKeyError');
+  return isAdisErrorNamed(error, 'InvalidIdempotencyKeyError');
 }
 
 /**
@@ -164,7 +164,7 @@ export function isInvalidIdempotencyKeyError(error: unknown): error is InvalidId
  * ```
  */
 export function isResponseTooLargeError(error: unknown): error is ResponseTooLargeError {
-  return named(error, 'ResponseTooLargeError');
+  return isAdisErrorNamed(error, 'ResponseTooLargeError');
 }
 
 /**
@@ -177,5 +177,5 @@ export function isResponseTooLargeError(error: unknown): error is ResponseTooLar
  * ```
  */
 export function isUnknownKindError(error: unknown): error is UnknownKindError {
-  return named(error, 'UnknownKindError');
+  return isAdisErrorNamed(error, 'UnknownKindError');
 }

@@ -218,7 +218,7 @@ export class BaseClient {
     const url = this.root.requireLink(rel).url();
     // Loaded with the first call, as the other helpers' bodies are.
     const { PersonSignupBodySchema } = await import('../schema/helper-bodies.js');
-    const person = this.#context.kindNamed('person');
+    const person = this.#context.declaredKind('person');
     const result = await sendHelper(
       this.#context,
       { url, rel, schema: PersonSignupBodySchema, input, recordKind: person, personKind: person },

@@ -95,11 +95,11 @@ export class NavigatorContext {
    *
    * @example
    * ```ts
-   * context.kindNamed('person').plural; // 'people'
-   * context.kindNamed('outreach').plural; // 'outreaches', without outreachKind
+   * context.declaredKind('person').plural; // 'people'
+   * context.declaredKind('outreach').plural; // 'outreaches', without outreachKind
    * ```
    */
-  kindNamed(name: string, from: string = name): AnyKind {
+  declaredKind(name: string, from: string = name): AnyKind {
     const known = this.kinds.get(name) ?? this.#untyped.get(name);
     if (known) return known;
     const plural = declaredPlural(name);

@@ -186,6 +186,8 @@ export class Metadata {
    * ```ts
    * const metadata = new Metadata(context, await context.get(metadataUrl));
    * ```
+   *
+   * @internal
    */
   constructor(context: NavigatorContext, root: HalDocument) {
     this.#context = context;
@@ -201,6 +203,8 @@ export class Metadata {
    * ```ts
    * const metadata = await Metadata.load(context, client.root.link('std:metadata')!.url());
    * ```
+   *
+   * @internal
    */
   static async load(
     context: NavigatorContext,
@@ -292,7 +296,7 @@ export class Metadata {
     const rel = CUSTOM_FIELDS;
     const url = this.root.requireLink(rel).url();
     const document = await this.#context.get(url, options);
-    const kind = this.#context.kindNamed('custom_field');
+    const kind = this.#context.declaredKind('custom_field');
     // The list is required: a document without it is not the custom fields list, and
     // answering [] for it would be a silent zero (a SchemaValidationError instead).
     const list = this.#context.parse(

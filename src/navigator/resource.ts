@@ -314,7 +314,7 @@ export class Resource<T extends object, I = T> {
     relation: OneRelation,
     options: CallOptions = {},
   ): Promise<Resource<object> | undefined> {
-    const kind = this.context.kindNamed(relation.kind, this.#naming(relation.rel));
+    const kind = this.context.declaredKind(relation.kind, this.#naming(relation.rel));
     const [embedded] = this.document.embedded(relation.rel);
     if (embedded) return this.context.wrap(kind, embedded);
     if (!relation.required && !this.document.link(relation.rel)) return undefined;
@@ -333,7 +333,7 @@ export class Resource<T extends object, I = T> {
    * ```
    */
   collection(relation: ManyRelation): Collection<Resource<object>> {
-    const kind = this.context.kindNamed(relation.kind, this.#naming(relation.rel));
+    const kind = this.context.declaredKind(relation.kind, this.#naming(relation.rel));
     const rels = [relation.rel, ...relation.alternatives];
     const present = rels.find((r) => this.document.link(r)) ?? relation.rel;
     const [embedded] = this.document.embedded(present);
@@ -390,8 +390,8 @@ export class Resource<T extends object, I = T> {
           rel: helper.rel,
           schema,
           input,
-          recordKind: this.context.kindNamed(helper.record, this.#naming(helper.rel)),
-          personKind: this.context.kindNamed('person', this.#naming(helper.rel)),
+          recordKind: this.context.declaredKind(helper.record, this.#naming(helper.rel)),
+          personKind: this.context.declaredKind('person', this.#naming(helper.rel)),
         },
         options,
       );

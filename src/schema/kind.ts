@@ -219,7 +219,7 @@ export function defineKind<
       return serverSide('extended');
     },
     readOnly: schemas.readOnly,
-    relations: named(spec.relations ?? ({} as L)),
+    relations: withRelationNames(spec.relations ?? ({} as L)),
     helpers: spec.helpers ?? ({} as H),
   } satisfies KindDefinition<N, P>;
 }
@@ -228,7 +228,7 @@ export function defineKind<
  * The relations with their `rel` filled in: a relation declared without one is named
  * after its method, in snake case (`modifiedBy` is `std:modified_by`).
  */
-function named<L extends Readonly<Record<string, Relation>>>(relations: L): L {
+function withRelationNames<L extends Readonly<Record<string, Relation>>>(relations: L): L {
   const out: Record<string, Relation> = {};
   for (const [name, relation] of Object.entries(relations)) {
     out[name] =
