@@ -87,9 +87,12 @@ describe('the adis-server tarball', () => {
     const manifest = packageJson('reference-server/package.json');
     expect(manifest.engines).toEqual({ node: '>=20' });
     const files = await packedFiles('adis-server');
-    const exportTargets = Object.values(
-      manifest.exports as Record<string, string | Record<string, string>>,
-    ).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
+    // Conditions nest (`require` → `types`/`default`): every leaf is a file.
+    const leaves = (target: unknown): string[] =>
+      typeof target === 'string'
+        ? [target]
+        : Object.values(target as Record<string, unknown>).flatMap(leaves);
+    const exportTargets = leaves(manifest.exports);
     const targets = [...exportTargets, ...Object.values(manifest.bin as Record<string, string>)];
     for (const target of targets) expect(files).toContain(target.replace(/^\.\//, ''));
   });
