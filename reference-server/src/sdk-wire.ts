@@ -6,5 +6,6 @@
  * tsup bundles them into the server like the schema layer. They import nothing.
  */
 export { DEFAULT_API_KEY_HEADER } from '../../src/wire/api-key-header.js';
+export { collectionRelation } from '../../src/wire/collection-relation.js';
 export { httpUrlOrUndefined, isHttpUrl } from '../../src/wire/http-url.js';
 export { isJsonObject } from '../../src/wire/json-object.js';

@@ -11,6 +11,7 @@ import { declaredPlurals, specPlurals } from '../schema/kind-names.js';
 import { KINDS, type SpecKind } from '../schema/kinds/index.js';
 import type { personKind } from '../schema/kinds/person.js';
 import { BODY_PREVIEW_LENGTH } from '../wire/body-preview.js';
+import { collectionRelation } from '../wire/collection-relation.js';
 import { Collection } from './collection.js';
 import { collectionRelations, hasCollection } from './collection-relation.js';
 import { type CallOptions, NavigatorContext } from './context.js';
@@ -157,7 +158,7 @@ export class BaseClient {
       this.#context,
       async () => {
         const rel = rels.find((candidate) => this.root.link(candidate)) ?? rels[0];
-        return this.root.requireLink(rel ?? `std:${kind.plural}`).url();
+        return this.root.requireLink(rel ?? collectionRelation(kind.plural)).url();
       },
       kind,
     ) as unknown as Collection<ResourceOf<K>>;

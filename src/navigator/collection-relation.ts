@@ -1,4 +1,5 @@
 import type { AnyKind } from '../schema/kind.js';
+import { collectionRelation } from '../wire/collection-relation.js';
 
 // Where a kind's collection is linked. The specification's kinds are linked from the
 // entry point as `std:<plural>`, and their records are listed in a page under the same
@@ -28,7 +29,7 @@ export interface CollectionLink {
  * ```
  */
 export function collectionRelations(kind: AnyKind & CollectionLink): string[] {
-  const standard = `std:${kind.plural}`;
+  const standard = collectionRelation(kind.plural);
   return typeof kind.rel === 'string' && kind.rel !== standard ? [kind.rel, standard] : [standard];
 }
 

@@ -11,6 +11,7 @@ import {
 import { backgroundUrl } from '../helpers/background.js';
 import { CollectionPageSchema } from '../schema/collection-page.js';
 import type { AnyKind } from '../schema/kind.js';
+import { collectionRelation } from '../wire/collection-relation.js';
 import { collectionRelations } from './collection-relation.js';
 import type { CallOptions, NavigatorContext } from './context.js';
 import type { Resource } from './resource.js';
@@ -257,7 +258,7 @@ export class Collection<W extends Resource<object, never>> implements AsyncItera
    * under that one; a page that uses `std:<plural>` instead is read too).
    */
   get itemRelation(): string {
-    return collectionRelations(this.#kind)[0] ?? `std:${this.#kind.plural}`;
+    return collectionRelations(this.#kind)[0] ?? collectionRelation(this.#kind.plural);
   }
 
   /**

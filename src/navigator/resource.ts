@@ -11,6 +11,7 @@ import type {
   OneRelation,
   Relation,
 } from '../schema/kind.js';
+import { collectionRelation } from '../wire/collection-relation.js';
 import { Collection } from './collection.js';
 import type { CallOptions, NavigatorContext } from './context.js';
 import { type HelperOptions, type NoticeHelperOptions, sendHelper } from './helper-call.js';
@@ -337,7 +338,7 @@ export class Resource<T extends object, I = T> {
     const rels = [relation.rel, ...relation.alternatives];
     const present = rels.find((r) => this.document.link(r)) ?? relation.rel;
     const [embedded] = this.document.embedded(present);
-    const itemRel = `std:${kind.plural}`;
+    const itemRel = collectionRelation(kind.plural);
     // An embedded collection document (with records or record links of its own) is the
     // first page; anything else embedded under the relation is not used for paging.
     const firstPage =

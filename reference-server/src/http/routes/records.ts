@@ -15,6 +15,7 @@ import { isPlainObject } from '../../domain/merge.js';
 import { parsePageRequest } from '../../domain/paging.js';
 import { recordOfHref } from '../../domain/record-paths.js';
 import { type LinkInput, type LinkTarget, referencesOf } from '../../domain/records.js';
+import { collectionRelation } from '../../sdk-wire.js';
 import type { JsonObject, RecordFilter, StoredRecord } from '../../storage/storage.js';
 import { wantsBackground } from '../background.js';
 import { writeInBackground } from '../background-writes.js';
@@ -207,7 +208,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   app.get(collectionPath, (c) => {
     const kind = kindOf(c, config);
     const urls = c.get('urls');
-    const filters = filtersOf(c, kind, `std:${kind.plural}`);
+    const filters = filtersOf(c, kind, collectionRelation(kind.plural));
     const request = pageRequest(c, config);
     const page = records.page(c.get('auth').tenant, { kind: kind.singular, filters }, request);
     return halJson(
@@ -305,7 +306,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   app.get(subPath, (c) => {
     const { kind, id, sub, subKind } = subOf(c);
     const tenant = c.get('auth').tenant;
-    const filters = filtersOf(c, subKind, `std:${sub.plural}`);
+    const filters = filtersOf(c, subKind, collectionRelation(sub.plural));
     const request = pageRequest(c, config);
     const page = records.page(
       tenant,

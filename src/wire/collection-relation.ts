@@ -1,0 +1,13 @@
+/**
+ * The relation of a kind's collection under the specification's curie: the name an
+ * entry point links it by and a page embeds its records under, unless a preset or a
+ * kind says otherwise.
+ *
+ * @example
+ * ```ts
+ * collectionRelation('people'); // 'std:people'
+ * ```
+ */
+export function collectionRelation(plural: string): string {
+  return `std:${plural}`;
+}
