@@ -7,7 +7,8 @@ module.exports = {
   forbidden: [
     {
       name: 'no-unresolvable-import',
-      comment: 'An import that resolves to no file is a broken module (and would slip past every rule below).',
+      comment:
+        'An import that resolves to no file is a broken module (and would slip past every rule below).',
       severity: 'error',
       from: {},
       to: { couldNotResolve: true },
@@ -56,14 +57,15 @@ module.exports = {
     {
       name: 'helpers-take-only-types-from-schema',
       comment:
-        'The light entry names the schema layer\'s types but never loads it (zod stays out of the widget bundle).',
+        "The light entry names the schema layer's types but never loads it (zod stays out of the widget bundle).",
       severity: 'error',
       from: { path: '^src/helpers/' },
       to: { path: '^src/schema/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'helpers-load-no-heavy-package',
-      comment: 'No zod, ky or uri-template in the light entry (its size budget is in .size-limit.cjs).',
+      comment:
+        'No zod, ky or uri-template in the light entry (its size budget is in .size-limit.cjs).',
       severity: 'error',
       from: { path: '^src/helpers/' },
       to: { path: 'node_modules/(zod|ky|uri-template)/', dependencyTypesNot: ['type-only'] },
@@ -71,7 +73,7 @@ module.exports = {
     {
       name: 'navigator-below-presets-and-entries',
       comment:
-        'The navigator serves every preset and entry; it may name a preset kind\'s declaration (src/presets/action-network/), not a preset.',
+        "The navigator serves every preset and entry; it may name a preset kind's declaration (src/presets/action-network/), not a preset.",
       severity: 'error',
       from: { path: '^src/navigator/' },
       to: { path: '^src/(presets/[^/]+\\.ts$|export/|cli/|index\\.ts$)' },
@@ -79,7 +81,7 @@ module.exports = {
     {
       name: 'preset-kinds-are-declarations',
       comment:
-        'A preset\'s kinds (src/presets/action-network/) are declarations like src/schema/kinds/ (the server builds its kinds from them): they load nothing above the schema layer.',
+        "A preset's kinds (src/presets/action-network/) are declarations like src/schema/kinds/ (the server builds its kinds from them): they load nothing above the schema layer.",
       severity: 'error',
       from: { path: '^src/presets/action-network/' },
       to: {
@@ -108,7 +110,7 @@ module.exports = {
     {
       name: 'server-uses-the-sdk-schema-wire-and-preset-kinds',
       comment:
-        'The server shares with the SDK its schema layer (adis-sdk/schema), its wire facts (sdk-wire.ts) and a preset\'s kind declarations (declarations.ts), nothing else.',
+        "The server shares with the SDK its schema layer (adis-sdk/schema), its wire facts (sdk-wire.ts) and a preset's kind declarations (declarations.ts), nothing else.",
       severity: 'error',
       from: { path: '^reference-server/src/' },
       to: {
@@ -121,12 +123,15 @@ module.exports = {
       comment: 'Storage (reference-server/src/storage/) knows no rule, preset or HTTP.',
       severity: 'error',
       from: { path: '^reference-server/src/storage/' },
-      to: { path: '^reference-server/src/', pathNot: '^reference-server/src/(storage/|sdk-wire\\.ts$)' },
+      to: {
+        path: '^reference-server/src/',
+        pathNot: '^reference-server/src/(storage/|sdk-wire\\.ts$)',
+      },
     },
     {
       name: 'domain-knows-no-http-or-preset',
       comment:
-        'Domain rules (reference-server/src/domain/) run outside HTTP (personSignup, seeds): storage, the SDK\'s schema and wire only. What a preset sets reaches them as data.',
+        "Domain rules (reference-server/src/domain/) run outside HTTP (personSignup, seeds): storage, the SDK's schema and wire only. What a preset sets reaches them as data.",
       severity: 'error',
       from: { path: '^reference-server/src/domain/' },
       to: {
@@ -136,7 +141,8 @@ module.exports = {
     },
     {
       name: 'seeds-are-domain-level',
-      comment: 'seed.ts and seed-activity.ts write records through the domain, without HTTP or presets.',
+      comment:
+        'seed.ts and seed-activity.ts write records through the domain, without HTTP or presets.',
       severity: 'error',
       from: { path: '^reference-server/src/seed(-activity)?\\.ts$' },
       to: {
