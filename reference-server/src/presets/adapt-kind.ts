@@ -23,7 +23,16 @@ import { withVocabulary } from './vocabulary.js';
  * ```
  */
 export function adaptKind(kind: ResourceKind, preset: ServerPreset): ResourceKind {
-  const changed = withKindChanges(kind, preset);
-  const adapted = withHelperAddresses(withMoney(withVocabulary(changed, preset), preset), preset);
-  return withReadOnly(withNativeIds(withEmbedLinks(adapted, preset), preset), preset);
+  return KIND_ADAPTERS.reduce((adapted, adapt) => adapt(adapted, preset), kind);
 }
+
+/** The changes, in the order they apply: each sees the kind the one before made. */
+const KIND_ADAPTERS: readonly ((kind: ResourceKind, preset: ServerPreset) => ResourceKind)[] = [
+  withKindChanges,
+  withVocabulary,
+  withMoney,
+  withHelperAddresses,
+  withEmbedLinks,
+  withNativeIds,
+  withReadOnly,
+];
