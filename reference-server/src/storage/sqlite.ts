@@ -41,6 +41,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { recordFromJson } from './doc-json.js';
 import { KeyCache } from './key-cache.js';
+import { SqliteWebhookStore } from './sqlite-webhooks.js';
 import {
   type Access,
   type ApiKeyInfo,
@@ -271,6 +272,57 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotent_answers_by_age ON idempotent_answers (created_ms);
     `);
   },
+  (db) => {
+    db.exec(`
+      -- Webhooks (see webhook-store.ts). A subscription's cursor is the seq of the last
+      -- outbox event it was sent (or skipped); triggers is a JSON array of event types.
+      CREATE TABLE webhook_subscriptions (
+        id TEXT PRIMARY KEY,
+        tenant_id INTEGER NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+        url TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        triggers TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('file', 'api')),
+        active INTEGER NOT NULL CHECK (active IN (0, 1)),
+        disabled_reason TEXT,
+        created_ms INTEGER NOT NULL,
+        cursor INTEGER NOT NULL,
+        next_attempt_ms INTEGER,
+        failing_since_ms INTEGER
+      );
+      CREATE INDEX webhook_subscriptions_by_tenant ON webhook_subscriptions (tenant_id, created_ms);
+
+      -- The transactional outbox: one row per event, written in the transaction of the
+      -- write that makes it. seq: AUTOINCREMENT, strictly increasing and never reused,
+      -- as cursors point into it. No foreign key: an append costs one row and one index.
+      CREATE TABLE webhook_events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        tenant_id INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE INDEX webhook_events_by_tenant ON webhook_events (tenant_id, seq);
+
+      -- The delivery log, the newest few hundred attempts per subscription.
+      CREATE TABLE webhook_attempts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        subscription_id TEXT NOT NULL REFERENCES webhook_subscriptions(id) ON DELETE CASCADE,
+        first_seq INTEGER NOT NULL,
+        last_seq INTEGER NOT NULL,
+        event_count INTEGER NOT NULL,
+        attempt INTEGER NOT NULL,
+        at_ms INTEGER NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('delivered', 'failed', 'gave_up')),
+        status INTEGER,
+        error TEXT,
+        next_attempt_ms INTEGER,
+        duration_ms INTEGER NOT NULL
+      );
+      CREATE INDEX webhook_attempts_by_subscription ON webhook_attempts (subscription_id, id);
+    `);
+  },
 ];
 
 /**
@@ -374,6 +426,8 @@ const RESOLVED: Promise<void> = Promise.resolve();
 export class SqliteStorage implements Storage {
   readonly created: boolean;
   readonly path: string;
+  /** Subscriptions, the outbox and the delivery log, on this connection. */
+  readonly webhooks: SqliteWebhookStore;
   private readonly db: Db;
   private readonly defaultNamespace: string;
   /** Whether transactions are batched into shared commits (option `groupCommit`). */
@@ -439,6 +493,7 @@ export class SqliteStorage implements Storage {
         release: this.db.prepare('RELEASE adis_unit'),
         rollbackTo: this.db.prepare('ROLLBACK TO adis_unit'),
       };
+      this.webhooks = new SqliteWebhookStore(this.db, (fn) => this.transaction(fn));
     } catch (error) {
       this.db.close();
       throw error;
@@ -1264,6 +1319,8 @@ export class SqliteStorage implements Storage {
       { cause },
     );
     this.failure = { batchId: batch.id, error };
+    // The batch may have held a subscription change the webhook store already shows.
+    this.webhooks.reload();
     batch.reject(error);
   }
 

@@ -9,6 +9,7 @@
  * sub-collections (a person's signatures, a petition's signatures). Domain rules
  * (what a valid person is, how updates merge) live in `src/domain`, not here.
  */
+import type { WebhookStore } from './webhook-store.js';
 
 /** A JSON object as stored and returned. */
 export type JsonObject = { [key: string]: unknown };
@@ -214,6 +215,11 @@ export class CommitError extends Error {
 export interface Storage {
   /** True when this open created the database (no schema existed). */
   readonly created: boolean;
+  /**
+   * Webhook subscriptions, the outbox of events and the delivery log, in the same
+   * database: an event appended inside {@link transaction} commits with its write.
+   */
+  readonly webhooks: WebhookStore;
 
   /** Returns the tenant named `name`, creating it (with `namespace`) when missing. */
   ensureTenant(name: string, namespace?: string): Tenant;

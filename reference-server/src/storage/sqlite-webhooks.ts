@@ -1,0 +1,403 @@
+/**
+ * {@link WebhookStore} on SQLite: the tables of migration 6 (`webhook_subscriptions`,
+ * `webhook_events`, `webhook_attempts`), on the connection of {@link SqliteStorage}.
+ *
+ * Why it shares the connection and the transactions: the outbox is only transactional
+ * if an event is written in the same SQLite transaction as the record that makes it.
+ * {@link SqliteWebhookStore.appendEvent} therefore joins whatever transaction is open
+ * (the caller's unit, inside a group-commit batch), and every other write goes through
+ * the storage's `transaction`, so it commits with the batch like any record write.
+ */
+import type Database from 'better-sqlite3';
+import type { JsonObject } from './storage.js';
+import type {
+  DeliveryAttempt,
+  DeliveryOutcome,
+  NewWebhookEvent,
+  NewWebhookSubscription,
+  SubscriptionSource,
+  WebhookEvent,
+  WebhookStore,
+  WebhookSubscription,
+} from './webhook-store.js';
+
+/** Attempts kept per subscription: the newest ones, enough to read a day of retries. */
+export const ATTEMPTS_KEPT = 300;
+
+/** Outbox events one {@link SqliteWebhookStore.pruneEvents} deletes at most. */
+export const PRUNE_BATCH = 500;
+
+/** A unit of work of the storage that owns the connection (its `transaction`). */
+export type RunTransaction = <T>(fn: () => T) => T;
+
+interface SubscriptionRow {
+  id: string;
+  tenant_id: number;
+  url: string;
+  secret: string;
+  triggers: string;
+  source: SubscriptionSource;
+  active: number;
+  disabled_reason: string | null;
+  created_ms: number;
+  cursor: number;
+  next_attempt_ms: number | null;
+  failing_since_ms: number | null;
+}
+
+interface EventRow {
+  seq: number;
+  tenant_id: number;
+  type: string;
+  idempotency_key: string;
+  payload: string;
+  created_ms: number;
+}
+
+interface AttemptRow {
+  id: number;
+  subscription_id: string;
+  first_seq: number;
+  last_seq: number;
+  event_count: number;
+  attempt: number;
+  at_ms: number;
+  outcome: DeliveryOutcome;
+  status: number | null;
+  error: string | null;
+  next_attempt_ms: number | null;
+  duration_ms: number;
+}
+
+const SUBSCRIPTION_COLUMNS =
+  'id, tenant_id, url, secret, triggers, source, active, disabled_reason, created_ms, cursor, next_attempt_ms, failing_since_ms';
+
+/** Most rows a seq can be: SQLite's largest integer (no tenant holds the outbox back). */
+const NO_BOUND = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The webhook store of a {@link SqliteStorage}; reach it as `storage.webhooks`.
+ *
+ * @example
+ * ```ts
+ * const storage = openStorage(':memory:');
+ * const tenant = storage.ensureTenant('demo');
+ * storage.webhooks.addSubscription({
+ *   id: crypto.randomUUID(), tenantId: tenant.id, url: 'https://example.org/hook',
+ *   secret: 's3cret', triggers: ['*'], source: 'api', createdMs: Date.now(),
+ * });
+ * storage.webhooks.hasSubscribers(tenant.id); // true
+ * ```
+ */
+export class SqliteWebhookStore implements WebhookStore {
+  private readonly statements = new Map<string, Database.Statement>();
+  /** Tenants with an active subscription (see {@link hasSubscribers}). */
+  private subscribed = new Set<number>();
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly transaction: RunTransaction,
+  ) {
+    this.reload();
+  }
+
+  /**
+   * Reads again which tenants have an active subscription. Every change through this
+   * store calls it; the storage calls it too when a batch rolls back, which may undo
+   * a change the set already shows.
+   */
+  reload(): void {
+    const rows = this.stmt(
+      'SELECT DISTINCT tenant_id FROM webhook_subscriptions WHERE active = 1',
+    ).all() as { tenant_id: number }[];
+    this.subscribed = new Set(rows.map((row) => row.tenant_id));
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** The newest event's seq (0 when the outbox is empty): where a new cursor starts. */
+  private newestSeq(): number {
+    const row = this.stmt('SELECT COALESCE(MAX(seq), 0) AS seq FROM webhook_events').get() as {
+      seq: number;
+    };
+    return row.seq;
+  }
+
+  addSubscription(subscription: NewWebhookSubscription): WebhookSubscription {
+    const stored = this.transaction(() => {
+      this.stmt(
+        `INSERT INTO webhook_subscriptions (id, tenant_id, url, secret, triggers, source, active, created_ms, cursor)
+         VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+      ).run(
+        subscription.id,
+        subscription.tenantId,
+        subscription.url,
+        subscription.secret,
+        JSON.stringify(subscription.triggers),
+        subscription.source,
+        subscription.createdMs,
+        this.newestSeq(),
+      );
+      return this.getSubscription(subscription.id);
+    });
+    this.reload();
+    if (!stored) throw new Error(`subscription ${subscription.id} was not stored`);
+    return stored;
+  }
+
+  replaceFileSubscriptions(subscriptions: readonly NewWebhookSubscription[]): void {
+    this.transaction(() => {
+      const keep = JSON.stringify(subscriptions.map((subscription) => subscription.id));
+      this.stmt(
+        `DELETE FROM webhook_subscriptions WHERE source = 'file' AND id NOT IN (SELECT value FROM json_each(?))`,
+      ).run(keep);
+      const cursor = this.newestSeq();
+      // A kept one changes only what the file says of it: cursor, state and log stay.
+      const upsert = this.stmt(
+        `INSERT INTO webhook_subscriptions (id, tenant_id, url, secret, triggers, source, active, created_ms, cursor)
+         VALUES (?, ?, ?, ?, ?, 'file', 1, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET tenant_id = excluded.tenant_id, url = excluded.url,
+           secret = excluded.secret, triggers = excluded.triggers, source = 'file'`,
+      );
+      for (const subscription of subscriptions) {
+        upsert.run(
+          subscription.id,
+          subscription.tenantId,
+          subscription.url,
+          subscription.secret,
+          JSON.stringify(subscription.triggers),
+          subscription.createdMs,
+          cursor,
+        );
+      }
+    });
+    this.reload();
+  }
+
+  deleteSubscription(tenantId: number, id: string): boolean {
+    const deleted = this.transaction(
+      () =>
+        this.stmt('DELETE FROM webhook_subscriptions WHERE id = ? AND tenant_id = ?').run(
+          id,
+          tenantId,
+        ).changes > 0,
+    );
+    this.reload();
+    return deleted;
+  }
+
+  getSubscription(id: string, tenantId?: number): WebhookSubscription | undefined {
+    const row = this.stmt(
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ?`,
+    ).get(id) as SubscriptionRow | undefined;
+    if (!row || (tenantId !== undefined && row.tenant_id !== tenantId)) return undefined;
+    return toSubscription(row);
+  }
+
+  listSubscriptions(tenantId?: number): WebhookSubscription[] {
+    const rows = (
+      tenantId === undefined
+        ? this.stmt(
+            `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ORDER BY created_ms, rowid`,
+          ).all()
+        : this.stmt(
+            `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE tenant_id = ? ORDER BY created_ms, rowid`,
+          ).all(tenantId)
+    ) as SubscriptionRow[];
+    return rows.map(toSubscription);
+  }
+
+  hasSubscribers(tenantId: number): boolean {
+    return this.subscribed.has(tenantId);
+  }
+
+  appendEvent(event: NewWebhookEvent): number {
+    const insert = (): number =>
+      Number(
+        this.stmt(
+          'INSERT INTO webhook_events (tenant_id, type, idempotency_key, payload, created_ms) VALUES (?, ?, ?, ?, ?)',
+        ).run(
+          event.tenantId,
+          event.type,
+          event.idempotencyKey,
+          JSON.stringify(event.payload),
+          event.createdMs,
+        ).lastInsertRowid,
+      );
+    // Inside the caller's transaction (the normal case) the row simply joins it: no
+    // savepoint of its own, as it has nothing to roll back alone.
+    return this.db.inTransaction ? insert() : this.transaction(insert);
+  }
+
+  eventsAfter(tenantId: number, cursor: number, limit: number): WebhookEvent[] {
+    const rows = this.stmt(
+      `SELECT seq, tenant_id, type, idempotency_key, payload, created_ms FROM webhook_events
+       WHERE tenant_id = ? AND seq > ? ORDER BY seq LIMIT ? + 0`,
+    ).all(tenantId, cursor, limit) as EventRow[];
+    return rows.map((row) => ({
+      seq: row.seq,
+      tenantId: row.tenant_id,
+      type: row.type,
+      idempotencyKey: row.idempotency_key,
+      payload: JSON.parse(row.payload) as JsonObject,
+      createdMs: row.created_ms,
+    }));
+  }
+
+  recordAttempt(
+    attempt: Omit<DeliveryAttempt, 'id'>,
+    effect: { advanceTo?: number; disabledReason?: string; failingSinceMs?: number },
+  ): DeliveryAttempt {
+    const id = this.transaction(() => {
+      const info = this.stmt(
+        `INSERT INTO webhook_attempts (subscription_id, first_seq, last_seq, event_count, attempt, at_ms,
+           outcome, status, error, next_attempt_ms, duration_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        attempt.subscriptionId,
+        attempt.firstSeq,
+        attempt.lastSeq,
+        attempt.eventCount,
+        attempt.attempt,
+        attempt.atMs,
+        attempt.outcome,
+        attempt.status ?? null,
+        attempt.error ?? null,
+        attempt.nextAttemptMs ?? null,
+        attempt.durationMs,
+      );
+      this.applyOutcome(attempt, effect);
+      // Bounded log: everything older than the newest ATTEMPTS_KEPT goes.
+      this.stmt(
+        `DELETE FROM webhook_attempts WHERE subscription_id = ? AND id <= (
+           SELECT id FROM webhook_attempts WHERE subscription_id = ? ORDER BY id DESC LIMIT 1 OFFSET ${ATTEMPTS_KEPT})`,
+      ).run(attempt.subscriptionId, attempt.subscriptionId);
+      return Number(info.lastInsertRowid);
+    });
+    if (attempt.outcome === 'gave_up') this.reload();
+    return { id, ...attempt };
+  }
+
+  private applyOutcome(
+    attempt: Omit<DeliveryAttempt, 'id'>,
+    effect: { advanceTo?: number; disabledReason?: string; failingSinceMs?: number },
+  ): void {
+    const id = attempt.subscriptionId;
+    switch (attempt.outcome) {
+      case 'delivered':
+        this.stmt(
+          `UPDATE webhook_subscriptions SET cursor = MAX(cursor, COALESCE(?, cursor)),
+             next_attempt_ms = NULL, failing_since_ms = NULL WHERE id = ?`,
+        ).run(effect.advanceTo ?? null, id);
+        return;
+      case 'failed':
+        this.stmt(
+          `UPDATE webhook_subscriptions SET next_attempt_ms = ?,
+             failing_since_ms = COALESCE(failing_since_ms, ?) WHERE id = ?`,
+        ).run(attempt.nextAttemptMs ?? null, effect.failingSinceMs ?? attempt.atMs, id);
+        return;
+      case 'gave_up':
+        this.stmt(
+          `UPDATE webhook_subscriptions SET active = 0, disabled_reason = ?, next_attempt_ms = NULL,
+             failing_since_ms = COALESCE(failing_since_ms, ?) WHERE id = ?`,
+        ).run(
+          effect.disabledReason ?? attempt.error ?? 'failing for the whole retry window',
+          effect.failingSinceMs ?? attempt.atMs,
+          id,
+        );
+        return;
+    }
+  }
+
+  skipTo(subscriptionId: string, seq: number): void {
+    this.transaction(() =>
+      this.stmt('UPDATE webhook_subscriptions SET cursor = MAX(cursor, ?) WHERE id = ?').run(
+        seq,
+        subscriptionId,
+      ),
+    );
+  }
+
+  listAttempts(subscriptionId: string, limit: number): DeliveryAttempt[] {
+    const rows = this.stmt(
+      `SELECT id, subscription_id, first_seq, last_seq, event_count, attempt, at_ms, outcome, status,
+         error, next_attempt_ms, duration_ms
+       FROM webhook_attempts WHERE subscription_id = ? ORDER BY id DESC LIMIT ? + 0`,
+    ).all(subscriptionId, limit) as AttemptRow[];
+    return rows.map(toAttempt);
+  }
+
+  /**
+   * Deletes events every active subscription of their tenant has passed, oldest first,
+   * tenant by tenant through `webhook_events_by_tenant` (a tenant whose subscription is
+   * stuck costs one seek, not a scan of what it holds back), at most {@link PRUNE_BATCH}.
+   * A switched-off subscription holds nothing back: it is sent nothing more.
+   *
+   * @example
+   * ```ts
+   * while (storage.webhooks.pruneEvents() > 0);
+   * ```
+   */
+  pruneEvents(): number {
+    return this.transaction(() => {
+      const bounds = this.stmt(
+        `SELECT t.id AS tenant_id,
+           (SELECT MIN(s.cursor) FROM webhook_subscriptions s WHERE s.tenant_id = t.id AND s.active = 1) AS bound
+         FROM tenants t`,
+      ).all() as { tenant_id: number; bound: number | null }[];
+      const prune = this.stmt(
+        `DELETE FROM webhook_events WHERE seq IN (
+           SELECT seq FROM webhook_events WHERE tenant_id = ? AND seq <= ? ORDER BY seq LIMIT ? + 0)`,
+      );
+      let deleted = 0;
+      for (const { tenant_id, bound } of bounds) {
+        if (deleted >= PRUNE_BATCH) break;
+        deleted += prune.run(tenant_id, bound ?? NO_BOUND, PRUNE_BATCH - deleted).changes;
+      }
+      return deleted;
+    });
+  }
+}
+
+function toSubscription(row: SubscriptionRow): WebhookSubscription {
+  const subscription: WebhookSubscription = {
+    id: row.id,
+    tenantId: row.tenant_id,
+    url: row.url,
+    secret: row.secret,
+    triggers: JSON.parse(row.triggers) as string[],
+    source: row.source,
+    active: row.active === 1,
+    createdMs: row.created_ms,
+    cursor: row.cursor,
+  };
+  if (row.disabled_reason !== null) subscription.disabledReason = row.disabled_reason;
+  if (row.next_attempt_ms !== null) subscription.nextAttemptMs = row.next_attempt_ms;
+  if (row.failing_since_ms !== null) subscription.failingSinceMs = row.failing_since_ms;
+  return subscription;
+}
+
+function toAttempt(row: AttemptRow): DeliveryAttempt {
+  const attempt: DeliveryAttempt = {
+    id: row.id,
+    subscriptionId: row.subscription_id,
+    firstSeq: row.first_seq,
+    lastSeq: row.last_seq,
+    eventCount: row.event_count,
+    attempt: row.attempt,
+    atMs: row.at_ms,
+    outcome: row.outcome,
+    durationMs: row.duration_ms,
+  };
+  if (row.status !== null) attempt.status = row.status;
+  if (row.error !== null) attempt.error = row.error;
+  if (row.next_attempt_ms !== null) attempt.nextAttemptMs = row.next_attempt_ms;
+  return attempt;
+}
