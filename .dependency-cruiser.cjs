@@ -164,12 +164,13 @@ module.exports = {
     {
       name: 'http-below-the-entries',
       comment:
-        'The HTTP layer (reference-server/src/http/) is built by the entries (index.ts, cli.ts, server.ts, testing.ts); it imports none of them.',
+        'The HTTP layer (reference-server/src/http/) is built by the entries (index.ts, cli.ts, server.ts, testing.ts); it imports none of them. Of webhooks/ it takes only the SSRF check (address-check.ts, which imports nothing of the server): subscriptions are checked at creation as at delivery.',
       severity: 'error',
       from: { path: '^reference-server/src/http/' },
       to: {
         path: '^reference-server/src/',
-        pathNot: '^reference-server/src/(http/|presets/|domain/|storage/|sdk-wire\\.ts$)',
+        pathNot:
+          '^reference-server/src/(http/|presets/|domain/|storage/|sdk-wire\\.ts$|webhooks/address-check\\.ts$)',
       },
     },
   ],

@@ -35,6 +35,7 @@ import { registerMessageHelpers } from './routes/messages.js';
 import { registerMetadata } from './routes/metadata.js';
 import { registerPersonSignup } from './routes/person-signup.js';
 import { registerRecordRoutes } from './routes/records.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -123,6 +124,15 @@ export interface AppOptions {
    * key, and the clock answers expire by (24 hours). See `http/idempotency.ts`.
    */
   idempotency?: IdempotencyOptions;
+  /**
+   * Whether webhook subscriptions made through the API (`POST <apiPrefix>/webhooks`) may
+   * name URLs whose host is loopback, private, link-local (cloud metadata), CGNAT or
+   * otherwise not public. Default false: such URLs are refused with a 400 naming the
+   * address, so that an API key cannot make the server call into its own network
+   * (server-side request forgery). Turn it on for tests and receivers on the same
+   * machine or network. The operator's `--webhooks` file is never checked.
+   */
+  webhooksAllowPrivate?: boolean;
 }
 
 /**
@@ -207,6 +217,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     specVersion: preset.specVersion,
     logError: options.logError ?? ((message) => console.error(message)),
     accessLog: options.accessLog,
+    webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
   };
   const corsOrigins = options.corsOrigins ?? '*';
   checkCorsOrigins(corsOrigins);
@@ -264,6 +275,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   registerMessageHelpers(app, config, { sendRate });
   // Before the generic record routes, which would take `<record>/embed` for a sub-collection.
   registerEmbeds(app, config);
+  // Before the generic record routes, which would take `/webhooks` for a collection.
+  registerWebhookRoutes(app, config);
   registerRecordRoutes(app, config);
   apiPrefixes.set(app, config.apiPrefix);
   return app;

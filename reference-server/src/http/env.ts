@@ -34,6 +34,11 @@ export interface AppConfig {
   logError: (message: string) => void;
   /** Where access log lines go; undefined: no access log. */
   accessLog: ((line: string) => void) | undefined;
+  /**
+   * Whether webhook subscriptions made through the API may name loopback, private and
+   * link-local addresses (`AppOptions.webhooksAllowPrivate`).
+   */
+  webhooksAllowPrivate: boolean;
 }
 
 /** Hono environment: per-request variables set by the middleware. */

@@ -47,6 +47,14 @@ export function relationDocs(registry: KindRegistry): Map<string, string> {
     'An error: request_type, response_code and resource_status with error_descriptions.',
   );
   docs.set('control', 'Request control object: return_response (boolean, default true).');
+  docs.set(
+    'webhooks',
+    'Webhook subscriptions of the tenant (an extension of this server). GET lists them; POST { url, secret?, triggers? } creates one and answers its signing secret, shown only then; GET or DELETE one at its self link.',
+  );
+  docs.set(
+    'deliveries',
+    "A webhook subscription's delivery log, newest attempt first: attempt, attempted_date, outcome, status, error, next_attempt_date, duration_ms, event_count.",
+  );
   return docs;
 }
 

@@ -8,6 +8,7 @@ import type { Link } from '../links.js';
 import { methodNotAllowed } from '../middleware.js';
 import { versionField } from '../relations.js';
 import { hal } from '../respond.js';
+import { WEBHOOKS_PATH } from './webhooks.js';
 
 /**
  * Registers `GET /api/v1/`.
@@ -34,6 +35,11 @@ export function registerEntryPoint(app: Hono<AppEnv>, config: AppConfig): void {
     for (const helper of config.registry.helperLinks()) {
       links[urls.rel(helper.rel)] = { href: urls.api(helper.path), title: helper.title };
     }
+    // An extension collection of this server: the tenant's webhook subscriptions.
+    links[urls.rel(WEBHOOKS_PATH)] = {
+      href: urls.api(WEBHOOKS_PATH),
+      title: 'Webhook subscriptions',
+    };
     return hal({
       motd: config.motd,
       [config.preset.maxPageSizeMember]: config.maxPageSize,
