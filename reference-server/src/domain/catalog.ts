@@ -277,7 +277,9 @@ export const TAGGING_TARGETS = TAGGING_TARGET_TYPES;
 
 /**
  * The server's rules for each kind, by its singular name. A kind not listed is served
- * exactly as the SDK declares it (its links, sub-collections and helpers).
+ * exactly as the SDK declares it (its links, sub-collections and helpers). The kinds of
+ * acts (signature, submission, donation, outreach, attendance, canvass) make a webhook
+ * event of their name when created; the person makes `signup` (`person.ts`).
  */
 const RULES: Readonly<Partial<Record<Exclude<KindName, 'person'>, ServerRules>>> = {
   petition: { totals: ['total_signatures'], derive: deriveTotalShares },
@@ -285,16 +287,19 @@ const RULES: Readonly<Partial<Record<Exclude<KindName, 'person'>, ServerRules>>>
   // attendance per person and event: acting again updates the record (see kinds.ts).
   // Donations and outreaches are separate acts each time, and add.
   signature: {
+    event: { type: 'signature' },
     oneRecordPer: ['person', 'petition'],
     contributions: (_doc, refs) => addTo(refs, 'petition', { total_signatures: 1 }),
   },
   form: { totals: ['total_submissions'], derive: deriveTotalShares },
   submission: {
+    event: { type: 'submission' },
     oneRecordPer: ['person', 'form'],
     contributions: (_doc, refs) => addTo(refs, 'form', { total_submissions: 1 }),
   },
   fundraising_page: { totals: ['total_donations', 'total_amount'], derive: deriveTotalShares },
   donation: {
+    event: { type: 'donation' },
     check: checkDonation,
     // A voided donation stays on record but no longer counts towards the page.
     contributions: (doc, refs) =>
@@ -308,6 +313,7 @@ const RULES: Readonly<Partial<Record<Exclude<KindName, 'person'>, ServerRules>>>
   share_page: { derive: deriveTotalShares },
   advocacy_campaign: { totals: ['total_outreaches'], derive: deriveTotalShares },
   outreach: {
+    event: { type: 'outreach' },
     contributions: (_doc, refs) => addTo(refs, 'advocacy_campaign', { total_outreaches: 1 }),
   },
   event: {
@@ -317,11 +323,14 @@ const RULES: Readonly<Partial<Record<Exclude<KindName, 'person'>, ServerRules>>>
     derive: deriveTotalShares,
   },
   attendance: {
+    event: { type: 'attendance' },
     oneRecordPer: ['person', 'event'],
     contributions: attendanceContributions,
     check: checkTickets,
   },
   answer: { check: checkAnswer },
+  // The person a canvass is about is its target (the canvasser only knocked).
+  canvass: { event: { type: 'canvass', person: 'target' } },
   message: {
     // Status and counts move with time while a message goes out (domain/messages.ts).
     view: messageView,

@@ -45,6 +45,7 @@ export type ServerRules = Partial<
     | 'derive'
     | 'prepareInput'
     | 'check'
+    | 'event'
   >
 > & {
   lookupKeys?(doc: JsonObject): LookupKey[];

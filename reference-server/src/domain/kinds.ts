@@ -58,6 +58,21 @@ export interface CheckContext extends ReadContext {
   totals(ref: ParentRef): Record<string, number>;
 }
 
+/**
+ * The webhook event a record of a kind makes when it is created (a signature makes a
+ * `signature` event): data on the kind, so which writes make events is read in one
+ * place and a preset's changes to a kind keep it.
+ */
+export interface KindEvent {
+  /** Event type, as subscriptions' triggers and deliveries name it: `signature`, `signup`. */
+  type: string;
+  /**
+   * The reference naming the person who acted, whose document the event carries
+   * (default `person`; a canvass's `target`). None for the person's own event.
+   */
+  person?: string;
+}
+
 /** Everything the generic core needs to know about one kind of resource. */
 export interface ResourceKind {
   /** Storage kind and singular name: `std:<singular>` is the record's relation. */
@@ -140,6 +155,12 @@ export interface ResourceKind {
    * available and stored as capacity, so it falls as tickets are sold).
    */
   prepareInput?(input: JsonObject, totals: Record<string, number>): JsonObject;
+  /**
+   * The webhook event a create of the kind makes (see `RecordService.create`); none
+   * when absent. An update never makes one: a person signing the same petition again
+   * updates their signature, which is no new act to announce.
+   */
+  event?: KindEvent;
   /** Rules that need other records (an answer's responses against its question). */
   check?(doc: JsonObject, refs: References, id: string, context: CheckContext): ErrorDescription[];
 }

@@ -15,7 +15,7 @@ import type { JsonObject, StoredRecord, Tenant } from '../storage/storage.js';
 import type { ResourceStatus } from './errors.js';
 import { runActionFunctions } from './helpers/action-functions.js';
 import { helperBodiesFor } from './helpers/bodies.js';
-import type { HelperContext } from './helpers/context.js';
+import { type HelperContext, kindOf } from './helpers/context.js';
 import { upsertPerson } from './helpers/matching.js';
 import type { HelperOutcome } from './helpers/outcome.js';
 import { personKind } from './person.js';
@@ -67,14 +67,23 @@ export function checkPersonSignup(
  */
 export function applyPersonSignup(context: HelperContext, call: PersonSignupCall): HelperOutcome {
   const { triggers } = call;
-  const { record, created } = context.records.storage.transaction(() =>
-    upsertPerson(context.records, context.tenant, call.person as JsonObject, {
+  const { record, created } = context.records.storage.transaction(() => {
+    const upsert = upsertPerson(context.records, context.tenant, call.person as JsonObject, {
       anonymous: context.anonymous,
       now: context.now,
       statuses: context.signupStatuses,
       ...(triggers ? { extra: { triggers } } : {}),
-    }),
-  );
+    });
+    // A signup is an event whether the person is new or known, in the same commit.
+    context.records.recordEvent(
+      context.tenant,
+      kindOf(context, personKind.singular),
+      upsert.record,
+      { addTags: call.add_tags },
+      context.now,
+    );
+    return upsert;
+  });
   const parts = runActionFunctions(context, call, { person: record });
   return { main: { kind: personKind, record, status: created ? 201 : 200 }, parts };
 }

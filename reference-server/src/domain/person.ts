@@ -70,6 +70,9 @@ export function personLookupKeys(doc: JsonObject): LookupKey[] {
  * links the plural `std:attendances` it uses everywhere else.
  */
 export const personKind: ResourceKind = serveKind(personDeclaration, {
+  // Made by a POST to people and by the person signup helper (a signup of a known
+  // person too); a person created as part of another act is carried by its event.
+  event: { type: 'signup' },
   lookupKeys: personLookupKeys,
   filterKeys: { email_address: 'email' },
 });

@@ -2,6 +2,7 @@
  * Generic record operations: create, read, update, delete and collection pages for any
  * registered kind. Applies the spec's identifier and update rules; knows nothing of HTTP.
  */
+import { randomUUID } from 'node:crypto';
 import {
   DuplicateIdentifierError,
   type JsonObject,
@@ -22,6 +23,7 @@ import {
 import type { CheckContext, KindRegistry, References, ResourceKind } from './kinds.js';
 import { applyPatch, dropNulls, fillGaps } from './merge.js';
 import { type PageRequest, planPage, totalPages } from './paging.js';
+import type { WebhookEventPayload } from './webhook-events.js';
 
 /**
  * The stored member holding a record's references (`{ person: { kind, id } }`). It is
@@ -76,8 +78,20 @@ export interface UpdateOptions {
   recorded?: JsonObject;
 }
 
+/** What a call adds to the webhook event its write makes (see {@link ResourceKind.event}). */
+export interface EventDetails {
+  /** The tags the call adds to the person (a helper's `add_tags`), carried as `add_tags`. */
+  addTags?: readonly string[] | null;
+}
+
 /** Options of {@link RecordService.create}. */
 export interface CreateOptions extends UpdateOptions {
+  /**
+   * The webhook event of the create: what the call adds to it, or `false` when the
+   * create makes none (a person created as part of another act: that act's event
+   * carries the person). Default: the kind's event ({@link ResourceKind.event}), if any.
+   */
+  event?: EventDetails | false;
   /** A reference fixed by the URL (POST to a petition's signatures sets `petition`). */
   parent?: { rel: string; ref: ParentRef };
   /**
@@ -458,9 +472,52 @@ export class RecordService {
         { ...fields, ...helperMembers(options.recorded ?? {}) },
         refs,
       );
-      return this.guarded(kind, sent, () =>
+      const record = this.guarded(kind, sent, () =>
         this.storage.insertRecord(this.recordWrite(tenant, kind, id, doc, identifiers, refs)),
       );
+      if (options.event !== false) this.recordEvent(tenant, kind, record, options.event, now);
+      return record;
+    });
+  }
+
+  /**
+   * Appends the webhook event of `record` (its kind's {@link ResourceKind.event}) to the
+   * outbox, in the caller's transaction, so it commits with the write that made it. A
+   * no-op for kinds that make no event and for tenants without subscriptions (the
+   * outbox is then not written at all). `create` calls it; the person signup helper too,
+   * for a signup that matched a known person.
+   *
+   * @example
+   * ```ts
+   * storage.transaction(() => {
+   *   const { record } = upsertPerson(records, tenant, sent, { anonymous: false, now });
+   *   records.recordEvent(tenant, personKind, record, { addTags: ['volunteer'] }, now);
+   * });
+   * ```
+   */
+  recordEvent(
+    tenant: Tenant,
+    kind: ResourceKind,
+    record: StoredRecord,
+    details: EventDetails = {},
+    now = new Date(),
+  ): void {
+    const event = kind.event;
+    if (!event || !this.storage.webhooks.hasSubscribers(tenant.id)) return;
+    const payload: WebhookEventPayload = {
+      record: { kind: record.kind, id: record.id, doc: record.doc },
+    };
+    // The person as stored now, inside the transaction: with what this call merged in.
+    const personRef = referencesOf(record.doc)[event.person ?? 'person'];
+    const person = personRef && this.storage.getRecord(tenant.id, personRef.kind, personRef.id);
+    if (person) payload.person = { kind: person.kind, id: person.id, doc: person.doc };
+    if (details.addTags?.length) payload.addTags = [...details.addTags];
+    this.storage.webhooks.appendEvent({
+      tenantId: tenant.id,
+      type: event.type,
+      idempotencyKey: randomUUID(),
+      payload,
+      createdMs: now.getTime(),
     });
   }
 
@@ -529,6 +586,7 @@ export class RecordService {
    * (the person signed this petition before), updates that record instead: the fields
    * sent change as in {@link update}, identifiers sent are added to its own, and the
    * totals it adds to stay as they were. With `fillOnly`, only what it lacks is filled.
+   * Only a create makes the kind's webhook event: signing again is no new act.
    *
    * @example
    * ```ts

@@ -249,7 +249,9 @@ export function upsertPerson(
   const person = statuses ? withSignupStatuses(asSent, match?.doc, statuses, MEMBER_KEYS) : asSent;
   if (!match) {
     return {
-      record: records.create(tenant, personKind, person, { now, recorded: extra }),
+      // No signup event: the act of the call (its signature, …) carries the person, and
+      // the person signup helper makes its own, matched or created.
+      record: records.create(tenant, personKind, person, { now, recorded: extra, event: false }),
       created: true,
     };
   }

@@ -13,7 +13,9 @@
  *    submission is one per person and petition, event or form (the catalog's
  *    `oneRecordPer`): when the person already has one, it is updated instead (200) and
  *    the totals do not move; a caller without a key only fills what it lacks. Donations,
- *    outreaches and canvasses always add. If anything fails, nothing is written (atomic);
+ *    outreaches and canvasses always add. A created record's webhook event (with the
+ *    person and the `add_tags` asked for) is appended to the outbox in the same
+ *    transaction. If anything fails, nothing is written (atomic);
  * 3. the action functions, each a part in its own transaction (non-atomic).
  */
 
@@ -179,6 +181,8 @@ export function applyRecordHelperCall(
       links: prepared.links,
       parent: { rel: definition.via, ref: { kind: parentKind.singular, id: parent.id } },
       fillOnly: context.anonymous,
+      // The act's webhook event, made when the record is created (not when acting again).
+      event: { addTags: body.add_tags },
       ...(prepared.linksAt ? { linksAt: prepared.linksAt } : {}),
     });
     prepared.after?.(main.record);

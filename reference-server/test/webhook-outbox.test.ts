@@ -1,0 +1,267 @@
+/**
+ * The transactional outbox: every write that makes an event appends it in its own
+ * transaction, only for tenants with a subscription; a write that fails or rolls back
+ * appends nothing, and a failed commit loses the record and its event together.
+ */
+import { describe, expect, it } from 'vitest';
+import { ALL_KINDS } from '../src/domain/catalog.js';
+import type { WebhookEventPayload } from '../src/domain/webhook-events.js';
+import { createApp, openStorage, type SqliteStorage } from '../src/index.js';
+import { ACTION_NETWORK_PRESET } from '../src/presets/action-network.js';
+import { adaptKind } from '../src/presets/adapt-kind.js';
+import type { WebhookEvent } from '../src/storage/webhook-store.js';
+import { type Harness, harness, type Json, WRITE } from './helpers.js';
+import { callHelper, create, helperOf, person } from './helpers-setup.js';
+
+const API = '/api/v1';
+
+function subscribe(storage: SqliteStorage, tenant: string, id = `sub-${tenant}`): void {
+  const tenantId = storage.ensureTenant(tenant).id;
+  storage.webhooks.addSubscription({
+    id,
+    tenantId,
+    url: 'https://receiver.example.org/hook',
+    secret: 'shh',
+    triggers: ['*'],
+    source: 'api',
+    createdMs: Date.now(),
+  });
+}
+
+/** A server whose tenant `acme` (the WRITE key's) has a subscription. */
+function subscribed(): Harness {
+  const h = harness({ anonymousRateLimit: false });
+  subscribe(h.storage, 'acme');
+  return h;
+}
+
+function eventsOf(storage: SqliteStorage, tenant = 'acme'): WebhookEvent[] {
+  const tenantId = storage.getTenant(tenant)?.id;
+  return tenantId === undefined ? [] : storage.webhooks.eventsAfter(tenantId, 0, 1000);
+}
+
+function payloadOf(event: WebhookEvent | undefined): WebhookEventPayload {
+  expect(event).toBeDefined();
+  return event?.payload as WebhookEventPayload;
+}
+
+const idOf = (record: Json): string => String(record._links.self.href).split('/').at(-1) ?? '';
+
+describe('helper calls', () => {
+  it('a signature helper call appends one event carrying the person and the tags added', async () => {
+    const h = subscribed();
+    const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
+    await create(h, 'tags', { name: 'volunteer' });
+    const before = Date.now();
+    const { status, body } = await callHelper(h, helperOf(petition, 'record_signature_helper'), {
+      comments: 'Yes!',
+      person: person('Ana', 'ana@example.org'),
+      add_tags: ['volunteer'],
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+
+    const events = eventsOf(h.storage);
+    // The person created for the signature makes no signup event of its own.
+    expect(events.map((event) => event.type)).toEqual(['signature']);
+    const [event] = events;
+    expect(event?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(event?.createdMs).toBeGreaterThanOrEqual(before);
+    const payload = payloadOf(event);
+    expect(payload.record).toMatchObject({ kind: 'signature', id: idOf(body) });
+    expect(payload.record.doc.comments).toBe('Yes!');
+    expect(payload.person?.kind).toBe('person');
+    expect(payload.person?.doc).toMatchObject({
+      given_name: 'Ana',
+      email_addresses: [{ address: 'ana@example.org' }],
+    });
+    expect(payload.addTags).toEqual(['volunteer']);
+  });
+
+  it('signing again updates the signature: no new event', async () => {
+    const h = subscribed();
+    const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
+    const href = helperOf(petition, 'record_signature_helper');
+    const ana = { person: person('Ana', 'ana@example.org') };
+    expect((await callHelper(h, href, ana)).status).toBe(201);
+    expect((await callHelper(h, href, { ...ana, comments: 'Again' })).status).toBe(200);
+    expect(eventsOf(h.storage).map((event) => event.type)).toEqual(['signature']);
+  });
+
+  it('the person signup helper makes a signup event for a new and for a known person', async () => {
+    const h = subscribed();
+    const helper = `${API}/people/person_signup_helper`;
+    const ana = { person: person('Ana', 'ana@example.org') };
+    expect((await callHelper(h, helper, ana)).status).toBe(201);
+    expect((await callHelper(h, helper, { ...ana, add_tags: [] })).status).toBe(200);
+    const events = eventsOf(h.storage);
+    expect(events.map((event) => event.type)).toEqual(['signup', 'signup']);
+    const payload = payloadOf(events[1]);
+    expect(payload.record.kind).toBe('person');
+    expect(payload.record.doc.given_name).toBe('Ana');
+    // The person is the record: not repeated, and no tags were asked for.
+    expect(payload.person).toBeUndefined();
+    expect(payload.addTags).toBeUndefined();
+    expect(events[0]?.idempotencyKey).not.toBe(events[1]?.idempotencyKey);
+  });
+
+  it('a canvass carries its target as the person; the canvasser makes no event', async () => {
+    const h = subscribed();
+    const target = await create(h, 'people', person('Tia'));
+    const { status, body } = await callHelper(h, helperOf(target, 'record_canvass_helper'), {
+      canvass: { contact_type: 'door', canvasser: person('Cal', 'cal@example.org') },
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    const events = eventsOf(h.storage);
+    expect(events.map((event) => event.type)).toEqual(['signup', 'canvass']);
+    expect(payloadOf(events[1]).person).toMatchObject({ id: idOf(target) });
+  });
+
+  it('a helper call whose atomic part fails appends nothing', async () => {
+    const h = subscribed();
+    const target = await create(h, 'people', person('Tia'));
+    const before = eventsOf(h.storage).length;
+    // The answer belongs to the canvass: a missing question rolls the canvass back.
+    const { status } = await callHelper(h, helperOf(target, 'record_canvass_helper'), {
+      canvass: {
+        contact_type: 'door',
+        question_response: { question: `${API}/questions/nope`, responses: ['yes'] },
+      },
+    });
+    expect(status).toBe(400);
+    expect(eventsOf(h.storage)).toHaveLength(before);
+  });
+});
+
+describe('creates through collections', () => {
+  it('a POST of a signature appends one event; a POST of a person a signup', async () => {
+    const h = subscribed();
+    const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
+    const ana = await create(h, 'people', person('Ana', 'ana@example.org'));
+    const signatures = petition._links['std:signatures'].href;
+    const signed = await h.json('POST', signatures, {
+      body: { comments: 'Yes!', _links: { 'std:person': { href: ana._links.self.href } } },
+    });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(201);
+    const events = eventsOf(h.storage);
+    expect(events.map((event) => event.type)).toEqual(['signup', 'signature']);
+    const payload = payloadOf(events[1]);
+    expect(payload.record.id).toBe(idOf(signed.body));
+    expect(payload.person).toMatchObject({ kind: 'person', id: idOf(ana) });
+    // Kinds that are no act make none.
+    expect(events.some((event) => event.type === 'petition')).toBe(false);
+  });
+
+  it('a write refused (invalid, duplicate identifier) appends nothing', async () => {
+    const h = subscribed();
+    await create(h, 'people', { ...person('Ana'), identifiers: ['crm:1'] });
+    const before = eventsOf(h.storage).length;
+    const duplicate = await h.json('POST', `${API}/people`, {
+      body: { ...person('Ben'), identifiers: ['crm:1'] },
+    });
+    expect(duplicate.status).toBe(400);
+    const invalid = await h.json('POST', `${API}/people`, { body: { given_name: 42 } });
+    expect(invalid.status).toBe(400);
+    expect(eventsOf(h.storage)).toHaveLength(before);
+  });
+
+  it('a repeat with the same Idempotency-Key appends nothing more', async () => {
+    const h = subscribed();
+    const post = () =>
+      h.json('POST', `${API}/people`, {
+        body: person('Ana', 'ana@example.org'),
+        headers: { 'Idempotency-Key': 'signup-ana-1' },
+      });
+    const first = await post();
+    const repeat = await post();
+    expect(first.status).toBe(201);
+    expect(repeat.status).toBe(201);
+    expect(repeat.res.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(eventsOf(h.storage)).toHaveLength(1);
+  });
+});
+
+describe('subscribers', () => {
+  it('a tenant without subscriptions appends nothing; another tenant’s subscription gets none', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    subscribe(h.storage, 'other');
+    await create(h, 'people', person('Ana'));
+    expect(eventsOf(h.storage, 'acme')).toEqual([]);
+    expect(eventsOf(h.storage, 'other')).toEqual([]);
+    // The outbox is empty: nothing was written for acme at all.
+    const rows = h.storage.database.prepare('SELECT count(*) AS n FROM webhook_events').get() as {
+      n: number;
+    };
+    expect(rows.n).toBe(0);
+  });
+
+  it('starts appending as soon as the tenant subscribes', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    await create(h, 'people', person('Ana'));
+    subscribe(h.storage, 'acme');
+    await create(h, 'people', person('Ben'));
+    const events = eventsOf(h.storage);
+    expect(events.map((event) => payloadOf(event).record.doc.given_name)).toEqual(['Ben']);
+  });
+});
+
+describe('one commit', () => {
+  it('a failed group commit loses the record and its event together', async () => {
+    const storage = openStorage(':memory:', { groupCommit: true });
+    try {
+      storage.putApiKey(WRITE, 'acme', 'write');
+      subscribe(storage, 'acme');
+      storage.flush();
+      const app = createApp({ storage, logError: () => {} });
+      const post = app.fetch(
+        new Request(`http://adis.test${API}/people`, {
+          method: 'POST',
+          headers: { 'STD-API-Token': WRITE, 'Content-Type': 'application/json' },
+          body: JSON.stringify(person('Ana')),
+        }),
+      );
+      // A write in the same batch that breaks its COMMIT (a dangling foreign key).
+      storage.transaction(() => {
+        storage.database.pragma('defer_foreign_keys = ON');
+        storage.database
+          .prepare('INSERT INTO identifiers (tenant_id, kind, identifier, seq) VALUES (?, ?, ?, ?)')
+          .run(1, 'nothing', 'dangling', 999_999_999);
+      });
+      expect((await post).status).toBe(500);
+      const tenantId = storage.getTenant('acme')?.id ?? 0;
+      expect(storage.countRecords({ tenantId, kind: 'person' })).toBe(0);
+      expect(storage.webhooks.eventsAfter(tenantId, 0, 10)).toEqual([]);
+      // The next write commits with its event.
+      const next = await app.fetch(
+        new Request(`http://adis.test${API}/people`, {
+          method: 'POST',
+          headers: { 'STD-API-Token': WRITE, 'Content-Type': 'application/json' },
+          body: JSON.stringify(person('Ben')),
+        }),
+      );
+      expect(next.status).toBe(201);
+      expect(storage.webhooks.eventsAfter(tenantId, 0, 10)).toHaveLength(1);
+    } finally {
+      storage.close();
+    }
+  });
+});
+
+describe('event data on kinds', () => {
+  it('every act makes the event of its name, and the Action Network preset keeps it', () => {
+    const expected: Record<string, string> = {
+      signature: 'signature',
+      attendance: 'attendance',
+      submission: 'submission',
+      donation: 'donation',
+      outreach: 'outreach',
+      canvass: 'canvass',
+      person: 'signup',
+    };
+    const made = (kinds: typeof ALL_KINDS) =>
+      Object.fromEntries(
+        kinds.filter((kind) => kind.event).map((kind) => [kind.singular, kind.event?.type]),
+      );
+    expect(made(ALL_KINDS)).toEqual(expected);
+    expect(made(ALL_KINDS.map((kind) => adaptKind(kind, ACTION_NETWORK_PRESET)))).toEqual(expected);
+  });
+});
