@@ -25,6 +25,11 @@ import { describeActivity, seedActivity } from './seed-activity.js';
 import { startServer } from './server.js';
 import { stopGracefully } from './shutdown.js';
 import { openStorage } from './storage/sqlite.js';
+import {
+  fileSubscriptions,
+  parseWebhooksFile,
+  type WebhooksFile,
+} from './webhooks/subscriptions-file.js';
 
 const HELP = `ADIS reference server
 
@@ -38,6 +43,13 @@ Options:
                     folder of this repository; ./adis.db when installed from npm)
   --keys <file>     JSON API keys: {"keys":[{"token":"…","tenant":"…","access":"read"|"write"}]}
                     (without it, a write key for the 'demo' tenant is created and printed)
+  --webhooks <file> JSON webhook subscriptions: {"webhooks":[{"tenant":"…","url":"…",
+                    "secret":"…","triggers":["*"]}]}; any http(s) URL; triggers:
+                    signature, attendance, submission, donation, outreach, canvass,
+                    signup, or * for all (the default); tenants created when missing
+  --webhooks-allow-private
+                    let subscriptions made through the API name loopback, private
+                    and link-local addresses (default: refused, with a 400)
   --seed <n>        add n demo people to the 'demo' tenant
                     (default: 300 when the database is new, 0 otherwise); on a new
                     database with n > 0, also demo activity for the first 60 of them
@@ -111,6 +123,20 @@ function readKeysFile(path: string): KeysFile {
     throw new UsageError(`keys file ${path} is invalid:\n${problems.join('\n')}`);
   }
   return result.data;
+}
+
+function readWebhooksFile(path: string): WebhooksFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read webhooks file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return parseWebhooksFile(text, path);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /**
@@ -212,6 +238,8 @@ async function main(argv: string[]): Promise<void> {
   const keysFile =
     values.keys === undefined ? undefined : readKeysFile(resolve(userDir, values.keys));
   const namespaces = keysFile === undefined ? undefined : tenantNamespaces(keysFile);
+  const webhooksFile =
+    values.webhooks === undefined ? undefined : readWebhooksFile(resolve(userDir, values.webhooks));
   const serverRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const dbPath =
     values.db === ':memory:'
@@ -280,6 +308,19 @@ async function main(argv: string[]): Promise<void> {
     console.log(`API key (demo tenant, write): ${token}`);
   }
 
+  if (webhooksFile) {
+    // The file is authoritative for the subscriptions it manages, as for keys: those
+    // removed from it stop; those kept (same tenant and URL) keep their place in the outbox.
+    storage.transaction(() =>
+      storage.webhooks.replaceFileSubscriptions(
+        fileSubscriptions(webhooksFile, (tenant) => storage.ensureTenant(tenant).id, Date.now()),
+      ),
+    );
+    console.log(
+      `Webhooks: ${webhooksFile.webhooks.length} subscriptions loaded from ${values.webhooks}`,
+    );
+  }
+
   if (seedCount > 0) {
     const seed = Date.now() & 0x7fffffff;
     let started = performance.now();
@@ -326,6 +367,7 @@ async function main(argv: string[]): Promise<void> {
     curiePrefix,
     keyRateLimit: keyRate,
     accessLog: accessLog?.write,
+    webhooksAllowPrivate: values['webhooks-allow-private'] ?? false,
   });
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -350,6 +392,8 @@ function parseOptions(argv: string[]) {
       host: { type: 'string' },
       db: { type: 'string' },
       keys: { type: 'string' },
+      webhooks: { type: 'string' },
+      'webhooks-allow-private': { type: 'boolean' },
       seed: { type: 'string' },
       'public-url': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
