@@ -9,3 +9,8 @@ export { DEFAULT_API_KEY_HEADER } from '../../src/wire/api-key-header.js';
 export { collectionRelation } from '../../src/wire/collection-relation.js';
 export { httpUrlOrUndefined, isHttpUrl } from '../../src/wire/http-url.js';
 export { isJsonObject } from '../../src/wire/json-object.js';
+export {
+  checkWebhookSignature,
+  signWebhookBody,
+  WEBHOOK_SIGNATURE_HEADER,
+} from '../../src/wire/webhook-signature.js';

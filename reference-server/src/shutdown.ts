@@ -12,6 +12,7 @@
 import { backgroundIdle } from './http/background.js';
 import type { RunningServer } from './server.js';
 import type { Storage } from './storage/storage.js';
+import type { WebhookDelivery } from './webhooks/delivery-worker.js';
 
 /** How long requests in flight may take to finish before their connections are cut. */
 export const SHUTDOWN_GRACE_MS = 5000;
@@ -25,6 +26,8 @@ export interface GracefulStopOptions {
   storage: Storage;
   /** Also stop when the process that started this one is gone. */
   watchParent: boolean;
+  /** The webhook delivery worker: stopped once requests have drained, before the database closes. */
+  delivery?: Pick<WebhookDelivery, 'stop'>;
   /** Where the one-line notice goes. Default: stdout. */
   log?: (message: string) => void;
 }
@@ -69,7 +72,8 @@ function isAlive(pid: number): boolean {
  * Installs the process's shutdown: on SIGINT, SIGTERM or (with `watchParent`) the
  * parent's exit, the server stops accepting connections and closes idle ones; requests
  * in flight have {@link SHUTDOWN_GRACE_MS} to finish before their connections are cut;
- * then helper calls accepted for background processing get as long again to finish
+ * then webhook deliveries in flight get as long to finish (the rest are sent after the
+ * next start: their cursors are in the database); then helper calls accepted for background processing get as long again to finish
  * ({@link closeStorageWhenIdle}); then the database is closed, which checkpoints
  * its WAL, and the process exits 0 (1 if closing failed). Acknowledged writes are
  * already durable (fsynced before they were answered); closing only tidies the files.
@@ -100,6 +104,7 @@ export function stopGracefully(options: GracefulStopOptions): void {
         code = 1;
       })
       .then(() => clearTimeout(cut))
+      .then(() => options.delivery?.stop(SHUTDOWN_GRACE_MS))
       .then(() => closeStorageWhenIdle(storage))
       .catch((error: unknown) => {
         console.error(error);

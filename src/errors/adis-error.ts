@@ -16,7 +16,8 @@ export type AdisErrorCode =
   | 'INVALID_LINK'
   | 'INVALID_IDEMPOTENCY_KEY'
   | 'RESPONSE_TOO_LARGE'
-  | 'UNKNOWN_KIND';
+  | 'UNKNOWN_KIND'
+  | 'WEBHOOK_PAYLOAD';
 
 /**
  * Base class of every error the SDK throws. Each subclass fixes a literal `code`, so

@@ -10,6 +10,7 @@ import type { ResponseTooLargeError } from './response-too-large-error.js';
 import type { SchemaValidationError } from './schema-validation-error.js';
 import type { TimeoutError } from './timeout-error.js';
 import type { UnknownKindError } from './unknown-kind-error.js';
+import type { WebhookPayloadError } from './webhook-payload-error.js';
 
 export { AdisError, type AdisErrorCode } from './adis-error.js';
 export { ADIS_ERROR_BRAND } from './brand.js';
@@ -90,4 +91,5 @@ export type AdisErrorUnion =
   | InvalidLinkError
   | InvalidIdempotencyKeyError
   | ResponseTooLargeError
-  | UnknownKindError;
+  | UnknownKindError
+  | WebhookPayloadError;

@@ -12,6 +12,7 @@ import type { ResponseTooLargeError } from './response-too-large-error.js';
 import type { SchemaValidationError } from './schema-validation-error.js';
 import type { TimeoutError } from './timeout-error.js';
 import type { UnknownKindError } from './unknown-kind-error.js';
+import type { WebhookPayloadError } from './webhook-payload-error.js';
 
 // The guards check the brand plus `name`, never `instanceof`: an error thrown by
 // another copy of this module (a second bundle, an iframe) is a different class, and
@@ -178,4 +179,17 @@ export function isResponseTooLargeError(error: unknown): error is ResponseTooLar
  */
 export function isUnknownKindError(error: unknown): error is UnknownKindError {
   return isAdisErrorNamed(error, 'UnknownKindError');
+}
+
+/**
+ * Whether a value is a {@link WebhookPayloadError} (a webhook delivery that is not the
+ * array of typed elements `parseWebhook` reads).
+ *
+ * @example
+ * ```ts
+ * if (isWebhookPayloadError(error)) console.error(error.index, error.problem);
+ * ```
+ */
+export function isWebhookPayloadError(error: unknown): error is WebhookPayloadError {
+  return isAdisErrorNamed(error, 'WebhookPayloadError');
 }

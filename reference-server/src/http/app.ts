@@ -279,11 +279,29 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   registerWebhookRoutes(app, config);
   registerRecordRoutes(app, config);
   apiPrefixes.set(app, config.apiPrefix);
+  appConfigs.set(app, config);
   return app;
 }
 
 /** The API prefix of each app {@link createApp} built. */
 const apiPrefixes = new WeakMap<object, string>();
+
+/** The resolved config of each app {@link createApp} built. */
+const appConfigs = new WeakMap<object, AppConfig>();
+
+/**
+ * The resolved config of an app {@link createApp} built (its preset with the options
+ * applied, its kinds, storage and public URL), for work beside the app that renders as
+ * it does (webhook deliveries); undefined for any other app.
+ *
+ * @example
+ * ```ts
+ * appConfigOf(createApp({ storage }))?.curiePrefix; // 'std'
+ * ```
+ */
+export function appConfigOf(app: object): AppConfig | undefined {
+  return appConfigs.get(app);
+}
 
 /**
  * The path of an app's entry point, with its trailing slash: `/api/v1/`, or its

@@ -90,4 +90,6 @@ export const ACTION_NETWORK_PRESET: ServerPreset = {
   kindChanges: ACTION_NETWORK_KIND_CHANGES,
   embeds: ACTION_NETWORK_EMBEDS,
   seed: seedActionNetwork,
+  // Action Network has no signup payload of its own: new subscribers come as its catch-all.
+  webhookTypeKeys: { signup: 'action_network:action' },
 };

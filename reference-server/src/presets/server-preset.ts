@@ -171,4 +171,10 @@ export interface ServerPreset {
   embeds: PresetEmbeds | null;
   /** Demo data of its own collections (`--seed` on a new database, the testing kit's `seed`); null: none. */
   seed: PresetSeed | null;
+  /**
+   * The closure key of a webhook event's type where it is not `<curiePrefix>:<type>`,
+   * by type: Action Network sends signups as `action_network:action`, its catch-all.
+   * Absent or empty: every type under the curie prefix (`std:signature`).
+   */
+  webhookTypeKeys?: Readonly<Record<string, string>>;
 }

@@ -1,0 +1,248 @@
+/**
+ * The webhook delivery worker: runs beside the server (never inside a request), and
+ * sends each active subscription its pending events (see `subscription-delivery.ts`).
+ *
+ * Why one lane per subscription: a slow or failing receiver holds only its own
+ * deliveries; the others go on. Why it polls: events are committed by the requests'
+ * transactions, possibly by another process on the same database, and a lost wake-up
+ * must not strand one; a poll of a few hundred milliseconds is a query per active
+ * subscription. `notify()` (after a write commits) only makes it sooner. The timers are
+ * unref'd: the worker never keeps a process alive by itself.
+ */
+import { appConfigOf } from '../http/app.js';
+import type { Storage } from '../storage/storage.js';
+import { refusedAddress } from './address-check.js';
+import { type Backoff, DEFAULT_BACKOFF } from './backoff.js';
+import {
+  type DeliveryContext,
+  deliverNextBatch,
+  type StepOutcome,
+} from './subscription-delivery.js';
+import { WebhookBodies, type WebhookRenderConfig } from './webhook-body.js';
+
+/** How long a subscription may fail before it is switched off, by default: 24 hours. */
+export const DEFAULT_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Options of {@link startWebhookDelivery}. */
+export interface WebhookDeliveryOptions {
+  /** The app (`createApp`'s) whose events are delivered: rendered with its config. */
+  app?: object;
+  /** Or its config directly (the preset, kinds, storage and curie prefix to render with). */
+  config?: WebhookRenderConfig;
+  /** Where subscriptions and events are. Default: the config's storage. */
+  storage?: Storage;
+  /**
+   * Root of the hrefs in the events (`https://api.example.org`): the server's public
+   * URL, or where it listens. Default: the app's `publicUrl`; one of them is required.
+   */
+  rootUrl?: string;
+  /** How long a subscription may keep failing before it is switched off. Default 24 h. */
+  retryWindowMs?: number;
+  /** Events per POST at most. Default 25. */
+  batchSize?: number;
+  /** How long one attempt may take. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Spacing of retries. Default 1 s doubling up to 1 h, with full jitter. */
+  backoff?: Backoff;
+  /** How often pending events are looked for without a `notify()`. Default 500 ms. */
+  pollMs?: number;
+  /** How often delivered events are pruned from the outbox. Default 60 000 ms. */
+  pruneEveryMs?: number;
+  /**
+   * Whether API subscriptions may POST to loopback and private addresses. Default: the
+   * app's `webhooksAllowPrivate` (`--webhooks-allow-private`), else false.
+   */
+  allowPrivate?: boolean;
+  /**
+   * Why a URL may not be POSTed to now, or undefined. Default: `refusedAddress(url,
+   * allowPrivate)`. Subscriptions from the operator's file are not checked.
+   */
+  checkAddress?: (url: string) => Promise<string | undefined>;
+  /** Default: the global fetch. */
+  fetch?: typeof globalThis.fetch;
+  /** Milliseconds since the epoch. Default `Date.now`. */
+  now?: () => number;
+  /** Uniform in [0, 1), for the jitter. Default `Math.random`. */
+  random?: () => number;
+  /** Where failures and switched-off subscriptions are told. Default: stderr. */
+  log?: (message: string) => void;
+  /**
+   * Whether the worker runs by itself (timers, `notify()`). Default true; false: it
+   * delivers only when `idle()` is called (the testing kit's `deliver()`).
+   */
+  background?: boolean;
+}
+
+/** A running worker. */
+export interface WebhookDelivery {
+  /** Looks for pending events now (call it after a write that made events commits); cheap. */
+  notify(): void;
+  /**
+   * Delivers until nothing is due now: every pending event is delivered, or its
+   * subscription waits for a retry later or was switched off. Resolves then.
+   */
+  idle(): Promise<void>;
+  /**
+   * Stops starting deliveries and waits for the ones in flight, at most `graceMs`;
+   * those still running then are cut short, unlogged (sent again after a restart).
+   */
+  stop(graceMs: number): Promise<void>;
+}
+
+/**
+ * Starts delivering the webhooks of a server's storage.
+ *
+ * @example
+ * ```ts
+ * const running = await startServer({ app, port: 8000 });
+ * const delivery = startWebhookDelivery({ app, rootUrl: running.url });
+ * // … on shutdown, after the requests have drained:
+ * await delivery.stop(5000);
+ * storage.close();
+ * ```
+ */
+export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {
+  const appConfig = options.app ? appConfigOf(options.app) : undefined;
+  const config = options.config ?? appConfig;
+  if (!config) {
+    throw new TypeError('startWebhookDelivery needs the app createApp built, or its config');
+  }
+  const rootUrl = options.rootUrl ?? appConfig?.publicUrl;
+  if (!rootUrl) {
+    throw new TypeError('startWebhookDelivery needs the rootUrl the server is reached at');
+  }
+  const storage = options.storage ?? config.storage;
+  const allowPrivate = options.allowPrivate ?? appConfig?.webhooksAllowPrivate ?? false;
+  const aborter = new AbortController();
+  const now = options.now ?? Date.now;
+  const log = options.log ?? ((message: string) => console.error(message));
+  const context: DeliveryContext = {
+    store: storage.webhooks,
+    bodies: new WebhookBodies({ ...config, storage }, rootUrl),
+    batchSize: positive('batchSize', options.batchSize ?? 25),
+    retryWindowMs: positive('retryWindowMs', options.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS),
+    timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),
+    backoff: options.backoff ?? DEFAULT_BACKOFF,
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    now,
+    random: options.random ?? Math.random,
+    checkAddress: options.checkAddress ?? ((url) => refusedAddress(url, allowPrivate)),
+    log,
+    signal: aborter.signal,
+  };
+  const pollMs = positive('pollMs', options.pollMs ?? 500);
+  const pruneEveryMs = positive('pruneEveryMs', options.pruneEveryMs ?? 60_000);
+  const background = options.background ?? true;
+
+  /** Lanes in flight, by subscription id: at most one per subscription (its order). */
+  const lanes = new Map<string, Promise<void>>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let lastPruneMs = now();
+
+  /** Delivers one subscription's batches while it makes progress; answers how it ended. */
+  const runLane = async (id: string): Promise<StepOutcome> => {
+    let outcome: StepOutcome = 'sent';
+    while (!stopped && (outcome === 'sent' || outcome === 'skipped')) {
+      outcome = await deliverNextBatch(context, id);
+    }
+    return outcome;
+  };
+  const startLane = (id: string) => {
+    const lane = runLane(id)
+      .then((outcome) => {
+        // A failure set the subscription's next attempt: the next tick's timer counts it.
+        if (outcome === 'failed') schedule(0);
+      })
+      .catch((error: unknown) => {
+        // Storage failing (closed, disk full): the next tick tries again.
+        if (!stopped) log(`webhook delivery for subscription ${id} stopped: ${String(error)}`);
+      })
+      .finally(() => lanes.delete(id));
+    lanes.set(id, lane);
+  };
+
+  /**
+   * Starts a lane for every active subscription with events pending that is due and has
+   * none running; answers in how many ms the earliest later attempt is due, if any.
+   */
+  const tick = (): number | undefined => {
+    if (stopped) return undefined;
+    const at = now();
+    let nextDueMs: number | undefined;
+    for (const subscription of context.store.listSubscriptions()) {
+      if (!subscription.active || lanes.has(subscription.id)) continue;
+      const pending =
+        context.store.eventsAfter(subscription.tenantId, subscription.cursor, 1).length > 0;
+      if (!pending) continue;
+      const due = subscription.nextAttemptMs;
+      if (due !== undefined && due > at) {
+        nextDueMs = Math.min(nextDueMs ?? Number.POSITIVE_INFINITY, due - at);
+        continue;
+      }
+      startLane(subscription.id);
+    }
+    if (at - lastPruneMs >= pruneEveryMs) {
+      lastPruneMs = at;
+      // A full round pruned: more may wait, pruned at the next tick.
+      if (context.store.pruneEvents() > 0) lastPruneMs = at - pruneEveryMs;
+    }
+    return nextDueMs;
+  };
+
+  /** The next tick in `delayMs` (0: now), replacing the one planned. */
+  function schedule(delayMs: number): void {
+    if (stopped || !background) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      let nextDueMs: number | undefined;
+      try {
+        nextDueMs = tick();
+      } catch (error) {
+        log(`webhook delivery: ${String(error)}`);
+      }
+      if (!timer) schedule(Math.min(pollMs, nextDueMs ?? pollMs));
+    }, delayMs);
+    timer.unref();
+  }
+
+  schedule(0);
+  return {
+    notify() {
+      schedule(0);
+    },
+    async idle() {
+      for (;;) {
+        tick();
+        if (lanes.size === 0) return;
+        await Promise.all(lanes.values());
+      }
+    },
+    async stop(graceMs) {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (lanes.size === 0) return;
+      let graceTimer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((done) => {
+        graceTimer = setTimeout(done, graceMs);
+        graceTimer.unref();
+      });
+      await Promise.race([Promise.all(lanes.values()), graceOver]);
+      clearTimeout(graceTimer);
+      if (lanes.size > 0) {
+        log(`webhook deliveries still in flight after ${graceMs} ms are cut short`);
+        aborter.abort();
+        await Promise.all(lanes.values());
+      }
+    },
+  };
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${name} must be a positive number, got ${value}`);
+  }
+  return value;
+}

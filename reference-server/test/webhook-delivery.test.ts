@@ -1,0 +1,307 @@
+/**
+ * Webhook delivery to a real receiver on loopback: what arrives (Action Network's array,
+ * signed, each record as a GET renders it), in order and at least once through failures,
+ * what the triggers take, a subscription switched off after its retry window, and the
+ * SSRF check at delivery time. The clock and the jitter are injected: no test waits on a
+ * backoff.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ACTION_NETWORK_PRESET } from '../src/presets/action-network.js';
+import type { SqliteStorage } from '../src/storage/sqlite.js';
+import type { SubscriptionSource } from '../src/storage/webhook-store.js';
+import {
+  startWebhookDelivery,
+  type WebhookDeliveryOptions,
+} from '../src/webhooks/delivery-worker.js';
+import { WEBHOOK_USER_AGENT } from '../src/webhooks/post-batch.js';
+import { type Harness, harness, type Json, ORIGIN, presetHarness } from './helpers.js';
+import { callHelper, create, helperOf, person } from './helpers-setup.js';
+import {
+  elementsOf,
+  type Receiver,
+  signatureCheck,
+  startReceiver,
+  waitFor,
+} from './webhook-receiver.js';
+
+const SECRET = 'whsec_test_secret';
+const receivers: Receiver[] = [];
+
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
+
+async function receiver(): Promise<Receiver> {
+  const started = await startReceiver();
+  receivers.push(started);
+  return started;
+}
+
+let subscriptions = 0;
+
+/** Subscribes tenant `acme` to `url`; from the operator's file by default (loopback allowed). */
+function subscribe(
+  storage: SqliteStorage,
+  url: string,
+  options: { triggers?: string[]; source?: SubscriptionSource; tenant?: string } = {},
+): string {
+  const id = `sub-${++subscriptions}`;
+  storage.webhooks.addSubscription({
+    id,
+    tenantId: storage.ensureTenant(options.tenant ?? 'acme').id,
+    url,
+    secret: SECRET,
+    triggers: options.triggers ?? ['*'],
+    source: options.source ?? 'file',
+    createdMs: Date.now(),
+  });
+  return id;
+}
+
+/** A clock the test moves. */
+function clock(start = Date.now()) {
+  let at = start;
+  return {
+    now: () => at,
+    advance(ms: number) {
+      at += ms;
+    },
+  };
+}
+
+/** A worker driven by `idle()` only (no timers), rendering under the harness's origin. */
+function delivery(h: Harness, options: Partial<WebhookDeliveryOptions> = {}) {
+  const logs: string[] = [];
+  const worker = startWebhookDelivery({
+    app: h.app,
+    rootUrl: ORIGIN,
+    background: false,
+    log: (message) => logs.push(message),
+    ...options,
+  });
+  return Object.assign(worker, { logs });
+}
+
+/** Signs `petition` through its helper as a new person `name`, adding `tags` (which exist). */
+async function signHelperCall(
+  h: Harness,
+  name: string,
+  petition: Json,
+  tags: string[] = [],
+): Promise<Json> {
+  const { status, body } = await callHelper(h, helperOf(petition, 'record_signature_helper'), {
+    comments: `Signed by ${name}`,
+    person: person(name, `${name.toLowerCase()}@example.org`),
+    add_tags: tags,
+  });
+  expect(status, JSON.stringify(body)).toBeLessThan(300);
+  return body;
+}
+
+describe('webhook delivery', () => {
+  it('a helper call arrives as one signed event, its record as a GET renders it', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    const hook = await receiver();
+    subscribe(h.storage, hook.url);
+    const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
+    await create(h, 'tags', { name: 'volunteer' });
+    const signature = await signHelperCall(h, 'Ana', petition, ['volunteer']);
+
+    await delivery(h).idle();
+
+    expect(hook.received).toHaveLength(1);
+    const [post] = hook.received;
+    if (!post) throw new Error('no delivery');
+    expect(post.method).toBe('POST');
+    expect(post.headers['content-type']).toBe('application/json');
+    expect(post.headers['user-agent']).toBe(WEBHOOK_USER_AGENT);
+    expect(await signatureCheck(post, SECRET)).toBe('ok');
+    expect(await signatureCheck(post, 'another secret')).toBe('mismatch');
+
+    const elements = elementsOf(post);
+    expect(elements).toHaveLength(1);
+    const [element] = elements;
+    expect(Object.keys(element ?? {})).toEqual(['std:signature', 'idempotency_key']);
+    expect(element?.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    const { person: sentPerson, add_tags, ...closure } = element?.['std:signature'];
+    const got = await h.json('GET', signature._links.self.href);
+    expect(closure).toEqual(got.body);
+    expect(add_tags).toEqual(['volunteer']);
+    expect(sentPerson.given_name).toBe('Ana');
+    expect(sentPerson.email_addresses[0].address).toBe('ana@example.org');
+    const personHref = closure._links['std:person'].href;
+    const storedPerson = await h.json('GET', personHref);
+    expect(sentPerson._links.self.href).toBe(personHref);
+    expect(sentPerson.identifiers).toEqual(storedPerson.body.identifiers);
+    expect(closure._links['std:petition'].href).toBe(petition._links.self.href);
+  });
+
+  it('the receiver down for a while, then back: everything arrives in order, once after dedupe', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    const hook = await receiver();
+    const time = clock();
+    subscribe(h.storage, hook.url);
+    hook.answer(({ n }) => (n < 4 ? 503 : 200));
+    const petition = await create(h, 'petitions', { title: 'Fix the bridge' });
+    const worker = delivery(h, { now: time.now, random: () => 0.5, batchSize: 2 });
+    const names = ['Ana', 'Bo', 'Cy', 'Di', 'Ed'];
+    let signed = 0;
+    // Writes keep coming while the receiver fails; each failure is retried later.
+    for (let round = 0; round < 20 && hook.received.filter((p) => p.status === 200).length < 3; round++) {
+      if (signed < names.length) await signHelperCall(h, names[signed++] as string, petition);
+      await worker.idle();
+      time.advance(60 * 60 * 1000);
+    }
+    while (signed < names.length) await signHelperCall(h, names[signed++] as string, petition);
+    await worker.idle();
+
+    const failed = hook.received.filter((post) => post.status === 503);
+    expect(failed).toHaveLength(4);
+    const delivered = hook.received.filter((post) => post.status === 200);
+    const seen = new Set<string>();
+    const unique: string[] = [];
+    for (const post of delivered) {
+      for (const element of elementsOf(post)) {
+        if (seen.has(element.idempotency_key)) continue;
+        seen.add(element.idempotency_key);
+        unique.push(element['std:signature'].person.given_name);
+      }
+    }
+    expect(unique).toEqual(names);
+    for (const post of delivered) expect(elementsOf(post).length).toBeLessThanOrEqual(2);
+    // Retried as it was: a failed batch starts with the same event every time.
+    const firstKeys = failed.map((post) => elementsOf(post)[0]?.idempotency_key);
+    expect(new Set(firstKeys).size).toBe(1);
+    const attempts = h.storage.webhooks.listAttempts(`sub-${subscriptions}`, 100).reverse();
+    expect(attempts.slice(0, 5).map((a) => [a.outcome, a.attempt, a.status])).toEqual([
+      ['failed', 1, 503],
+      ['failed', 2, 503],
+      ['failed', 3, 503],
+      ['failed', 4, 503],
+      ['delivered', 5, 200],
+    ]);
+    expect(attempts[0]?.error).toBe('HTTP 503');
+    // Full jitter at 0.5: half the ceiling, which doubles from 1 s.
+    expect(attempts.slice(0, 3).map((a) => (a.nextAttemptMs ?? 0) - a.atMs - a.durationMs)).toEqual([
+      500, 1000, 2000,
+    ]);
+    expect(h.storage.webhooks.getSubscription(`sub-${subscriptions}`)?.failingSinceMs).toBeUndefined();
+  });
+
+  it('a subscription takes only the events its triggers name; the cursor passes the others', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    const hook = await receiver();
+    const id = subscribe(h.storage, hook.url, { triggers: ['attendance'] });
+    const petition = await create(h, 'petitions', { title: 'Plant trees' });
+    const event = await create(h, 'events', { title: 'Tree planting', start_date: '2030-04-01T10:00:00Z' });
+    await signHelperCall(h, 'Ana', petition);
+    const rsvp = await callHelper(h, helperOf(event, 'record_attendance_helper'), {
+      person: person('Bo', 'bo@example.org'),
+    });
+    expect(rsvp.status).toBeLessThan(300);
+    await signHelperCall(h, 'Cy', petition);
+
+    await delivery(h).idle();
+
+    expect(hook.received).toHaveLength(1);
+    const elements = elementsOf(hook.received[0] as (typeof hook.received)[number]);
+    expect(elements.map((element) => Object.keys(element)[0])).toEqual(['std:attendance']);
+    expect(elements[0]?.['std:attendance'].person.given_name).toBe('Bo');
+    const tenantId = h.storage.ensureTenant('acme').id;
+    const newest = h.storage.webhooks.eventsAfter(tenantId, 0, 100).at(-1)?.seq;
+    expect(h.storage.webhooks.getSubscription(id)?.cursor).toBe(newest);
+  });
+
+  it('a subscription failing for its whole retry window is switched off, and says why', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    const hook = await receiver();
+    hook.answer(() => 500);
+    const time = clock();
+    const id = subscribe(h.storage, hook.url);
+    const petition = await create(h, 'petitions', { title: 'Save the pool' });
+    await signHelperCall(h, 'Ana', petition);
+    const worker = delivery(h, { now: time.now, random: () => 0.99, retryWindowMs: 10_000 });
+
+    for (let round = 0; round < 50 && h.storage.webhooks.getSubscription(id)?.active; round++) {
+      await worker.idle();
+      time.advance(3000);
+    }
+
+    const subscription = h.storage.webhooks.getSubscription(id);
+    expect(subscription?.active).toBe(false);
+    expect(subscription?.disabledReason).toMatch(/longer than the retry window of 10 seconds/);
+    expect(subscription?.disabledReason).toContain('HTTP 500');
+    const [last] = h.storage.webhooks.listAttempts(id, 1);
+    expect(last?.outcome).toBe('gave_up');
+    expect(worker.logs.at(-1)).toContain(`webhook subscription ${id} (${hook.url}) switched off`);
+    // Switched off: nothing more is sent, whatever comes.
+    const sent = hook.received.length;
+    await signHelperCall(h, 'Bo', petition);
+    time.advance(60_000);
+    await worker.idle();
+    expect(hook.received).toHaveLength(sent);
+  });
+
+  it('checks the address of an API subscription at delivery: loopback is refused unless allowed', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    const hook = await receiver();
+    const id = subscribe(h.storage, hook.url, { source: 'api' });
+    const petition = await create(h, 'petitions', { title: 'Open the library' });
+    await signHelperCall(h, 'Ana', petition);
+
+    await delivery(h).idle();
+    expect(hook.received).toHaveLength(0);
+    const [refused] = h.storage.webhooks.listAttempts(id, 1);
+    expect(refused?.outcome).toBe('failed');
+    expect(refused?.error).toMatch(/^address refused: .*loopback/);
+
+    const allowed = delivery(h, { allowPrivate: true, now: () => (refused?.nextAttemptMs ?? 0) + 1 });
+    await allowed.idle();
+    expect(hook.received).toHaveLength(1);
+    expect(h.storage.webhooks.listAttempts(id, 1)[0]?.outcome).toBe('delivered');
+  });
+
+  it('keys events as the preset does: osdi: types, and signups as action_network:action', async () => {
+    const h = presetHarness(ACTION_NETWORK_PRESET);
+    const hook = await receiver();
+    subscribe(h.storage, hook.url);
+    const created = await h.json('POST', '/api/v2/people', {
+      body: { person: person('Ana', 'ana@example.org'), add_tags: [] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBeLessThan(300);
+
+    await delivery(h).idle();
+
+    const elements = hook.received.flatMap(elementsOf);
+    expect(elements).toHaveLength(1);
+    const closure = elements[0]?.['action_network:action'];
+    expect(closure?.given_name).toBe('Ana');
+    expect(closure?._links.self.href).toBe(created.body._links.self.href);
+    expect(closure?._links.self.href).toMatch(/^http:\/\/adis\.test\/api\/v2\/people\//);
+  });
+
+  it('one slow receiver does not hold another subscription', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    const slow = await receiver();
+    const fast = await receiver();
+    let release: (status: number) => void = () => undefined;
+    slow.answer(() => new Promise<number>((done) => (release = done)));
+    subscribe(h.storage, slow.url);
+    subscribe(h.storage, fast.url);
+    const petition = await create(h, 'petitions', { title: 'Light the park' });
+    await signHelperCall(h, 'Ana', petition);
+
+    let finished = false;
+    const running = delivery(h)
+      .idle()
+      .then(() => (finished = true));
+    await waitFor(
+      () => fast.received[0]?.status === 200 && slow.received.length === 1,
+      'the fast receiver answered while the slow one holds its request',
+    );
+    expect(finished).toBe(false);
+    release(200);
+    await running;
+    expect(slow.received[0]?.status).toBe(200);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * A webhook receiver on loopback for the delivery tests: a real `node:http` server on a
+ * free port that records every POST and answers as the test says, and a way to wait on
+ * a condition with a deadline (never a fixed sleep).
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../src/sdk-wire.js';
+
+/** One request as the receiver got it. */
+export interface ReceivedPost {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** The status the receiver answered. */
+  status: number;
+}
+
+/** How the receiver answers the `n`-th request (0-based): a status, or a promise of one (to hold it). */
+export type Answer = (request: { n: number; body: string }) => number | Promise<number>;
+
+/** A running receiver. */
+export interface Receiver {
+  /** `http://127.0.0.1:<port>/hook`. */
+  url: string;
+  port: number;
+  /** Every request, in arrival order (answered or not yet). */
+  received: ReceivedPost[];
+  /** Replaces how later requests are answered. */
+  answer(with_: Answer): void;
+  close(): Promise<void>;
+  server: Server;
+}
+
+/** Starts a receiver on 127.0.0.1 (port 0 unless given), answering 200 unless told otherwise. */
+export async function startReceiver(port = 0): Promise<Receiver> {
+  let answer: Answer = () => 200;
+  const received: ReceivedPost[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const post: ReceivedPost = {
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body,
+        status: 0,
+      };
+      received.push(post);
+      void Promise.resolve(answer({ n: received.length - 1, body })).then((status) => {
+        post.status = status;
+        response.writeHead(status, { 'Content-Type': 'text/plain' }).end(`status ${status}`);
+      });
+    });
+  });
+  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actual}/hook`,
+    port: actual,
+    received,
+    answer(with_) {
+      answer = with_;
+    },
+    server,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+/** Waits until `condition()` holds, checking every 20 ms; fails after `deadlineMs`. */
+export async function waitFor(
+  condition: () => boolean,
+  what: string,
+  deadlineMs = 10_000,
+): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error(`timed out after ${deadlineMs} ms waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
+/** The events of a delivery body, each element as sent. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read deep JSON freely
+export type DeliveredElement = Record<string, any> & { idempotency_key: string };
+
+/** Parses a delivery body (a JSON array). */
+export function elementsOf(post: ReceivedPost): DeliveredElement[] {
+  return JSON.parse(post.body) as DeliveredElement[];
+}
+
+/** The signature check of a received POST under `secret`, at `nowSeconds` (default: the clock). */
+export function signatureCheck(
+  post: ReceivedPost,
+  secret: string,
+  nowSeconds?: number,
+): Promise<string> {
+  const header = post.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()];
+  return checkWebhookSignature(
+    typeof header === 'string' ? header : undefined,
+    post.body,
+    secret,
+    nowSeconds === undefined ? {} : { nowSeconds },
+  );
+}
