@@ -17,6 +17,7 @@ import { WEBHOOK_USER_AGENT } from '../src/webhooks/post-batch.js';
 import { type Harness, harness, type Json, ORIGIN, presetHarness } from './helpers.js';
 import { callHelper, create, helperOf, person } from './helpers-setup.js';
 import {
+  type DeliveredElement,
   elementsOf,
   type Receiver,
   signatureCheck,
@@ -120,10 +121,10 @@ describe('webhook delivery', () => {
 
     const elements = elementsOf(post);
     expect(elements).toHaveLength(1);
-    const [element] = elements;
-    expect(Object.keys(element ?? {})).toEqual(['std:signature', 'idempotency_key']);
-    expect(element?.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
-    const { person: sentPerson, add_tags, ...closure } = element?.['std:signature'];
+    const element = elements[0] as DeliveredElement;
+    expect(Object.keys(element)).toEqual(['std:signature', 'idempotency_key']);
+    expect(element.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    const { person: sentPerson, add_tags, ...closure } = element['std:signature'];
     const got = await h.json('GET', signature._links.self.href);
     expect(closure).toEqual(got.body);
     expect(add_tags).toEqual(['volunteer']);
@@ -147,7 +148,11 @@ describe('webhook delivery', () => {
     const names = ['Ana', 'Bo', 'Cy', 'Di', 'Ed'];
     let signed = 0;
     // Writes keep coming while the receiver fails; each failure is retried later.
-    for (let round = 0; round < 20 && hook.received.filter((p) => p.status === 200).length < 3; round++) {
+    for (
+      let round = 0;
+      round < 20 && hook.received.filter((p) => p.status === 200).length < 3;
+      round++
+    ) {
       if (signed < names.length) await signHelperCall(h, names[signed++] as string, petition);
       await worker.idle();
       time.advance(60 * 60 * 1000);
@@ -182,10 +187,12 @@ describe('webhook delivery', () => {
     ]);
     expect(attempts[0]?.error).toBe('HTTP 503');
     // Full jitter at 0.5: half the ceiling, which doubles from 1 s.
-    expect(attempts.slice(0, 3).map((a) => (a.nextAttemptMs ?? 0) - a.atMs - a.durationMs)).toEqual([
-      500, 1000, 2000,
-    ]);
-    expect(h.storage.webhooks.getSubscription(`sub-${subscriptions}`)?.failingSinceMs).toBeUndefined();
+    expect(attempts.slice(0, 3).map((a) => (a.nextAttemptMs ?? 0) - a.atMs - a.durationMs)).toEqual(
+      [500, 1000, 2000],
+    );
+    expect(
+      h.storage.webhooks.getSubscription(`sub-${subscriptions}`)?.failingSinceMs,
+    ).toBeUndefined();
   });
 
   it('a subscription takes only the events its triggers name; the cursor passes the others', async () => {
@@ -193,7 +200,10 @@ describe('webhook delivery', () => {
     const hook = await receiver();
     const id = subscribe(h.storage, hook.url, { triggers: ['attendance'] });
     const petition = await create(h, 'petitions', { title: 'Plant trees' });
-    const event = await create(h, 'events', { title: 'Tree planting', start_date: '2030-04-01T10:00:00Z' });
+    const event = await create(h, 'events', {
+      title: 'Tree planting',
+      start_date: '2030-04-01T10:00:00Z',
+    });
     await signHelperCall(h, 'Ana', petition);
     const rsvp = await callHelper(h, helperOf(event, 'record_attendance_helper'), {
       person: person('Bo', 'bo@example.org'),
@@ -255,7 +265,10 @@ describe('webhook delivery', () => {
     expect(refused?.outcome).toBe('failed');
     expect(refused?.error).toMatch(/^address refused: .*loopback/);
 
-    const allowed = delivery(h, { allowPrivate: true, now: () => (refused?.nextAttemptMs ?? 0) + 1 });
+    const allowed = delivery(h, {
+      allowPrivate: true,
+      now: () => (refused?.nextAttemptMs ?? 0) + 1,
+    });
     await allowed.idle();
     expect(hook.received).toHaveLength(1);
     expect(h.storage.webhooks.listAttempts(id, 1)[0]?.outcome).toBe('delivered');

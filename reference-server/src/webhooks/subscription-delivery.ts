@@ -167,10 +167,7 @@ export async function deliverNextBatch(
     return 'switched_off';
   }
   const nextAttemptMs = endMs + retryDelayMs(attempt, context.random, context.backoff);
-  store.recordAttempt(
-    { ...logged, outcome: 'failed', error, nextAttemptMs },
-    { failingSinceMs },
-  );
+  store.recordAttempt({ ...logged, outcome: 'failed', error, nextAttemptMs }, { failingSinceMs });
   context.log(
     `webhook delivery to ${subscription.url} failed (${error}), attempt ${attempt}; next at ${new Date(nextAttemptMs).toISOString()}`,
   );

@@ -21,7 +21,10 @@ import type { JsonObject, StoredRecord } from '../storage/storage.js';
 import type { WebhookEvent } from '../storage/webhook-store.js';
 
 /** What the bodies are rendered with: the app's resolved config (`appConfigOf(app)`). */
-export type WebhookRenderConfig = Pick<AppConfig, 'preset' | 'registry' | 'curiePrefix' | 'apiPrefix' | 'storage'>;
+export type WebhookRenderConfig = Pick<
+  AppConfig,
+  'preset' | 'registry' | 'curiePrefix' | 'apiPrefix' | 'storage'
+>;
 
 /**
  * Renders outbox events as delivery bodies, for one server reached at `root` (its
