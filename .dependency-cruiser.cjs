@@ -71,6 +71,26 @@ module.exports = {
       to: { path: 'node_modules/(zod|ky|uri-template)/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'webhooks-entry-is-light',
+      comment:
+        'adis-sdk/webhooks (src/webhooks/) runs in any receiver (Workers, Deno, Node): no navigator, presets, helpers or main entry, and the schema layer and zod, ky or uri-template as types only (validation takes the kinds the caller imports).',
+      severity: 'error',
+      from: { path: '^src/webhooks/' },
+      to: {
+        path: '^src/(navigator|presets|helpers|http|hal|export|cli|index\\.ts)|^src/errors/index\\.ts$',
+      },
+    },
+    {
+      name: 'webhooks-take-only-types-from-schema',
+      comment: "The webhook entry names the records' types but never loads a schema.",
+      severity: 'error',
+      from: { path: '^src/webhooks/' },
+      to: {
+        path: '^src/schema/|node_modules/(zod|ky|uri-template)/',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'navigator-below-presets-and-entries',
       comment:
         "The navigator serves every preset and entry; it may name a preset kind's declaration (src/presets/action-network/), not a preset.",

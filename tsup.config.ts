@@ -1,8 +1,8 @@
 import { defineConfig, type Options } from 'tsup';
 
-// Three library entries: `adis-sdk` (index), the light browser entry `adis-sdk/helpers`
-// (helpers), which uses fetch alone, and the pure schema layer `adis-sdk/schema` (the
-// resource kinds as data).
+// Four library entries: `adis-sdk` (index), the light browser entry `adis-sdk/helpers`
+// (helpers), which uses fetch alone, the pure schema layer `adis-sdk/schema` (the
+// resource kinds as data), and the webhook receiver `adis-sdk/webhooks` (light too).
 //
 // The ESM build is not bundled: one file per source module, so that an application's
 // bundler (with `sideEffects: false`) drops every module it does not use, such as the
@@ -45,6 +45,7 @@ export default defineConfig([
         index: 'src/index.ts',
         helpers: 'src/helpers/index.ts',
         schema: 'src/schema/index.ts',
+        webhooks: 'src/webhooks/index.ts',
       },
     },
     sourcemap: true,
@@ -56,6 +57,7 @@ export default defineConfig([
       index: 'src/index.ts',
       helpers: 'src/helpers/index.ts',
       schema: 'src/schema/index.ts',
+      webhooks: 'src/webhooks/index.ts',
     },
     format: ['cjs'],
     dts: true,

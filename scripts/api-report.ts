@@ -35,6 +35,11 @@ const ENTRY_POINTS: readonly EntryPointFiles[] = [
     declarations: 'dist/schema.d.ts',
     report: 'api/adis-sdk-schema.api.md',
   },
+  {
+    name: 'adis-sdk/webhooks',
+    declarations: 'dist/webhooks.d.ts',
+    report: 'api/adis-sdk-webhooks.api.md',
+  },
 ];
 
 const root = fileURLToPath(new URL('../', import.meta.url));
