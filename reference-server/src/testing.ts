@@ -39,9 +39,18 @@ export {
 import { seedPeople } from './seed.js';
 import { seedActivity } from './seed-activity.js';
 import { type RunningServer, startServer } from './server.js';
-import { closeStorageWhenIdle } from './shutdown.js';
+import { closeStorageWhenIdle, SHUTDOWN_GRACE_MS } from './shutdown.js';
 import { openStorage } from './storage/sqlite.js';
 import type { Access, Storage } from './storage/storage.js';
+import { kitWebhooks, type TestWebhooks } from './webhooks/kit-webhooks.js';
+
+export type {
+  TestWebhookDelivery,
+  TestWebhookHandler,
+  TestWebhookSubscribeOptions,
+  TestWebhookSubscription,
+  TestWebhooks,
+} from './webhooks/kit-webhooks.js';
 
 /**
  * An API key the test server accepts.
@@ -183,6 +192,31 @@ export interface TestServer<Keys = DefaultKeys> {
   reset(): void;
   /** Serves the same app over real HTTP on a free loopback port (closed by `close()`). */
   listen(): Promise<RunningServer>;
+  /**
+   * The server's webhooks: subscribe a Fetch handler (called directly, no network),
+   * then `deliver()` sends what the writes since made, exactly as the server's worker
+   * would (Action Network's array, signed, batched, in order); every delivery is kept in
+   * `deliveries`. `reset()` forgets them, with the subscriptions.
+   *
+   * @example
+   * ```ts
+   * import { webhookHandler } from 'adis-sdk/webhooks';
+   *
+   * const comments: string[] = [];
+   * kit.webhooks.subscribe({
+   *   secret: 'whsec_test',
+   *   handler: webhookHandler({
+   *     secret: 'whsec_test',
+   *     on: { signature: (event) => void comments.push(event.record.comments ?? '') },
+   *   }),
+   * });
+   * await signPetition(kit.entryPoint, 'Count me in'); // the code under test, writing to the kit's server
+   * await kit.webhooks.deliver();
+   * expect(comments).toEqual(['Count me in']);
+   * expect(kit.webhooks.deliveries[0]?.status).toBe(200);
+   * ```
+   */
+  readonly webhooks: TestWebhooks;
   /** Stops listening servers and closes the database; later calls reject. */
   close(): Promise<void>;
 }
@@ -287,6 +321,11 @@ export function createTestServer(
   const dispatch = async (request: Request, env?: unknown): Promise<Response> =>
     current().app.fetch(request, env);
   const overHttp = new Hono<AppEnv>().all('*', (c) => dispatch(c.req.raw, c.env));
+  const webhooks = kitWebhooks({
+    origin,
+    defaultTenant: keyList[0]?.tenant ?? 'demo',
+    backend: current,
+  });
 
   return {
     origin,
@@ -297,6 +336,7 @@ export function createTestServer(
     get storage() {
       return current().storage;
     },
+    webhooks,
     key(tenant, access) {
       const found = keyList.find((key) => key.tenant === tenant && key.access === access);
       if (!found) throw new Error(`no ${access} key of tenant '${tenant}' was configured`);
@@ -304,6 +344,7 @@ export function createTestServer(
     },
     reset() {
       const previous = current();
+      webhooks.reset();
       backend = fresh();
       // Work accepted with background_processing finishes on the old database first.
       void closeStorageWhenIdle(previous.storage);
@@ -322,6 +363,7 @@ export function createTestServer(
       const listening = running.splice(0).filter((server) => server.server.listening);
       try {
         await Promise.all(listening.map((server) => server.close()));
+        await webhooks.close(SHUTDOWN_GRACE_MS);
       } finally {
         // Work accepted with background_processing is done before the database closes.
         await closeStorageWhenIdle(closing.storage);

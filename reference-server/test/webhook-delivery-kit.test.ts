@@ -1,0 +1,122 @@
+/**
+ * The testing kit's webhooks: a subscription's deliveries go to a Fetch handler in the
+ * test (here the SDK's own `webhookHandler`, so both sides are checked together), every
+ * delivery is recorded, `deliver()` is deterministic, and `reset()` forgets it all.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { KnownWebhookEvent } from '../../src/webhooks/index.js';
+import { webhookHandler } from '../../src/webhooks/index.js';
+import { checkWebhookSignature } from '../src/sdk-wire.js';
+import { createTestServer, type TestServer } from '../src/testing.js';
+
+const kits: TestServer[] = [];
+
+afterEach(async () => {
+  await Promise.all(kits.splice(0).map((kit) => kit.close()));
+});
+
+function kit(): TestServer {
+  const made = createTestServer();
+  kits.push(made);
+  return made;
+}
+
+/** Signs a new petition of `server` through its helper, as a client would. */
+async function signPetition(server: TestServer, given: string): Promise<void> {
+  const headers = { 'STD-API-Token': server.keys.write, 'Content-Type': 'application/json' };
+  const created = await server.fetch(`${server.entryPoint}petitions`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ title: `Petition of ${given}` }),
+  });
+  expect(created.status).toBe(201);
+  const petition = (await created.json()) as { _links: Record<string, { href: string }> };
+  const helper = petition._links['std:record_signature_helper']?.href ?? '';
+  const signed = await server.fetch(helper, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ comments: `${given} signs`, person: { given_name: given } }),
+  });
+  expect(signed.status).toBeLessThan(300);
+}
+
+describe('kit.webhooks', () => {
+  it("drives the SDK's webhook handler directly, signed, and records the delivery", async () => {
+    const server = kit();
+    const signatures: KnownWebhookEvent<'signature'>[] = [];
+    const { url, secret } = server.webhooks.subscribe({
+      secret: 'whsec_kit',
+      handler: webhookHandler({
+        secret: 'whsec_kit',
+        on: { signature: (event) => void signatures.push(event) },
+      }),
+    });
+    await signPetition(server, 'Ana');
+    expect(server.webhooks.deliveries).toHaveLength(0);
+
+    await server.webhooks.deliver();
+
+    expect(signatures.map((event) => event.record.comments)).toEqual(['Ana signs']);
+    expect(signatures[0]?.person?.given_name).toBe('Ana');
+    expect(signatures[0]?.links.self).toMatch(/^http:\/\/adis\.test\/api\/v1\/signatures\//);
+    const [delivery] = server.webhooks.deliveries;
+    expect(delivery?.url).toBe(url);
+    expect(delivery?.status).toBe(200);
+    expect(delivery?.events).toHaveLength(1);
+    expect(Object.keys(delivery?.events[0] as object)).toEqual([
+      'std:signature',
+      'idempotency_key',
+    ]);
+    expect(
+      await checkWebhookSignature(
+        delivery?.headers['adis-webhook-signature'],
+        delivery?.body ?? '',
+        secret,
+      ),
+    ).toBe('ok');
+    // Delivered: a second run sends nothing more.
+    await server.webhooks.deliver();
+    expect(server.webhooks.deliveries).toHaveLength(1);
+  });
+
+  it('a handler refusing is logged as failed, retried after a backoff deliver() does not wait for', async () => {
+    const server = kit();
+    const statuses = [503];
+    server.webhooks.subscribe({
+      handler: async () => new Response(null, { status: statuses.shift() ?? 204 }),
+    });
+    await signPetition(server, 'Bo');
+    await server.webhooks.deliver();
+    expect(server.webhooks.deliveries.map((d) => d.status)).toEqual([503]);
+    // Not due yet: the backoff holds the retry.
+    const [attempt] = server.storage.webhooks.listAttempts('test-webhook-1', 1);
+    expect(attempt?.outcome).toBe('failed');
+    expect(attempt?.nextAttemptMs).toBeGreaterThan(attempt?.atMs ?? 0);
+  });
+
+  it('subscribes per tenant and trigger; reset() forgets deliveries and subscriptions', async () => {
+    const server = kit();
+    server.webhooks.subscribe({ triggers: ['signup'] });
+    server.webhooks.subscribe({ tenant: 'other' });
+    await signPetition(server, 'Cy');
+    const created = await server.fetch(`${server.entryPoint}people`, {
+      method: 'POST',
+      headers: { 'STD-API-Token': server.keys.write, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ given_name: 'Eve' }),
+    });
+    expect(created.status).toBe(201);
+    await server.webhooks.deliver();
+    // demo's subscription takes signups only (a person created), not the signature;
+    // other's gets nothing of demo's.
+    const types = server.webhooks.deliveries.flatMap((d) =>
+      d.events.map((element) => Object.keys(element as object)[0]),
+    );
+    expect(types).toEqual(['std:signup']);
+
+    server.reset();
+    expect(server.webhooks.deliveries).toHaveLength(0);
+    await signPetition(server, 'Di');
+    await server.webhooks.deliver();
+    expect(server.webhooks.deliveries).toHaveLength(0);
+  });
+});
