@@ -317,4 +317,55 @@ describe('webhook delivery', () => {
     await running;
     expect(slow.received[0]?.status).toBe(200);
   });
+
+  it('stop() waits for a delivery in flight, and it is logged as delivered', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    const hook = await receiver();
+    let release: (status: number) => void = () => undefined;
+    hook.answer(() => new Promise<number>((done) => (release = done)));
+    const id = subscribe(h.storage, hook.url);
+    const petition = await create(h, 'petitions', { title: 'Keep the clinic' });
+    await signHelperCall(h, 'Ana', petition);
+    const worker = delivery(h);
+    const idle = worker.idle();
+    await waitFor(() => hook.received.length === 1, 'the delivery to be in flight');
+
+    let stopped = false;
+    const stopping = worker.stop(10_000).then(() => (stopped = true));
+    for (let turn = 0; turn < 10; turn++) await new Promise((done) => setImmediate(done));
+    expect(stopped).toBe(false);
+    release(200);
+    await stopping;
+    await idle;
+
+    const [attempt] = h.storage.webhooks.listAttempts(id, 1);
+    expect(attempt?.outcome).toBe('delivered');
+    const tenantId = h.storage.ensureTenant('acme').id;
+    expect(h.storage.webhooks.getSubscription(id)?.cursor).toBe(
+      h.storage.webhooks.eventsAfter(tenantId, 0, 10).at(-1)?.seq,
+    );
+  });
+
+  it('stop() waits no longer than its grace: the attempt is cut short, unlogged, sent again later', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    const hook = await receiver();
+    hook.answer(() => new Promise<number>(() => undefined));
+    const id = subscribe(h.storage, hook.url);
+    const cursor = h.storage.webhooks.getSubscription(id)?.cursor;
+    const petition = await create(h, 'petitions', { title: 'Keep the bus' });
+    await signHelperCall(h, 'Ana', petition);
+    const worker = delivery(h);
+    const idle = worker.idle();
+    await waitFor(() => hook.received.length === 1, 'the delivery to be in flight');
+
+    const started = Date.now();
+    await worker.stop(100);
+    await idle;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(worker.logs).toContain('webhook deliveries still in flight after 100 ms are cut short');
+    expect(h.storage.webhooks.listAttempts(id, 10)).toEqual([]);
+    const subscription = h.storage.webhooks.getSubscription(id);
+    expect(subscription?.cursor).toBe(cursor);
+    expect(subscription?.nextAttemptMs).toBeUndefined();
+  });
 });
