@@ -63,13 +63,6 @@ export {
   seedActivity,
 } from './seed-activity.js';
 export { type RunningServer, type StartServerOptions, startServer } from './server.js';
-export type { Backoff } from './webhooks/backoff.js';
-export {
-  DEFAULT_RETRY_WINDOW_MS,
-  startWebhookDelivery,
-  type WebhookDelivery,
-  type WebhookDeliveryOptions,
-} from './webhooks/delivery-worker.js';
 export {
   hashToken,
   MIGRATIONS,
@@ -92,3 +85,10 @@ export type {
   Tenant,
 } from './storage/storage.js';
 export { CommitError } from './storage/storage.js';
+export type { Backoff } from './webhooks/backoff.js';
+export {
+  DEFAULT_RETRY_WINDOW_MS,
+  startWebhookDelivery,
+  type WebhookDelivery,
+  type WebhookDeliveryOptions,
+} from './webhooks/delivery-worker.js';
