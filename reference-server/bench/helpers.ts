@@ -15,6 +15,12 @@
  *   npm run bench:helpers --workspace adis-server
  *   npm run bench:helpers --workspace adis-server -- --clients 1,10 --duration 5 --people 20000
  *   npm run bench:helpers --workspace adis-server -- --idempotency-keys   # as the SDK calls
+ *   npm run bench:helpers --workspace adis-server -- --db file --webhook  # the outbox written
+ *
+ * With `--webhook` (file database only) the `bench` tenant has a webhook subscription
+ * before the server starts, to an address nothing answers at: every call then appends
+ * its event to the outbox, and the count of `signature` events is printed. Nothing is
+ * delivered (the server this measures starts no delivery): only the write path counts.
  *
  * The root benchmark calls {@link benchHelpers}.
  */
@@ -26,6 +32,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startCli } from '../../bench/reference-server.js';
+import { openStorage } from '../src/storage/sqlite.js';
 
 /** The write key of the benchmark server's `bench` tenant. */
 const KEY = 'bench-helpers-key';
@@ -49,6 +56,11 @@ export interface HelperBenchOptions {
    * server then stores each answer with the call's writes. Default false.
    */
   idempotencyKeys?: boolean;
+  /**
+   * Subscribe the `bench` tenant to webhooks before the server starts (file database
+   * only), so that every call also writes its event to the outbox. Default false.
+   */
+  webhook?: boolean;
 }
 
 /** What {@link benchHelpers} measured. */
@@ -69,6 +81,42 @@ export interface HelperBenchResult {
   failed: number;
   /** The petition's `total_signatures` afterwards: must equal `acknowledged`. */
   totalSignatures: number;
+  /** `signature` events in the outbox afterwards (with {@link HelperBenchOptions.webhook}). */
+  outboxEvents?: number;
+}
+
+/** An address nothing answers at (TEST-NET-1, RFC 5737): events pile up in the outbox. */
+const UNREACHABLE_WEBHOOK = 'http://192.0.2.1/bench-webhook';
+
+/** Creates the database with the `bench` tenant subscribed, before the server opens it. */
+function subscribeBenchTenant(path: string): void {
+  const storage = openStorage(path);
+  try {
+    storage.webhooks.addSubscription({
+      id: randomUUID(),
+      tenantId: storage.ensureTenant('bench').id,
+      url: UNREACHABLE_WEBHOOK,
+      secret: 'bench-secret',
+      triggers: ['*'],
+      source: 'api',
+      createdMs: Date.now(),
+    });
+  } finally {
+    storage.close();
+  }
+}
+
+/** `signature` events in the outbox of the database at `path`. */
+function signatureEvents(path: string): number {
+  const storage = openStorage(path);
+  try {
+    const row = storage.database
+      .prepare("SELECT count(*) AS n FROM webhook_events WHERE type = 'signature'")
+      .get() as { n: number };
+    return row.n;
+  } finally {
+    storage.close();
+  }
 }
 
 /** Stops the server with SIGTERM (a clean shutdown) and waits for it to exit. */
@@ -118,11 +166,19 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
   if (!(clients >= 1 && durationSeconds > 0 && people >= 0)) {
     throw new RangeError('need clients >= 1, durationSeconds > 0 and people >= 0');
   }
+  if (options.webhook && db !== 'file') {
+    throw new RangeError(
+      'webhook needs the file database: the subscription is made before the server starts',
+    );
+  }
   const dir = mkdtempSync(join(tmpdir(), 'adis-bench-helpers-'));
   const keys = join(dir, 'keys.json');
   writeFileSync(keys, JSON.stringify({ keys: [{ token: KEY, tenant: 'bench', access: 'write' }] }));
+  const dbPath = join(dir, 'bench.db');
+  if (options.webhook) subscribeBenchTenant(dbPath);
+  let outboxEvents: number | undefined;
   const server = await startCli({
-    db: db === 'file' ? join(dir, 'bench.db') : ':memory:',
+    db: db === 'file' ? dbPath : ':memory:',
     keys,
     seed: people,
     ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
@@ -192,6 +248,10 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
 
     const after = await json(petitionHref);
     latencies.sort((a, b) => a - b);
+    if (options.webhook) {
+      await stopServer(server.child);
+      outboxEvents = signatureEvents(dbPath);
+    }
     return {
       db,
       clients,
@@ -203,6 +263,7 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
       acknowledged,
       failed,
       totalSignatures: Number(after.body.total_signatures),
+      ...(outboxEvents === undefined ? {} : { outboxEvents }),
     };
   } finally {
     await stopServer(server.child);
@@ -218,15 +279,17 @@ async function main(): Promise<void> {
       people: { type: 'string', default: '10000' },
       db: { type: 'string', default: 'file,:memory:' },
       'idempotency-keys': { type: 'boolean', default: false },
+      webhook: { type: 'boolean', default: false },
     },
   });
   const idempotencyKeys = values['idempotency-keys'];
+  const webhook = values.webhook;
   const clientCounts = values.clients.split(',').map(Number);
   const dbs = values.db.split(',') as ('file' | ':memory:')[];
   const durationSeconds = Number(values.duration);
   const people = Number(values.people);
   console.log(
-    `record_signature_helper over HTTP, new person + add_tags per call${idempotencyKeys ? ', an Idempotency-Key each' : ''}, ${people} people seeded, ${durationSeconds} s each\n`,
+    `record_signature_helper over HTTP, new person + add_tags per call${idempotencyKeys ? ', an Idempotency-Key each' : ''}${webhook ? ', the tenant subscribed to webhooks' : ''}, ${people} people seeded, ${durationSeconds} s each\n`,
   );
   console.log(
     `${'database'.padEnd(10)} ${'clients'.padStart(7)} ${'calls/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)}  check`,
@@ -234,13 +297,23 @@ async function main(): Promise<void> {
   let ok = true;
   for (const db of dbs) {
     for (const clients of clientCounts) {
-      const r = await benchHelpers({ db, clients, durationSeconds, people, idempotencyKeys });
+      const r = await benchHelpers({
+        db,
+        clients,
+        durationSeconds,
+        people,
+        idempotencyKeys,
+        webhook,
+      });
       const exact = r.totalSignatures === r.acknowledged && r.failed === 0;
       ok &&= exact;
       console.log(
         `${db.padEnd(10)} ${String(clients).padStart(7)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${r.p50Ms.toFixed(2).padStart(8)} ${r.p90Ms.toFixed(2).padStart(8)}  ` +
           (exact
-            ? `total_signatures ${r.totalSignatures} = acknowledged calls`
+            ? `total_signatures ${r.totalSignatures} = acknowledged calls` +
+              (r.outboxEvents === undefined
+                ? ''
+                : `, ${r.outboxEvents} signature events in the outbox`)
             : `FAILED: total_signatures ${r.totalSignatures}, acknowledged ${r.acknowledged}, failed ${r.failed}`),
       );
     }
