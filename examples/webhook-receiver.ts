@@ -1,0 +1,99 @@
+/**
+ * A webhook receiver for both kinds of sender, on Node's own `http` server:
+ *
+ * - Action Network, which signs nothing: its URL carries a secret path segment
+ *   (`/hooks/action-network/<ACTION_NETWORK_PATH_SECRET>`), and only HTTPS reaches it;
+ * - the reference server (or any server that signs with `ADIS-Webhook-Signature`), whose
+ *   subscription secret is ADIS_WEBHOOK_SECRET.
+ *
+ *   ACTION_NETWORK_PATH_SECRET=… ADIS_WEBHOOK_SECRET=… npx tsx examples/webhook-receiver.ts
+ *
+ * docs/webhooks.md explains each choice. The same handlers run as Fetch handlers (Hono,
+ * Workers, Deno, Bun, Next): see `app` below.
+ */
+import { createServer } from 'node:http';
+import {
+  type SeenStore,
+  toNodeListener,
+  type WebhookEventHandlers,
+  webhookHandler,
+} from 'adis-sdk/webhooks';
+import { Hono } from 'hono';
+
+/** What this receiver does with the events: here, print them. */
+const on: WebhookEventHandlers = {
+  async signature(event) {
+    console.log(
+      `${event.person?.given_name} signed ${event.links.petition}`,
+      event.record.comments,
+    );
+  },
+  async donation(event) {
+    console.log(`${event.person?.email_addresses?.[0]?.address} gave ${event.record.amount}`);
+  },
+  async signup(event) {
+    console.log(`new person ${event.links.self}`, event.addTags);
+  },
+  unknown(event) {
+    console.warn(`no handler for ${event.name}`);
+  },
+};
+
+// Action Network: no signature to check, so the URL itself is the secret.
+const actionNetwork = webhookHandler({ on });
+
+// The reference server signs each delivery with the subscription's secret.
+const adis = webhookHandler({ on, secret: process.env.ADIS_WEBHOOK_SECRET ?? 'dev-secret' });
+
+const pathSecret = process.env.ACTION_NETWORK_PATH_SECRET ?? 'change-me';
+const routes: Record<string, ReturnType<typeof toNodeListener>> = {
+  [`/hooks/action-network/${pathSecret}`]: toNodeListener(actionNetwork),
+  '/hooks/adis': toNodeListener(adis),
+};
+
+/** Node's http server: one listener per path, 404 elsewhere. */
+export const server = createServer((request, response) => {
+  const listener = routes[new URL(request.url ?? '/', 'http://receiver').pathname];
+  if (listener) return void listener(request, response);
+  response.statusCode = 404;
+  response.end();
+});
+
+/** The same receivers as a Hono app (Workers, Deno, Bun, Node with @hono/node-server). */
+export const app = new Hono()
+  .post(`/hooks/action-network/${pathSecret}`, (c) => actionNetwork(c.req.raw))
+  .post('/hooks/adis', (c) => adis(c.req.raw));
+
+/** A seen store on Redis (any client with `exists` and `set … NX EX`). */
+export function redisSeenStore(redis: {
+  exists(key: string): Promise<number>;
+  set(key: string, value: string, options: { NX: true; EX: number }): Promise<unknown>;
+}): SeenStore {
+  return {
+    has: async (key) => (await redis.exists(`webhook:${key}`)) === 1,
+    add: async (key) => {
+      await redis.set(`webhook:${key}`, '1', { NX: true, EX: 24 * 60 * 60 });
+    },
+  };
+}
+
+/** A seen store on SQL: `create table webhook_seen (key text primary key, at timestamp)`. */
+export function sqlSeenStore(db: {
+  query(sql: string, values: unknown[]): Promise<{ rowCount: number }>;
+}): SeenStore {
+  return {
+    has: async (key) =>
+      (await db.query('select 1 from webhook_seen where key = $1', [key])).rowCount > 0,
+    add: async (key) => {
+      await db.query(
+        'insert into webhook_seen (key, at) values ($1, now()) on conflict (key) do nothing',
+        [key],
+      );
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const port = Number(process.env.PORT ?? 3000);
+  server.listen(port, () => console.log(`receiving webhooks on http://localhost:${port}/hooks/…`));
+}
