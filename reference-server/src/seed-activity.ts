@@ -208,6 +208,8 @@ class Creator {
     const record = this.records.create(this.tenant, kind, kind.parse(fields), {
       links: input as LinkInput,
       now: this.now,
+      // Demo data, not acts: a subscriber is not sent the seeding as webhook events.
+      event: false,
     });
     this.counts[singular] = (this.counts[singular] ?? 0) + 1;
     return record;

@@ -6,7 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_KINDS } from '../src/domain/catalog.js';
 import type { WebhookEventPayload } from '../src/domain/webhook-events.js';
-import { createApp, openStorage, type SqliteStorage } from '../src/index.js';
+import {
+  createApp,
+  openStorage,
+  type SqliteStorage,
+  seedActivity,
+  seedPeople,
+} from '../src/index.js';
 import { ACTION_NETWORK_PRESET } from '../src/presets/action-network.js';
 import { adaptKind } from '../src/presets/adapt-kind.js';
 import type { WebhookEvent } from '../src/storage/webhook-store.js';
@@ -192,6 +198,19 @@ describe('subscribers', () => {
       n: number;
     };
     expect(rows.n).toBe(0);
+  });
+
+  it('seeding demo activity is no act: a subscribed tenant gets no events from it', () => {
+    const storage = openStorage(':memory:');
+    try {
+      subscribe(storage, 'demo');
+      seedPeople(storage, { tenant: 'demo', count: 20, seed: 1 });
+      const counts = seedActivity(storage, { tenant: 'demo', seed: 1 });
+      expect(counts.signature).toBeGreaterThan(0);
+      expect(eventsOf(storage, 'demo')).toEqual([]);
+    } finally {
+      storage.close();
+    }
   });
 
   it('starts appending as soon as the tenant subscribes', async () => {

@@ -195,7 +195,8 @@ export function seedActionNetwork(
     const tenant = storage.ensureTenant(options.tenant);
     const people = recordsOf(storage, tenant, 'person', options.people ?? 60);
     const create = (kind: ResourceKind, fields: JsonObject, createOptions: CreateOptions = {}) =>
-      records.create(tenant, kind, kind.parse(fields), { now, ...createOptions });
+      // Demo data, not acts: a subscriber is not sent the seeding as webhook events.
+      records.create(tenant, kind, kind.parse(fields), { now, event: false, ...createOptions });
 
     const eventCampaigns: StoredRecord[] = [];
     const rsvps = new Set<string>();
