@@ -43,7 +43,9 @@ export interface WebhookGenericRecord extends WebhookRecordMembers {
  *
  * @example
  * ```ts
- * const comments: string | undefined = (record satisfies WebhookRecords['signature']).comments;
+ * function comments(record: WebhookRecords['signature']): string | undefined {
+ *   return record.comments;
+ * }
  * ```
  */
 export interface WebhookRecords {

@@ -33,6 +33,12 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<WebhookEventType>([
 export interface WebhookRecordValidator {
   /** The kind's read schema. */
   readonly schema: {
+    /**
+     * zod's `safeParse`: the record read, or why it does not match.
+     *
+     * @param input - The record as sent.
+     * @returns `{ success: true, data }` or `{ success: false, error }`.
+     */
     safeParse(input: unknown): { success: boolean; data?: unknown; error?: ZodErrorLike };
   };
 }
