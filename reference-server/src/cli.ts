@@ -25,6 +25,7 @@ import { describeActivity, seedActivity } from './seed-activity.js';
 import { startServer } from './server.js';
 import { stopGracefully } from './shutdown.js';
 import { openStorage } from './storage/sqlite.js';
+import { startWebhookDelivery } from './webhooks/delivery-worker.js';
 import {
   fileSubscriptions,
   parseWebhooksFile,
@@ -75,6 +76,9 @@ Options:
                     with osdi: osdi:people, osdi:error, osdi_version
   --key-rate <n>    at most n calls per API key in any rolling second; more get 429
                     with Retry-After (default: no limit)
+  --webhook-retry-hours <n>
+                    how long a failing webhook subscription is retried (with
+                    backoff) before it is switched off (default 24)
   --quiet           no access log (default: one line per request on stdout)
   --help            show this help
 
@@ -217,6 +221,18 @@ function corsOriginsOption(raw: string[] | undefined): string[] | '*' {
   return origins;
 }
 
+/** `--webhook-retry-hours`: a positive number of hours (fractions allowed), at most 30 days. */
+function webhookRetryHoursOption(raw: string | undefined): number {
+  if (raw === undefined) return 24;
+  const hours = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || hours <= 0 || hours > 720) {
+    throw new UsageError(
+      `--webhook-retry-hours must be a number of hours above 0 and at most 720, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return hours;
+}
+
 async function main(argv: string[]): Promise<void> {
   let parsed: ReturnType<typeof parseOptions>;
   try {
@@ -261,6 +277,7 @@ async function main(argv: string[]): Promise<void> {
   if (messageSendRate === 0) throw new UsageError('--message-send-rate must be at least 1');
   const apiKeyHeader = checkedOption('key-header', values['key-header'], checkApiKeyHeader);
   const curiePrefix = checkedOption('curie-prefix', values['curie-prefix'], checkCuriePrefix);
+  const webhookRetryHours = webhookRetryHoursOption(values['webhook-retry-hours']);
   // Calls per key a second, from 1; undefined without the flag (no limit).
   const keyRate = checkedOption('key-rate', values['key-rate'], (raw) =>
     checkKeyRate(raw, { name: '--key-rate', unlimited: 'leave it out' }),
@@ -379,9 +396,22 @@ async function main(argv: string[]): Promise<void> {
     throw message === undefined ? error : new Error(message);
   }
   console.log(`Entry point: ${running.entryPoint}`);
+  // Beside the server, not in its requests: pending deliveries (a restart's too) go out
+  // from now on, with hrefs under the root clients reach the server at.
+  const delivery = startWebhookDelivery({
+    app,
+    rootUrl: values['public-url'] ?? running.url,
+    retryWindowMs: webhookRetryHours * 60 * 60 * 1000,
+    log: (message) => console.error(message),
+  });
 
   // npm sets npm_lifecycle_event for the scripts it runs, npx included.
-  stopGracefully({ running, storage, watchParent: process.env.npm_lifecycle_event !== undefined });
+  stopGracefully({
+    running,
+    storage,
+    delivery,
+    watchParent: process.env.npm_lifecycle_event !== undefined,
+  });
 }
 
 function parseOptions(argv: string[]) {
@@ -403,6 +433,7 @@ function parseOptions(argv: string[]) {
       'key-header': { type: 'string' },
       'curie-prefix': { type: 'string' },
       'key-rate': { type: 'string' },
+      'webhook-retry-hours': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
