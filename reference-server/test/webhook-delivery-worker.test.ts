@@ -1,9 +1,10 @@
 /**
  * The delivery worker on its own: retry spacing (exponential, full jitter, capped, never
- * zero), delivery in the background without `idle()` (the poll, and `notify()`), the
+ * zero), delivery in the background without `idle()` (woken by a request's commit, by `notify()`, or by the poll), the
  * outbox pruned once delivered, and options checked when it starts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { appConfigOf } from '../src/http/app.js';
 import { retryDelayMs } from '../src/webhooks/backoff.js';
 import { startWebhookDelivery, type WebhookDelivery } from '../src/webhooks/delivery-worker.js';
 import { takesEvent } from '../src/webhooks/subscription-delivery.js';
@@ -41,40 +42,50 @@ describe('takesEvent', () => {
 });
 
 describe('startWebhookDelivery in the background', () => {
-  it('delivers a write without idle(), on notify() or the poll, and prunes the delivered events', async () => {
+  /** An app with a subscription of acme's to a loopback receiver, and a worker polling every `pollMs`. */
+  async function running(pollMs: number) {
     const h = harness({ anonymousRateLimit: false });
     const hook = await startReceiver();
     receivers.push(hook);
-    const tenantId = h.storage.ensureTenant('acme').id;
+    const tenant = h.storage.ensureTenant('acme');
     h.storage.webhooks.addSubscription({
       id: 'sub-bg',
-      tenantId,
+      tenantId: tenant.id,
       url: hook.url,
       secret: 'whsec_background',
       triggers: ['*'],
       source: 'file',
       createdMs: Date.now(),
     });
-    const worker = startWebhookDelivery({
-      app: h.app,
-      rootUrl: ORIGIN,
-      pollMs: 20,
-      pruneEveryMs: 1,
-    });
+    const worker = startWebhookDelivery({ app: h.app, rootUrl: ORIGIN, pollMs, pruneEveryMs: 1 });
     workers.push(worker);
+    const delivered = () => hook.received.filter((post) => post.status === 200).length;
+    return { h, hook, tenant, worker, delivered };
+  }
 
+  it('is woken by the commit of a request that made events, with no poll due', async () => {
+    const { h, delivered } = await running(60_000);
     const created = await h.json('POST', '/api/v1/people', { body: { given_name: 'Ana' } });
     expect(created.status).toBe(201);
+    await waitFor(() => delivered() === 1, "the delivery of the request's event");
+  });
+
+  it('finds events written outside requests on notify() or by its poll, and prunes them', async () => {
+    const { h, hook, tenant, worker, delivered } = await running(20);
+    const config = appConfigOf(h.app);
+    if (!config) throw new Error('not an app of createApp');
+    const { records, registry } = config;
+    const person = registry.bySingular('person');
+    if (!person) throw new Error('no person kind');
+    // Written straight through the domain (a background job, another process): nobody
+    // announces the commit.
+    records.create(tenant, person, { given_name: 'Ana' });
     worker.notify();
-    await waitFor(() => hook.received.some((post) => post.status === 200), 'the first delivery');
-    // No notify() this time: the poll finds it.
-    await h.json('POST', '/api/v1/people', { body: { given_name: 'Bo' } });
+    await waitFor(() => delivered() === 1, 'the first delivery');
+    records.create(tenant, person, { given_name: 'Bo' });
+    await waitFor(() => delivered() === 2, 'the second, found by the poll');
     await waitFor(
-      () => hook.received.filter((post) => post.status === 200).length === 2,
-      'the second',
-    );
-    await waitFor(
-      () => h.storage.webhooks.eventsAfter(tenantId, 0, 10).length === 0,
+      () => h.storage.webhooks.eventsAfter(tenant.id, 0, 10).length === 0,
       'the delivered events pruned',
     );
     expect(hook.received).toHaveLength(2);

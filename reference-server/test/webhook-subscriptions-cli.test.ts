@@ -58,7 +58,7 @@ describe('--webhooks and --webhooks-allow-private', () => {
     expect(stderr[0]).toContain('webhooks.0.url: must be an absolute http or https URL');
     expect(stderr[0]).toContain('webhooks.0.secret: must have at least 16 characters');
     expect(stderr[0]).toContain(
-      'webhooks.0.triggers.0: unknown event type "petition"; known: signature, attendance, submission, donation, outreach, canvass, signup, or * for all',
+      'webhooks.0.triggers.0: unknown event type "petition"; known: signup, signature, submission, donation, outreach, attendance, canvass, or * for all',
     );
     expect(stderr[0]).toMatch(/webhooks\.1: Unrecognized key: "extra"/);
     expect(stderr[1]).toContain(

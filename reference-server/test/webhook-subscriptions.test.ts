@@ -99,7 +99,7 @@ describe('webhook subscriptions through the API', () => {
         error_code: 'INVALID_PROPERTY',
         properties: ['triggers[1]'],
         description:
-          'triggers[1]: unknown event type "petition"; known: signature, attendance, submission, donation, outreach, canvass, signup, or * for all',
+          'triggers[1]: unknown event type "petition"; known: signup, signature, submission, donation, outreach, attendance, canvass, or * for all',
       }),
     ]);
     const cases: [Json, string, string][] = [

@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as z from 'zod';
+import { ALL_KINDS } from './catalog.js';
 
 /**
  * The event types a subscription's `triggers` may name, as the deliveries key them
@@ -15,15 +16,10 @@ import * as z from 'zod';
  * WEBHOOK_EVENT_TYPES.includes('donation'); // true
  * ```
  */
-export const WEBHOOK_EVENT_TYPES: readonly string[] = Object.freeze([
-  'signature',
-  'attendance',
-  'submission',
-  'donation',
-  'outreach',
-  'canvass',
-  'signup',
-]);
+export const WEBHOOK_EVENT_TYPES: readonly string[] = Object.freeze(
+  // Read from the kinds (`ResourceKind.event`), where which writes make events is declared.
+  ALL_KINDS.flatMap((kind) => (kind.event ? [kind.event.type] : [])),
+);
 
 /** The trigger that takes every event type. */
 export const ALL_EVENT_TYPES = '*';

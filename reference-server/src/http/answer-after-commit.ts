@@ -28,9 +28,14 @@ export function answerAfterCommit(config: AppConfig): MiddlewareHandler<AppEnv> 
   const onError = errorHandler(config);
   return async (c, next) => {
     const mark = config.storage.commitMark();
+    const appended = config.storage.webhooks.appendedCount;
     await next();
     try {
       await config.storage.durable(mark);
+      // The request's webhook events are committed: delivery may send them now.
+      if (config.storage.webhooks.appendedCount !== appended) {
+        config.storage.webhooks.announceCommitted();
+      }
     } catch (error) {
       if (!(error instanceof CommitError)) throw error;
       // Unset first: Hono would otherwise copy the lost answer's headers (Location).

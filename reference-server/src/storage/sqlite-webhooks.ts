@@ -93,6 +93,8 @@ export class SqliteWebhookStore implements WebhookStore {
   private readonly statements = new Map<string, Database.Statement>();
   /** Tenants with an active subscription (see {@link hasSubscribers}). */
   private subscribed = new Set<number>();
+  private readonly committedWatchers = new Set<() => void>();
+  appendedCount = 0;
 
   constructor(
     private readonly db: Database.Database,
@@ -233,7 +235,18 @@ export class SqliteWebhookStore implements WebhookStore {
       );
     // Inside the caller's transaction (the normal case) the row simply joins it: no
     // savepoint of its own, as it has nothing to roll back alone.
-    return this.db.inTransaction ? insert() : this.transaction(insert);
+    const seq = this.db.inTransaction ? insert() : this.transaction(insert);
+    this.appendedCount++;
+    return seq;
+  }
+
+  announceCommitted(): void {
+    for (const watcher of this.committedWatchers) watcher();
+  }
+
+  watchCommitted(watcher: () => void): () => void {
+    this.committedWatchers.add(watcher);
+    return () => this.committedWatchers.delete(watcher);
   }
 
   eventsAfter(tenantId: number, cursor: number, limit: number): WebhookEvent[] {

@@ -143,6 +143,19 @@ export interface WebhookStore {
    */
   appendEvent(event: NewWebhookEvent): number;
   /**
+   * How many events this process has appended (rolled back ones included): a request
+   * compares it before and after, to know whether it made any.
+   */
+  readonly appendedCount: number;
+  /**
+   * Tells the watchers that events appended so far are committed (the HTTP layer calls
+   * it after the commit of a request that made events), so delivery need not wait for
+   * its next poll.
+   */
+  announceCommitted(): void;
+  /** Calls `watcher` at each {@link announceCommitted}; returns what stops it. */
+  watchCommitted(watcher: () => void): () => void;
+  /**
    * The next events for a subscription: its tenant's, with seq after its cursor, oldest
    * first, at most `limit`.
    */

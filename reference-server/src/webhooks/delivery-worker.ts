@@ -6,7 +6,8 @@
  * deliveries; the others go on. Why it polls: events are committed by the requests'
  * transactions, possibly by another process on the same database, and a lost wake-up
  * must not strand one; a poll of a few hundred milliseconds is a query per active
- * subscription. `notify()` (after a write commits) only makes it sooner. The timers are
+ * subscription. A request whose events committed (`answer-after-commit.ts`) and
+ * `notify()` only make it sooner. The timers are
  * unref'd: the worker never keeps a process alive by itself.
  */
 import { appConfigOf } from '../http/app.js';
@@ -208,6 +209,8 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
   }
 
   schedule(0);
+  // A request that made events wakes the worker once they are committed.
+  const unwatch = background ? storage.webhooks.watchCommitted(() => schedule(0)) : () => {};
   return {
     notify() {
       schedule(0);
@@ -221,6 +224,7 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
     },
     async stop(graceMs) {
       stopped = true;
+      unwatch();
       if (timer) clearTimeout(timer);
       timer = undefined;
       if (lanes.size === 0) return;
