@@ -42,7 +42,11 @@ declare function saveCursor(cursor: string | undefined): Promise<void>;
 /** Guides whose `ts` blocks are excerpts of the files named. */
 const EXCERPTED: Record<string, string[]> = {
   'docs/syncing.md': ['examples/sync-changes.ts', 'src/navigator/collection.ts'],
-  'docs/webhooks.md': ['examples/webhook-receiver.ts', 'test/webhooks/receiver-example.test.ts'],
+  'docs/webhooks.md': [
+    'examples/webhook-receiver.ts',
+    'test/webhooks/receiver-example.test.ts',
+    'test/e2e/webhooks.test.ts',
+  ],
 };
 
 /** The `@example` code blocks of a source file, their comment stars removed. */
