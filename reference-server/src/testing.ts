@@ -45,6 +45,7 @@ import type { Access, Storage } from './storage/storage.js';
 import { kitWebhooks, type TestWebhooks } from './webhooks/kit-webhooks.js';
 
 export type {
+  TestWebhookDeliverOptions,
   TestWebhookDelivery,
   TestWebhookHandler,
   TestWebhookSubscribeOptions,

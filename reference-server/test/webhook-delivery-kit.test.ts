@@ -40,6 +40,13 @@ async function signPetition(server: TestServer, given: string): Promise<void> {
   expect(signed.status).toBeLessThan(300);
 }
 
+/** The idempotency keys of a delivery's elements, in order. */
+function idempotencyKeys(events: readonly unknown[] | undefined): unknown[] {
+  return (events ?? []).map(
+    (element) => (element as { idempotency_key?: unknown }).idempotency_key,
+  );
+}
+
 describe('kit.webhooks', () => {
   it("drives the SDK's webhook handler directly, signed, and records the delivery", async () => {
     const server = kit();
@@ -79,7 +86,7 @@ describe('kit.webhooks', () => {
     expect(server.webhooks.deliveries).toHaveLength(1);
   });
 
-  it('a handler refusing is logged as failed, retried after a backoff deliver() does not wait for', async () => {
+  it('a handler refusing is logged as failed, retried after its backoff, or at once with retry: true', async () => {
     const server = kit();
     const statuses = [503];
     server.webhooks.subscribe({
@@ -92,6 +99,17 @@ describe('kit.webhooks', () => {
     const [attempt] = server.storage.webhooks.listAttempts('test-webhook-1', 1);
     expect(attempt?.outcome).toBe('failed');
     expect(attempt?.nextAttemptMs).toBeGreaterThan(attempt?.atMs ?? 0);
+    await server.webhooks.deliver();
+    expect(server.webhooks.deliveries).toHaveLength(1);
+
+    // retry: true makes it due now; the same event goes again, and is delivered.
+    await server.webhooks.deliver({ retry: true });
+    const [failed, retried] = server.webhooks.deliveries;
+    expect(retried?.status).toBe(204);
+    expect(retried?.body).toBe(failed?.body);
+    expect(idempotencyKeys(retried?.events)).toEqual(idempotencyKeys(failed?.events));
+    const [delivered] = server.storage.webhooks.listAttempts('test-webhook-1', 1);
+    expect(delivered).toMatchObject({ outcome: 'delivered', attempt: 2 });
   });
 
   it('subscribes per tenant and trigger; reset() forgets deliveries and subscriptions', async () => {

@@ -329,6 +329,14 @@ export class SqliteWebhookStore implements WebhookStore {
     }
   }
 
+  retryNow(subscriptionId: string): void {
+    this.transaction(() =>
+      this.stmt(
+        'UPDATE webhook_subscriptions SET next_attempt_ms = NULL WHERE id = ? AND active = 1',
+      ).run(subscriptionId),
+    );
+  }
+
   skipTo(subscriptionId: string, seq: number): void {
     this.transaction(() =>
       this.stmt('UPDATE webhook_subscriptions SET cursor = MAX(cursor, ?) WHERE id = ?').run(

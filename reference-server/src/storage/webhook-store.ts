@@ -171,6 +171,11 @@ export interface WebhookStore {
     attempt: Omit<DeliveryAttempt, 'id'>,
     effect: { advanceTo?: number; disabledReason?: string; failingSinceMs?: number },
   ): DeliveryAttempt;
+  /**
+   * Makes a failing subscription's next attempt due now (its backoff forgotten, its
+   * failure run kept): a test's or an operator's "retry now". Nothing for one switched off.
+   */
+  retryNow(subscriptionId: string): void;
   /** Moves a cursor past events its triggers do not take (nothing sent, nothing logged). */
   skipTo(subscriptionId: string, seq: number): void;
   /** A subscription's attempts, newest first. */

@@ -32,6 +32,22 @@ export interface TestWebhookSubscribeOptions {
 }
 
 /** A subscription {@link TestWebhooks.subscribe} made. */
+/**
+ * Options of {@link TestWebhooks.deliver}.
+ *
+ * @example
+ * ```ts
+ * await kit.webhooks.deliver({ retry: true }); // the failed ones too, now
+ * ```
+ */
+export interface TestWebhookDeliverOptions {
+  /**
+   * Also retry, now, the subscriptions whose last delivery failed, instead of waiting
+   * for their backoff (the server waits 1 s, 2 s, 4 s … before a retry). Default false.
+   */
+  retry?: boolean;
+}
+
 export interface TestWebhookSubscription {
   id: string;
   url: string;
@@ -64,9 +80,9 @@ export interface TestWebhooks {
   /**
    * Delivers every pending event, until nothing is due: resolves once each
    * subscription's events were delivered, or failed (retried after a backoff, by a later
-   * `deliver()` once it is due).
+   * `deliver()` once it is due, or by `deliver({ retry: true })` at once).
    */
-  deliver(): Promise<void>;
+  deliver(options?: TestWebhookDeliverOptions): Promise<void>;
 }
 
 /** What the kit gives its webhooks: its current app and storage (both change at `reset()`). */
@@ -168,7 +184,16 @@ export function kitWebhooks(options: {
       });
       return { id, url, secret };
     },
-    deliver: () => current().idle(),
+    deliver(deliverOptions = {}) {
+      const delivery = current();
+      if (deliverOptions.retry) {
+        const { storage } = options.backend();
+        for (const subscription of storage.webhooks.listSubscriptions()) {
+          storage.webhooks.retryNow(subscription.id);
+        }
+      }
+      return delivery.idle();
+    },
     reset() {
       deliveries.length = 0;
       handlers.clear();
