@@ -5,7 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KnownWebhookEvent } from '../../src/webhooks/index.js';
-import { webhookHandler } from '../../src/webhooks/index.js';
+import {
+  WEBHOOK_EVENT_TYPES as SDK_EVENT_TYPES,
+  webhookHandler,
+} from '../../src/webhooks/index.js';
+import { WEBHOOK_EVENT_TYPES } from '../src/domain/webhook-subscriptions.js';
 import { checkWebhookSignature } from '../src/sdk-wire.js';
 import { createTestServer, type TestServer } from '../src/testing.js';
 
@@ -46,6 +50,15 @@ function idempotencyKeys(events: readonly unknown[] | undefined): unknown[] {
     (element) => (element as { idempotency_key?: unknown }).idempotency_key,
   );
 }
+
+describe('the event types', () => {
+  it("are all types the SDK names, so that no event of this server reads as 'unknown'", () => {
+    expect(WEBHOOK_EVENT_TYPES.filter((type) => !SDK_EVENT_TYPES.includes(type as never))).toEqual(
+      [],
+    );
+    expect(WEBHOOK_EVENT_TYPES.length).toBeGreaterThan(5);
+  });
+});
 
 describe('kit.webhooks', () => {
   it("drives the SDK's webhook handler directly, signed, and records the delivery", async () => {

@@ -1,6 +1,7 @@
 import { NetworkError } from '../errors/network-error.js';
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
+import { concatBytes } from '../wire/concat-bytes.js';
 
 // The text of each response the transport buffered, so that it is decoded once.
 const bufferedText = new WeakMap<Response, string>();
@@ -120,18 +121,7 @@ async function readText(response: Response, source: BodySource): Promise<string>
       throw error;
     throw new NetworkError(source.method, source.url, error);
   }
-  return new TextDecoder().decode(concatenate(chunks, length));
-}
-
-function concatenate(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
-  const whole = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return whole;
+  return new TextDecoder().decode(concatBytes(chunks, length));
 }
 
 function nextChunk(

@@ -1,3 +1,5 @@
+import { concatBytes } from '../wire/concat-bytes.js';
+
 /**
  * Default most bytes a webhook body may have: 4 MiB, far above a batch of events
  * (Action Network's and the reference server's are kilobytes), far below what would
@@ -39,12 +41,5 @@ export async function readBoundedBody(
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const whole = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return whole;
+  return concatBytes(chunks, length);
 }

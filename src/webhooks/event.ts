@@ -80,6 +80,32 @@ export interface WebhookRecords {
  */
 export type WebhookEventType = keyof WebhookRecords;
 
+// Each type once, and every one: the compiler refuses a missing or an extra key.
+const EVENT_TYPE_SET: { readonly [T in WebhookEventType]: true } = {
+  signature: true,
+  attendance: true,
+  submission: true,
+  donation: true,
+  outreach: true,
+  signup: true,
+  canvass: true,
+  action: true,
+  upload: true,
+};
+
+/**
+ * Every {@link WebhookEventType}, at run time: an element of another type is an
+ * `unknown` event.
+ *
+ * @example
+ * ```ts
+ * WEBHOOK_EVENT_TYPES.includes('donation'); // true
+ * ```
+ */
+export const WEBHOOK_EVENT_TYPES = Object.freeze(
+  Object.keys(EVENT_TYPE_SET) as WebhookEventType[],
+) as readonly WebhookEventType[];
+
 /**
  * The links of an event's record, as URLs, by relation name without its prefix
  * (`osdi:petition` is `petition`). `action` is the record's action (the petition,

@@ -46,6 +46,7 @@ export type {
   WebhookRecordMembers,
   WebhookRecords,
 } from './event.js';
+export { WEBHOOK_EVENT_TYPES } from './event.js';
 export {
   type NodeWebhookListener,
   type NodeWebhookRequest,

@@ -4,6 +4,7 @@
 // parsed first), builds the Request, and writes the Response back. Its types are
 // structural, so the SDK's declarations need no @types/node.
 
+import { concatBytes } from '../wire/concat-bytes.js';
 import type { WebhookHandler } from './webhook-handler.js';
 
 /** The part of Node's `IncomingMessage` (or Express's `Request`) the adapter reads. */
@@ -69,13 +70,8 @@ async function rawBody(
     if (length > maxBytes) return undefined;
     chunks.push(bytes);
   }
-  const whole = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return whole;
+  // A copy of its own: a Request body must not share Node's pooled buffers.
+  return new Uint8Array(concatBytes(chunks, length));
 }
 
 function fetchHeaders(request: NodeWebhookRequest): Headers {

@@ -1,7 +1,12 @@
 import { formatPath, type ZodErrorLike } from '../errors/schema-validation-error.js';
 import { WebhookPayloadError } from '../errors/webhook-payload-error.js';
 import { isJsonObject } from '../wire/json-object.js';
-import type { WebhookEvent, WebhookEventType, WebhookRecords } from './event.js';
+import {
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookRecords,
+} from './event.js';
 import { readLinks } from './links.js';
 
 // What a delivery is (Action Network's format, which the reference server follows): a
@@ -14,17 +19,7 @@ import { readLinks } from './links.js';
 const IDEMPOTENCY_KEY = 'idempotency_key';
 
 /** The types the SDK names; any other key makes an event of type `unknown`. */
-const KNOWN_TYPES: ReadonlySet<string> = new Set<WebhookEventType>([
-  'signature',
-  'attendance',
-  'submission',
-  'donation',
-  'outreach',
-  'signup',
-  'canvass',
-  'action',
-  'upload',
-]);
+const KNOWN_TYPES: ReadonlySet<string> = new Set<string>(WEBHOOK_EVENT_TYPES);
 
 /**
  * The part of a kind (`signatureKind` from `adis-sdk/schema`) that validation uses: its

@@ -3,20 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   isWebhookPayloadError,
   parseWebhook,
+  WEBHOOK_EVENT_TYPES,
   type WebhookEvent,
 } from '../../src/webhooks/index.js';
 
-const TYPES = [
-  'signature',
-  'attendance',
-  'submission',
-  'donation',
-  'outreach',
-  'signup',
-  'canvass',
-  'action',
-  'upload',
-];
+const TYPES: readonly string[] = WEBHOOK_EVENT_TYPES;
 
 /** A key naming a type: a known or unknown name, under some prefix. */
 const typeKey = fc
