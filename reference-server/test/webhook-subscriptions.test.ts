@@ -64,6 +64,17 @@ describe('webhook subscriptions through the API', () => {
     expect(second.body.secret).not.toBe(secret);
   });
 
+  it('masks credentials in a URL after the creation, as it masks the secret', async () => {
+    const h = harness();
+    const withCredentials = PUBLIC_URL.replace('://', '://crm:hunter2-basic@');
+    const created = await create(h, { url: withCredentials });
+    expect(created.status).toBe(201);
+    expect(created.body.url).toBe(withCredentials);
+    const one = await h.json('GET', created.body._links.self.href as string, { key: READ });
+    expect(one.body.url).toBe(PUBLIC_URL.replace('://', '://…@'));
+    expect(JSON.stringify(one.body)).not.toContain('hunter2');
+  });
+
   it('takes a secret and triggers as given, without duplicates; * takes all', async () => {
     const h = harness();
     const given = await create(h, {

@@ -111,6 +111,22 @@ export function maskedSecret(secret: string): string {
 }
 
 /**
+ * A subscription's URL as shown after its creation: credentials in it (`user:pass@`,
+ * which some receivers take as their basic auth) masked like a secret; the rest as is.
+ *
+ * @example
+ * ```ts
+ * maskedUrl('https://crm:hunter22@hooks.example.org/adis'); // 'https://…@hooks.example.org/adis'
+ * ```
+ */
+export function maskedUrl(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return url;
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, '$1…@');
+}
+
+/**
  * The id of a subscription from the `--webhooks` file: a UUID (version 5 layout) hashed
  * from its tenant and URL, so that a restart with the same file keeps each
  * subscription, and with it its place in the outbox.

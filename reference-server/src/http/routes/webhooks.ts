@@ -20,6 +20,7 @@ import { parsePageRequest } from '../../domain/paging.js';
 import { issueToDescription } from '../../domain/validation.js';
 import {
   maskedSecret,
+  maskedUrl,
   newWebhookSecret,
   WebhookSecretSchema,
   WebhookTriggersSchema,
@@ -55,7 +56,10 @@ function dateOrNothing(name: string, ms: number | undefined): JsonObject {
   return ms === undefined ? {} : { [name]: new Date(ms).toISOString() };
 }
 
-/** A subscription as the API shows it: the secret whole only in the answer to its creation. */
+/**
+ * A subscription as the API shows it: the secret (and credentials in its URL) whole only
+ * in the answer to its creation.
+ */
 function renderSubscription(
   urls: Urls,
   tenant: Tenant,
@@ -70,7 +74,7 @@ function renderSubscription(
   if (options.withCuries) links.curies = urls.curies();
   return {
     identifiers: [`${tenant.namespace}:${subscription.id}`],
-    url: subscription.url,
+    url: options.secretShown ? subscription.url : maskedUrl(subscription.url),
     triggers: [...subscription.triggers],
     secret: options.secretShown ? subscription.secret : maskedSecret(subscription.secret),
     source: subscription.source,
