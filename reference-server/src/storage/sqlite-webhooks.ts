@@ -30,6 +30,16 @@ export const PRUNE_BATCH = 500;
 /** A unit of work of the storage that owns the connection (its `transaction`). */
 export type RunTransaction = <T>(fn: () => T) => T;
 
+/** What the store uses of the storage that owns the connection. */
+export interface OwnerConnection {
+  /** The prepared statement of `sql`, from the owner's cache. */
+  statement(sql: string): Database.Statement;
+  /** Whether a transaction is open on the connection. */
+  inTransaction(): boolean;
+  /** A unit of work of the owner. */
+  transaction: RunTransaction;
+}
+
 interface SubscriptionRow {
   id: string;
   tenant_id: number;
@@ -90,17 +100,21 @@ const NO_BOUND = Number.MAX_SAFE_INTEGER;
  * ```
  */
 export class SqliteWebhookStore implements WebhookStore {
-  private readonly statements = new Map<string, Database.Statement>();
   /** Tenants with an active subscription (see {@link hasSubscribers}). */
   private subscribed = new Set<number>();
   private readonly committedWatchers = new Set<() => void>();
   appendedCount = 0;
 
-  constructor(
-    private readonly db: Database.Database,
-    private readonly transaction: RunTransaction,
-  ) {
+  constructor(private readonly owner: OwnerConnection) {
     this.reload();
+  }
+
+  private stmt(sql: string): Database.Statement {
+    return this.owner.statement(sql);
+  }
+
+  private transaction<T>(fn: () => T): T {
+    return this.owner.transaction(fn);
   }
 
   /**
@@ -113,15 +127,6 @@ export class SqliteWebhookStore implements WebhookStore {
       'SELECT DISTINCT tenant_id FROM webhook_subscriptions WHERE active = 1',
     ).all() as { tenant_id: number }[];
     this.subscribed = new Set(rows.map((row) => row.tenant_id));
-  }
-
-  private stmt(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
   }
 
   /** The newest event's seq (0 when the outbox is empty): where a new cursor starts. */
@@ -235,7 +240,7 @@ export class SqliteWebhookStore implements WebhookStore {
       );
     // Inside the caller's transaction (the normal case) the row simply joins it: no
     // savepoint of its own, as it has nothing to roll back alone.
-    const seq = this.db.inTransaction ? insert() : this.transaction(insert);
+    const seq = this.owner.inTransaction() ? insert() : this.transaction(insert);
     this.appendedCount++;
     return seq;
   }

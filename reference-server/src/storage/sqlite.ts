@@ -493,7 +493,11 @@ export class SqliteStorage implements Storage {
         release: this.db.prepare('RELEASE adis_unit'),
         rollbackTo: this.db.prepare('ROLLBACK TO adis_unit'),
       };
-      this.webhooks = new SqliteWebhookStore(this.db, (fn) => this.transaction(fn));
+      this.webhooks = new SqliteWebhookStore({
+        statement: (sql) => this.stmt(sql),
+        inTransaction: () => this.db.inTransaction,
+        transaction: (fn) => this.transaction(fn),
+      });
     } catch (error) {
       this.db.close();
       throw error;

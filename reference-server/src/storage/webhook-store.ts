@@ -17,8 +17,8 @@ import type { JsonObject } from './storage.js';
 /** Where a subscription came from: the operator's `--webhooks` file, or the API. */
 export type SubscriptionSource = 'file' | 'api';
 
-/** A subscription as stored. */
-export interface WebhookSubscription {
+/** What a new subscription is made of; the store sets its cursor to the newest event. */
+export interface NewWebhookSubscription {
   /** UUID; the API's record id. */
   id: string;
   tenantId: number;
@@ -32,29 +32,22 @@ export interface WebhookSubscription {
    */
   triggers: readonly string[];
   source: SubscriptionSource;
+  /** When it was created, in milliseconds since the epoch. */
+  createdMs: number;
+}
+
+/** A subscription as stored: what it was made of, and where its deliveries stand. */
+export interface WebhookSubscription extends NewWebhookSubscription {
   /** False once switched off (failing for the whole retry window); see `disabledReason`. */
   active: boolean;
   /** Why it was switched off, for the API and the log; undefined while active. */
   disabledReason?: string;
-  /** When it was created, in milliseconds since the epoch. */
-  createdMs: number;
   /** Seq of the last event sent to it (or skipped); it is sent the events after it. */
   cursor: number;
   /** When the next attempt is due (ms since the epoch); undefined: now, if anything is pending. */
   nextAttemptMs?: number;
   /** When the current run of failures began (ms); undefined when the last attempt succeeded. */
   failingSinceMs?: number;
-}
-
-/** What a new subscription is made of; the store sets `cursor` to the newest event. */
-export interface NewWebhookSubscription {
-  id: string;
-  tenantId: number;
-  url: string;
-  secret: string;
-  triggers: readonly string[];
-  source: SubscriptionSource;
-  createdMs: number;
 }
 
 /** An event, as appended to the outbox in the transaction of its write. */
