@@ -193,6 +193,18 @@ module.exports = {
           '^reference-server/src/(http/|presets/|domain/|storage/|sdk-wire\\.ts$|webhooks/address-check\\.ts$)',
       },
     },
+    {
+      name: 'webhook-delivery-below-the-entries',
+      comment:
+        'Webhook delivery (reference-server/src/webhooks/) runs beside the server, started by the entries: it renders with the HTTP layer and reads presets, domain and storage, never an entry (config-file.ts is a parser the entries share).',
+      severity: 'error',
+      from: { path: '^reference-server/src/webhooks/' },
+      to: {
+        path: '^reference-server/src/',
+        pathNot:
+          '^reference-server/src/(webhooks/|http/|presets/|domain/|storage/|sdk-wire\\.ts$|config-file\\.ts$)',
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

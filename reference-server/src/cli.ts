@@ -11,6 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
+import { parseConfigFile } from './config-file.js';
 import { batchedLines } from './http/access-log.js';
 import { createApp, defaultRegistry } from './http/app.js';
 import { checkCorsOrigins } from './http/cors.js';
@@ -106,41 +107,29 @@ const KeysFileSchema = z.strictObject({
 
 type KeysFile = z.output<typeof KeysFileSchema>;
 
-function readKeysFile(path: string): KeysFile {
+/** An operator's file read and parsed by `parse`; what goes wrong is a usage error (exit 2). */
+function readConfigFile<T>(path: string, what: string, parse: (text: string) => T): T {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read keys file ${path}: ${(error as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`keys file ${path} is not valid JSON: ${(error as Error).message}`);
-  }
-  const result = KeysFileSchema.safeParse(json);
-  if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `  ${issue.path.join('.') || '(file)'}: ${issue.message}`,
-    );
-    throw new UsageError(`keys file ${path} is invalid:\n${problems.join('\n')}`);
-  }
-  return result.data;
-}
-
-function readWebhooksFile(path: string): WebhooksFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read webhooks file ${path}: ${(error as Error).message}`);
+    throw new UsageError(`cannot read ${what} file ${path}: ${(error as Error).message}`);
   }
   try {
-    return parseWebhooksFile(text, path);
+    return parse(text);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+function readKeysFile(path: string): KeysFile {
+  return readConfigFile(path, 'keys', (text) =>
+    parseConfigFile(text, path, 'keys', KeysFileSchema),
+  );
+}
+
+function readWebhooksFile(path: string): WebhooksFile {
+  return readConfigFile(path, 'webhooks', (text) => parseWebhooksFile(text, path));
 }
 
 /**

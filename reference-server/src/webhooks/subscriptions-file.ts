@@ -8,6 +8,7 @@
  * subscriptions, and with them their place in the outbox and their delivery log.
  */
 import * as z from 'zod';
+import { parseConfigFile } from '../config-file.js';
 import {
   fileSubscriptionId,
   WebhookSecretSchema,
@@ -67,21 +68,9 @@ export interface WebhooksFile {
  * ```
  */
 export function parseWebhooksFile(text: string, path: string): WebhooksFile {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`webhooks file ${path} is not valid JSON: ${(error as Error).message}`);
-  }
-  const result = WebhooksFileSchema.safeParse(json);
-  if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `  ${issue.path.join('.') || '(file)'}: ${issue.message}`,
-    );
-    throw new Error(`webhooks file ${path} is invalid:\n${problems.join('\n')}`);
-  }
+  const parsed = parseConfigFile(text, path, 'webhooks', WebhooksFileSchema);
   return {
-    webhooks: result.data.webhooks.map((entry) => ({
+    webhooks: parsed.webhooks.map((entry) => ({
       ...entry,
       triggers: entry.triggers ?? ['*'],
     })),
