@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, openStorage, type SqliteStorage } from '../src/storage/sqlite.js';
 import type { Contribution, ParentRef, RecordWrite } from '../src/storage/storage.js';
+import { oldDatabase } from './old-database.js';
 
 const opened: SqliteStorage[] = [];
 const dirs: string[] = [];
@@ -263,26 +261,7 @@ describe('childrenOf', () => {
 
 describe('migration 2', () => {
   it('upgrades a version-1 database and keeps its records', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adis-migrate-'));
-    dirs.push(dir);
-    const path = join(dir, 'v1.db');
-    const raw = new Database(path);
-    const first = MIGRATIONS[0];
-    if (!first) throw new Error('no first migration');
-    first(raw);
-    raw.pragma('user_version = 1');
-    raw
-      .prepare(
-        "INSERT INTO tenants (id, name, namespace, created_date) VALUES (1, 'old', 'adis', ?)",
-      )
-      .run('2023-01-01T00:00:00.000Z');
-    raw
-      .prepare(
-        `INSERT INTO records (tenant_id, kind, id, doc, created_date, modified_date)
-         VALUES (1, 'petition', 'p1', '{"title":"Old"}', ?, ?)`,
-      )
-      .run('2023-01-01T00:00:00.000Z', '2023-01-01T00:00:00.000Z');
-    raw.close();
+    const path = oldDatabase(1, '2023-01-01T00:00:00.000Z', dirs);
 
     const storage = openStorage(path);
     opened.push(storage);

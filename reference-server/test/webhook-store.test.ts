@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, openStorage, type SqliteStorage } from '../src/storage/sqlite.js';
 import { ATTEMPTS_KEPT } from '../src/storage/sqlite-webhooks.js';
@@ -11,6 +10,7 @@ import type {
   NewWebhookSubscription,
   WebhookStore,
 } from '../src/storage/webhook-store.js';
+import { oldDatabase } from './old-database.js';
 
 const opened: SqliteStorage[] = [];
 const dirs: string[] = [];
@@ -304,25 +304,7 @@ describe('transactions', () => {
 
 describe('migration 6', () => {
   it('upgrades a database of the previous version, keeping its records', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adis-migrate-'));
-    dirs.push(dir);
-    const path = join(dir, 'v5.db');
-    const raw = new Database(path);
-    const previous = MIGRATIONS.length - 1;
-    for (const migration of MIGRATIONS.slice(0, previous)) migration(raw);
-    raw.pragma(`user_version = ${previous}`);
-    raw
-      .prepare(
-        "INSERT INTO tenants (id, name, namespace, created_date) VALUES (1, 'old', 'adis', ?)",
-      )
-      .run('2024-01-01T00:00:00.000Z');
-    raw
-      .prepare(
-        `INSERT INTO records (tenant_id, kind, id, doc, created_date, modified_date)
-         VALUES (1, 'petition', 'p1', '{"title":"Old"}', ?, ?)`,
-      )
-      .run('2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z');
-    raw.close();
+    const path = oldDatabase(MIGRATIONS.length - 1, '2024-01-01T00:00:00.000Z', dirs);
 
     const storage = openStorage(path);
     opened.push(storage);
