@@ -318,6 +318,28 @@ describe('webhook delivery', () => {
     expect(slow.received[0]?.status).toBe(200);
   });
 
+  it('a subscription deleted while its delivery is in flight: nothing recorded, nothing failing', async () => {
+    const h = harness({ anonymousRateLimit: false });
+    const hook = await receiver();
+    let release: (status: number) => void = () => undefined;
+    hook.answer(() => new Promise<number>((done) => (release = done)));
+    const id = subscribe(h.storage, hook.url);
+    const petition = await create(h, 'petitions', { title: 'Open the library' });
+    await signHelperCall(h, 'Ana', petition);
+    const worker = delivery(h);
+    const idle = worker.idle();
+    await waitFor(() => hook.received.length === 1, 'the delivery to be in flight');
+
+    expect(h.storage.webhooks.deleteSubscription(h.storage.ensureTenant('acme').id, id)).toBe(true);
+    release(200);
+    await idle;
+
+    expect(worker.logs).toEqual([]);
+    expect(h.storage.webhooks.getSubscription(id)).toBeUndefined();
+    expect(h.storage.webhooks.listAttempts(id, 10)).toEqual([]);
+    expect(hook.received).toHaveLength(1);
+  });
+
   it('stop() waits for a delivery in flight, and it is logged as delivered', async () => {
     const h = harness({ anonymousRateLimit: false });
     const hook = await receiver();

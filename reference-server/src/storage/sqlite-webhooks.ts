@@ -272,8 +272,14 @@ export class SqliteWebhookStore implements WebhookStore {
   recordAttempt(
     attempt: Omit<DeliveryAttempt, 'id'>,
     effect: { advanceTo?: number; disabledReason?: string; failingSinceMs?: number },
-  ): DeliveryAttempt {
+  ): DeliveryAttempt | undefined {
     const id = this.transaction(() => {
+      // Deleted while its POST was in flight: its log went with it; nothing to record.
+      if (
+        !this.stmt('SELECT 1 FROM webhook_subscriptions WHERE id = ?').get(attempt.subscriptionId)
+      ) {
+        return undefined;
+      }
       const info = this.stmt(
         `INSERT INTO webhook_attempts (subscription_id, first_seq, last_seq, event_count, attempt, at_ms,
            outcome, status, error, next_attempt_ms, duration_ms)
@@ -299,6 +305,7 @@ export class SqliteWebhookStore implements WebhookStore {
       ).run(attempt.subscriptionId, attempt.subscriptionId);
       return Number(info.lastInsertRowid);
     });
+    if (id === undefined) return undefined;
     if (attempt.outcome === 'gave_up') this.reload();
     return { id, ...attempt };
   }

@@ -158,12 +158,13 @@ export interface WebhookStore {
    * cursor to `advanceTo` (the last event delivered or skipped) and clears the failure
    * state; `failed` sets `nextAttemptMs` and, if not yet set, `failingSinceMs`;
    * `gave_up` switches the subscription off with `disabledReason`.
-   * Keeps the newest attempts of each subscription only (a few hundred).
+   * Keeps the newest attempts of each subscription only (a few hundred). Undefined,
+   * and nothing written, when the subscription was deleted while the attempt ran.
    */
   recordAttempt(
     attempt: Omit<DeliveryAttempt, 'id'>,
     effect: { advanceTo?: number; disabledReason?: string; failingSinceMs?: number },
-  ): DeliveryAttempt;
+  ): DeliveryAttempt | undefined;
   /**
    * Makes a failing subscription's next attempt due now (its backoff forgotten, its
    * failure run kept): a test's or an operator's "retry now". Nothing for one switched off.
