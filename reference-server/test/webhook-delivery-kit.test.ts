@@ -125,6 +125,29 @@ describe('kit.webhooks', () => {
     expect(delivered).toMatchObject({ outcome: 'delivered', attempt: 2 });
   });
 
+  it('an event says what was written, even when its record is deleted before delivery', async () => {
+    const server = kit();
+    server.webhooks.subscribe();
+    await signPetition(server, 'Flo');
+    const headers = { 'STD-API-Token': server.keys.write };
+    const page = await server.fetch(`${server.entryPoint}signatures`, { headers });
+    const signatures = (await page.json()) as {
+      _links: Record<string, { href: string }[] | undefined>;
+    };
+    const href = signatures._links['std:signatures']?.[0]?.href ?? '';
+    const deleted = await server.fetch(href, { method: 'DELETE', headers });
+    expect(deleted.status).toBeLessThan(300);
+
+    await server.webhooks.deliver();
+    const [delivery] = server.webhooks.deliveries;
+    expect(delivery?.status).toBe(204);
+    const [element] = (delivery?.events ?? []) as {
+      'std:signature'?: { comments?: string; _links?: Record<string, { href: string }> };
+    }[];
+    expect(element?.['std:signature']?.comments).toBe('Flo signs');
+    expect(element?.['std:signature']?._links?.self?.href).toBe(href);
+  });
+
   it('subscribes per tenant and trigger; reset() forgets deliveries and subscriptions', async () => {
     const server = kit();
     server.webhooks.subscribe({ triggers: ['signup'] });
