@@ -1,21 +1,10 @@
-import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS, openStorage, type SqliteStorage } from '../src/storage/sqlite.js';
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS, openStorage } from '../src/storage/sqlite.js';
 import type { Contribution, ParentRef, RecordWrite } from '../src/storage/storage.js';
 import { oldDatabase } from './old-database.js';
+import { storageFixture } from './storage-fixture.js';
 
-const opened: SqliteStorage[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  for (const storage of opened.splice(0)) storage.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function memory(): SqliteStorage {
-  const storage = openStorage(':memory:');
-  opened.push(storage);
-  return storage;
-}
+const { memory, opened, dirs } = storageFixture();
 
 let clock = Date.parse('2024-01-01T00:00:00.000Z');
 function write(

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS, openStorage, type SqliteStorage } from '../src/storage/sqlite.js';
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS, openStorage } from '../src/storage/sqlite.js';
 import { ATTEMPTS_KEPT } from '../src/storage/sqlite-webhooks.js';
 import { CommitError } from '../src/storage/storage.js';
 import type {
@@ -11,19 +11,9 @@ import type {
   WebhookStore,
 } from '../src/storage/webhook-store.js';
 import { oldDatabase } from './old-database.js';
+import { storageFixture } from './storage-fixture.js';
 
-const opened: SqliteStorage[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  for (const storage of opened.splice(0)) storage.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function memory(): SqliteStorage {
-  const storage = openStorage(':memory:');
-  opened.push(storage);
-  return storage;
-}
+const { memory, opened, dirs } = storageFixture();
 
 function subscription(
   tenantId: number,

@@ -842,7 +842,7 @@ export class RecordService {
    * 0 when nothing contributed yet.
    */
   totals(
-    tenant: Tenant,
+    tenant: Pick<Tenant, 'id'>,
     kind: ResourceKind,
     ids: readonly string[],
   ): Map<string, Record<string, number>> {

@@ -119,7 +119,7 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
   const log = options.log ?? ((message: string) => console.error(message));
   const context: DeliveryContext = {
     store: storage.webhooks,
-    bodies: new WebhookBodies({ ...config, storage }, rootUrl),
+    bodies: new WebhookBodies(config, rootUrl),
     batchSize: positive('batchSize', options.batchSize ?? 25),
     retryWindowMs: positive('retryWindowMs', options.retryWindowMs ?? DEFAULT_RETRY_WINDOW_MS),
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? 10_000),

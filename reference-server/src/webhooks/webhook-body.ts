@@ -11,7 +11,7 @@
  * delivery and not at write: hrefs depend on the root the server is reached at, which the
  * domain does not know (see `domain/webhook-events.ts`).
  */
-import type { KindRegistry, ResourceKind } from '../domain/kinds.js';
+import type { KindRegistry } from '../domain/kinds.js';
 import type { EventRecordSnapshot, WebhookEventPayload } from '../domain/webhook-events.js';
 import type { AppConfig } from '../http/env.js';
 import { Urls } from '../http/links.js';
@@ -20,10 +20,13 @@ import { recordHomes } from '../presets/record-homes.js';
 import type { JsonObject, StoredRecord } from '../storage/storage.js';
 import type { WebhookEvent } from '../storage/webhook-store.js';
 
-/** What the bodies are rendered with: the app's resolved config (`appConfigOf(app)`). */
+/**
+ * What delivery works with: the app's resolved config (`appConfigOf(app)`): what the
+ * bodies are rendered with, and the storage the events are in.
+ */
 export type WebhookRenderConfig = Pick<
   AppConfig,
-  'preset' | 'registry' | 'curiePrefix' | 'apiPrefix' | 'storage'
+  'preset' | 'registry' | 'curiePrefix' | 'apiPrefix' | 'storage' | 'records'
 >;
 
 /**
@@ -80,8 +83,9 @@ export class WebhookBodies {
       const { curies: _curies, ...person } = this.render(event.tenantId, payload.person, false);
       closure.person = person;
       const personRel = this.urls.rel('person');
-      if (links[personRel] === undefined) {
-        links[personRel] = { href: this.href(payload.person) };
+      const personKind = this.registry.bySingular(payload.person.kind);
+      if (links[personRel] === undefined && personKind) {
+        links[personRel] = { href: this.urls.record(personKind.plural, payload.person.id) };
       }
     }
     if (payload.addTags && payload.addTags.length > 0) closure.add_tags = [...payload.addTags];
@@ -115,28 +119,9 @@ export class WebhookBodies {
       registry: this.registry,
       kind,
       record: asStoredRecord(snapshot),
-      totals: this.totals(tenantId, kind, snapshot.id),
+      totals: this.config.records.totals({ id: tenantId }, kind, [snapshot.id]).get(snapshot.id),
       withCuries,
     });
-  }
-
-  /** The address of a snapshot's record (its flat address). */
-  private href(snapshot: EventRecordSnapshot): string {
-    const kind = this.registry.bySingular(snapshot.kind);
-    return this.urls.record(kind?.plural ?? `${snapshot.kind}s`, snapshot.id);
-  }
-
-  /** A record's totals as `RecordService.totals` gives them to a GET. */
-  private totals(
-    tenantId: number,
-    kind: ResourceKind,
-    id: string,
-  ): Record<string, number> | undefined {
-    if (!kind.totals?.length && !kind.renderTotals) return undefined;
-    const stored = this.config.storage.totalsOf(tenantId, kind.singular, [id]).get(id);
-    const totals: Record<string, number> = {};
-    for (const name of kind.totals ?? []) totals[name] = 0;
-    return { ...totals, ...stored };
   }
 }
 
