@@ -129,8 +129,9 @@ const LONGEST_RETRY_AFTER = 10_000;
  * `InvalidIdempotencyKeyError`. The body is sent as given, not checked: the server
  * checks it. The call carries an `Idempotency-Key`, and is retried after a 429, and
  * after network errors, 408, 5xx and a 409 with Retry-After too where the server
- * honours the key (`idempotencyKeysHonoured`). With an API key, a redirect is refused,
- * so the API key never follows one to another address.
+ * honours the key (`idempotencyKeysHonoured`). With an API key, a redirect is not
+ * followed, so the API key never goes to another address: the call rejects with an
+ * `HTTPError` of the 3xx status (0 in a browser, where the redirect is opaque).
  *
  * @example
  * ```ts
@@ -178,7 +179,9 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
         method,
         headers,
         body: json,
-        redirect: options.apiKey === undefined ? 'follow' : 'error',
+        // 'manual', not 'error' (which Cloudflare Workers refuse): the 3xx comes back
+        // unfollowed, and is thrown below as an HTTPError like any other non-2xx.
+        redirect: options.apiKey === undefined ? 'follow' : 'manual',
         ...(combined ? { signal: combined } : {}),
       });
       text = await response.text();
