@@ -45,6 +45,16 @@ const EMPTY: FormValues = { givenName: '', familyName: '', email: '', comments: 
 // A person waiting on a page should not wait for long; the SDK's default is 30 s.
 const HELPER_TIMEOUT_MS = 10_000;
 
+/**
+ * The Worker's handlers: `fetch` routes each request to the form, the signature or the
+ * webhook receiver.
+ *
+ * @example
+ * ```ts
+ * // What workerd does with each request (Miniflare's dispatchFetch in the test):
+ * const response = await worker.fetch(new Request('https://signup.example.org/'), env);
+ * ```
+ */
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const { pathname } = new URL(request.url);
@@ -53,7 +63,14 @@ export default {
       if (request.method === 'POST') return sign(request, env);
       return new Response('Method Not Allowed', { status: 405, headers: { allow: 'GET, POST' } });
     }
-    if (pathname === '/webhooks') return webhooks(env)(request);
+    if (pathname === '/webhooks') {
+      // Without a secret the handler would take unsigned deliveries from anyone.
+      if (!env.ADIS_WEBHOOK_SECRET) {
+        console.error('ADIS_WEBHOOK_SECRET is not set: webhooks refused');
+        return new Response('Webhooks are not configured', { status: 503 });
+      }
+      return webhooks(env)(request);
+    }
     return new Response('Not Found', { status: 404 });
   },
 };

@@ -201,8 +201,8 @@ describe('examples/worker-signup', () => {
     expect(await totalSignatures()).toBe(before);
   });
 
-  it('a key the server refuses: 502, a page that says to try later, the failure logged', async () => {
-    const misconfigured = startWorker({ ADIS_KEY: 'revoked-key' });
+  it('misconfigured: a refused key gives 502 and a try-later page; no webhook secret, 503', async () => {
+    const misconfigured = startWorker({ ADIS_KEY: 'revoked-key', ADIS_WEBHOOK_SECRET: '' });
     try {
       const before = await totalSignatures();
       const { status, text } = await postForm(misconfigured, { email: 'dee@example.org' });
@@ -211,6 +211,8 @@ describe('examples/worker-signup', () => {
       expect(text).not.toContain('revoked-key');
       expect(await totalSignatures()).toBe(before);
       expect(await logLine('signature not recorded')).toContain('401');
+      const unsigned = await call(misconfigured, '/webhooks', { method: 'POST', body: '[]' });
+      expect(unsigned.status).toBe(503);
     } finally {
       await misconfigured.dispose();
     }
