@@ -13,9 +13,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { createTestServer } from '../reference-server/src/testing.js';
+import { launchChromium, SKIP_REASON } from '../test/browser/chromium.js';
 import { type LoopbackPeers, startLoopbackPeers } from '../test/runtimes/loopback-peers.js';
 import {
   NODE_VERSIONS_DIR,
@@ -38,10 +39,14 @@ interface RuntimeOutcome {
   results: CheckResult[];
   /** Why the runtime could not run the suite at all. */
   failure?: string;
+  /** Why it was not run (Chromium missing outside CI: ADIS_REQUIRE_BROWSER=1 fails instead). */
+  skipped?: string;
   ms: number;
 }
 
-async function bundle(entry: string, config: SuiteConfig, worker: boolean): Promise<string> {
+type BundleTarget = 'process' | 'worker' | 'browser';
+
+async function bundle(entry: string, config: SuiteConfig, target: BundleTarget): Promise<string> {
   const result = await build({
     entryPoints: [`${root}test/runtimes/${entry}`],
     bundle: true,
@@ -49,18 +54,23 @@ async function bundle(entry: string, config: SuiteConfig, worker: boolean): Prom
     target: 'es2022',
     write: false,
     define: { __ADIS_SUITE_CONFIG__: JSON.stringify(config) },
-    ...(worker
-      ? // As wrangler bundles a Worker: everything in, with the Workers conditions.
-        {
-          platform: 'neutral' as const,
-          conditions: ['workerd', 'worker', 'browser'],
-          mainFields: ['browser', 'module', 'main'],
-        }
-      : // The package stays external: each runtime resolves it through its exports.
-        { platform: 'neutral' as const, external: ['adis-sdk', 'adis-sdk/*'] }),
+    ...BUNDLE_SETTINGS[target],
   });
   return result.outputFiles[0]?.text ?? '';
 }
+
+const BUNDLE_SETTINGS = {
+  // The package stays external: each runtime resolves it through its exports.
+  process: { platform: 'neutral', external: ['adis-sdk', 'adis-sdk/*'] },
+  // As wrangler bundles a Worker: everything in, with the Workers conditions.
+  worker: {
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+  },
+  // As a web app's bundler does.
+  browser: { platform: 'browser' },
+} as const satisfies Record<BundleTarget, BuildOptions>;
 
 function parseResults(output: string): CheckResult[] | undefined {
   const line = output.split('\n').find((text) => text.startsWith(RESULT_MARKER));
@@ -119,7 +129,7 @@ async function runInProcess(
   }
   const file = `${outDir}${runtime.name.replace(/\W+/g, '-')}.mjs`;
   await mkdir(outDir, { recursive: true });
-  await writeFile(file, await bundle('entry-process.ts', config, false));
+  await writeFile(file, await bundle('entry-process.ts', config, 'process'));
   const version = versionOf(runtime);
   const { output, code } = await runFile(runtime, file);
   const results = parseResults(output);
@@ -135,7 +145,7 @@ function workerdVersion(): string {
 }
 
 async function runInWorkerd(config: SuiteConfig): Promise<Omit<RuntimeOutcome, 'runtime' | 'ms'>> {
-  const script = await bundle('entry-worker.ts', config, true);
+  const script = await bundle('entry-worker.ts', config, 'worker');
   // No nodejs_compat flag: a Node built-in or global anywhere in the bundle fails here.
   const worker = new Miniflare({ modules: true, script, compatibilityDate: '2025-09-01' });
   try {
@@ -148,6 +158,37 @@ async function runInWorkerd(config: SuiteConfig): Promise<Omit<RuntimeOutcome, '
     return { version, results };
   } finally {
     await worker.dispose();
+  }
+}
+
+async function runInChromium(
+  config: SuiteConfig,
+  peers: LoopbackPeers,
+): Promise<Omit<RuntimeOutcome, 'runtime' | 'ms'>> {
+  const browser = await launchChromium();
+  if (!browser) return { version: '?', results: [], skipped: SKIP_REASON ?? 'no Chromium' };
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    peers.pageScript = await bundle('entry-page.ts', config, 'browser');
+    await page.goto(peers.pageUrl);
+    const answer = await page
+      .waitForFunction(
+        () => (globalThis as { adisRuntimeResults?: unknown }).adisRuntimeResults,
+        null,
+        {
+          timeout: RUNTIME_DEADLINE_MS,
+        },
+      )
+      .then((handle) => handle.jsonValue() as Promise<CheckResult[]>)
+      .catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`${reason}${errors.length ? `\npage errors: ${errors.join('; ')}` : ''}`);
+      });
+    return { version: browser.version(), results: answer };
+  } finally {
+    await browser.close();
   }
 }
 
@@ -169,7 +210,11 @@ async function runOn(runtime: Runtime): Promise<RuntimeOutcome> {
       expect: runtime.identity,
     };
     const outcome =
-      runtime.kind === 'worker' ? await runInWorkerd(config) : await runInProcess(runtime, config);
+      runtime.kind === 'worker'
+        ? await runInWorkerd(config)
+        : runtime.kind === 'browser'
+          ? await runInChromium(config, peers)
+          : await runInProcess(runtime, config);
     return { runtime, ...outcome, ms: Date.now() - started };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
@@ -233,6 +278,10 @@ async function main(): Promise<void> {
 
   let failed = 0;
   for (const outcome of outcomes) {
+    if (outcome.skipped) {
+      console.log(`skip ${outcome.runtime.name.padEnd(8)} ${outcome.skipped}`);
+      continue;
+    }
     const passed = outcome.results.filter((result) => result.ok).length;
     const failures = outcome.results.filter((result) => !result.ok);
     const ok = outcome.failure === undefined && failures.length === 0 && passed > 0;

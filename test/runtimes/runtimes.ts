@@ -33,8 +33,16 @@ export interface WorkerRuntime {
   identity: RuntimeIdentity;
 }
 
+/** A browser, driven by playwright-core (Debian's Chromium, as the browser tests use). */
+export interface BrowserRuntime {
+  kind: 'browser';
+  name: string;
+  install: string;
+  identity: RuntimeIdentity;
+}
+
 /** One runtime of the support matrix. */
-export type Runtime = ProcessRuntime | WorkerRuntime;
+export type Runtime = ProcessRuntime | WorkerRuntime | BrowserRuntime;
 
 const bin = (name: string): string => `${root}node_modules/.bin/${name}`;
 const newerNode = (major: number): ProcessRuntime => ({
@@ -86,6 +94,12 @@ export const RUNTIMES: readonly Runtime[] = [
     install: 'npm ci (dev dependency miniflare)',
     // No nodejs_compat: no process, no Buffer, no setImmediate, and timers are numbers.
     identity: { userAgent: 'Cloudflare-Workers', nodeGlobals: false },
+  },
+  {
+    kind: 'browser',
+    name: 'chromium',
+    install: 'apt-get install -y chromium',
+    identity: { userAgent: 'Mozilla/5.0', nodeGlobals: false },
   },
 ];
 

@@ -34,7 +34,10 @@ export interface SuiteConfig {
   silentUrl: string;
   /** A loopback URL where nothing listens (for network errors). */
   closedUrl: string;
-  /** A loopback URL that answers 503 with `Retry-After: 0` once, then proxies to `entryPoint`. */
+  /**
+   * The same server's entry point behind a relay on loopback that answers 503 with
+   * `Retry-After: 0` once, then relays every request with `_links` written last.
+   */
   flakyUrl: string;
   /** What the runtime must look like from inside, so that a run cannot pass on the wrong one. */
   expect: RuntimeIdentity;
@@ -201,9 +204,20 @@ export const CHECKS: Readonly<Record<string, Check>> = {
     assert(waited < 5_000, `the 300 ms timeout took ${waited} ms`);
   },
 
-  async 'a 503 with Retry-After is retried'(config) {
+  async 'a 503 is retried; pages with links last are read ahead'(config) {
+    let direct = 0;
+    const reference = await connect(config.entryPoint, { apiKey: config.apiKey });
+    for await (const page of reference.people.pages()) direct += page.items.length;
     const client = await connect(config.flakyUrl, { apiKey: config.apiKey });
-    assert(client.people, 'no client after the retry');
+    let items = 0;
+    for await (const page of client.people.pages({ readAhead: true })) {
+      assert(
+        page.url.startsWith(new URL(config.flakyUrl).origin),
+        `paged ${page.url}, not the relay`,
+      );
+      items += page.items.length;
+    }
+    assert(items === direct, `read ahead ${items} people of ${direct} behind the relay`);
   },
 
   async 'webhook handler: signed, deduplicated, forged refused'() {
