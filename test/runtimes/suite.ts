@@ -154,7 +154,7 @@ export const CHECKS: Readonly<Record<string, Check>> = {
     assert(isHTTPError(gone) && gone.status === 404, `after delete: ${describe(gone)}`);
   },
 
-  async 'helper call with a key, then without one'(config) {
+  async 'helper calls with a key and without one (navigator and light entry)'(config) {
     const client = await connect(config.entryPoint, { apiKey: config.apiKey });
     const petition = await client.petitions.create({ title: `Signatures ${run}` });
     const keyed = await petition.recordSignature({
@@ -164,15 +164,23 @@ export const CHECKS: Readonly<Record<string, Check>> = {
     assert(keyed.complete, `the keyed call was not complete (${keyed.status})`);
     assert(keyed.person?.data.given_name === 'Ana', 'the keyed call returned no person');
 
-    // What a signup page does: the helper's href and no key; it gets `{}` back.
+    // What a backend (a Worker, say) does with the light entry: the helper's href and its key.
     const href = petition.link('std:record_signature_helper')?.url() ?? '';
     assert(href !== '', 'the petition links no record signature helper');
+    const light = await recordSignature(
+      href,
+      { person: { given_name: 'Lee', email_addresses: [{ address: `lee.${run}@example.org` }] } },
+      { apiKey: config.apiKey },
+    );
+    assert(light.record !== undefined, 'a call with a key got no record back');
+
+    // What a signup page does: the href and no key; it gets `{}` back.
     const anonymous = await recordSignature(href, {
       person: { given_name: 'Sam', email_addresses: [{ address: `sam.${run}@example.org` }] },
     });
     assert(anonymous.record === undefined, 'a call without a key got a record back');
     const total = (await petition.refresh()).data.total_signatures;
-    assert(total === 2, `total_signatures is ${total}, not 2`);
+    assert(total === 3, `total_signatures is ${total}, not 3`);
   },
 
   async 'typed errors: 404 with std:error, refused typo, 401'(config) {
