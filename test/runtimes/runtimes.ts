@@ -82,8 +82,9 @@ export const RUNTIMES: readonly Runtime[] = [
     kind: 'process',
     name: 'deno',
     binary: bin('deno'),
-    // Only what the suite needs: the network (loopback servers) and reading the package.
-    args: ['run', '--quiet', '--allow-net', '--allow-read'],
+    // Only what the suite needs: the network (loopback servers). Deno reads the modules it
+    // imports, node_modules included, without --allow-read.
+    args: ['run', '--quiet', '--allow-net'],
     versionArgs: ['--version'],
     install: 'npm ci (dev dependency deno)',
     identity: { userAgent: 'Deno/', nodeGlobals: true },
