@@ -1,7 +1,7 @@
 /**
  * On Deno: a webhook receiver for a server that signs its deliveries (the reference
  * server, with the subscription's secret). `webhookHandler` is a standard Fetch handler,
- * so `Deno.serve` takes it as is; here it is routed to `/webhooks`.
+ * so `Deno.serve` takes it as is; ../shared/webhook-routes.ts routes `/webhooks` to it.
  *
  *   ADIS_WEBHOOK_SECRET=… PORT=8787 deno task receive
  *
@@ -9,7 +9,7 @@
  * webhook-receiver.ts`.) Then subscribe `http://<this host>:8787/webhooks` with the
  * same secret.
  */
-import { webhookHandler } from 'adis-sdk/webhooks';
+import { webhookRoutes } from '../shared/webhook-routes.ts';
 
 const secret = Deno.env.get('ADIS_WEBHOOK_SECRET');
 if (!secret) {
@@ -17,27 +17,11 @@ if (!secret) {
   Deno.exit(2);
 }
 
-const webhooks = webhookHandler({
-  // A delivery without a valid ADIS-Webhook-Signature gets 401, and runs nothing.
-  secret,
-  on: {
-    signature(event) {
-      console.log(`signature: ${event.person?.given_name} signed ${event.links.petition}`);
-    },
-    signup(event) {
-      console.log(`signup: ${event.links.self}`);
-    },
-  },
-});
-
 Deno.serve(
   {
     // PORT=0 takes any free port: the line below says which.
     port: Number(Deno.env.get('PORT') ?? 8787),
     onListen: ({ port }) => console.log(`Receiving webhooks on http://localhost:${port}/webhooks`),
   },
-  (request) => {
-    if (new URL(request.url).pathname === '/webhooks') return webhooks(request);
-    return new Response('Not found', { status: 404 });
-  },
+  webhookRoutes(secret),
 );

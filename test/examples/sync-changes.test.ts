@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import {
   createServer,
@@ -15,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../reference-server/src/index.js';
 import { connect } from '../../src/index.js';
 import { type TestServer, testServer } from '../e2e/reference-server.js';
+import { type ExampleProcess, startExample } from './example-process.js';
 
 // Runs examples/sync-changes.ts as a user would (a process, over HTTP, importing the
 // built 'adis-sdk'), kills it with SIGKILL in the middle of a full sync, starts it
@@ -97,56 +97,13 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-interface Run {
-  child: ChildProcess;
-  /** Lines printed so far. */
-  lines: string[];
-  /** Resolves on the first line that matches, or rejects when the process ends first. */
-  waitFor(pattern: RegExp): Promise<string>;
-  /** Resolves with the exit code (null when killed) once the process has ended. */
-  exited: Promise<number | null>;
-}
-
 /** Starts the example as a process; `args` after the entry point and the key. */
-function start(...args: string[]): Run {
-  const child = spawn(
+function start(...args: string[]): ExampleProcess {
+  return startExample(
     process.execPath,
     ['--import', 'tsx', 'examples/sync-changes.ts', proxy.entryPoint, server.keys.read, ...args],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: root, env: {} },
   );
-  const lines: string[] = [];
-  const waiting: { pattern: RegExp; resolve: (line: string) => void }[] = [];
-  let errors = '';
-  let rest = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    const parts = (rest + chunk).split('\n');
-    rest = parts.pop() ?? '';
-    for (const line of parts) {
-      lines.push(line);
-      for (const wait of waiting.filter((w) => w.pattern.test(line))) {
-        waiting.splice(waiting.indexOf(wait), 1);
-        wait.resolve(line);
-      }
-    }
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    errors += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return {
-    child,
-    lines,
-    exited,
-    waitFor: (pattern) =>
-      new Promise((resolve, reject) => {
-        const found = lines.find((line) => pattern.test(line));
-        if (found !== undefined) return resolve(found);
-        waiting.push({ pattern, resolve });
-        void exited.then((code) =>
-          reject(new Error(`the example exited (${code}) before ${pattern}: ${errors}`)),
-        );
-      }),
-  };
 }
 
 /** The person URLs a run printed (one line per person: modified date, URL). */
