@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ATTEMPTS_KEPT } from '../src/storage/sqlite/webhooks.js';
 import { MIGRATIONS, openStorage } from '../src/storage/sqlite.js';
-import { ATTEMPTS_KEPT } from '../src/storage/sqlite-webhooks.js';
 import { CommitError } from '../src/storage/storage.js';
 import type {
   DeliveryAttempt,

@@ -2,7 +2,7 @@
  * Answers only after the commit: every API request waits, before its answer leaves,
  * until every write that may have happened while it ran is committed (group commit
  * batches the writes of concurrent requests into one commit, on the next turn of the
- * event loop; see `storage/sqlite.ts`). If that commit failed, the answer is replaced by
+ * event loop; see `storage/sqlite/commits.ts`). If that commit failed, the answer is replaced by
  * a 500 `std:error`: the writes are lost, so nothing about them may be acknowledged.
  *
  * Why every request and not only writes: with one connection, a request's reads see the

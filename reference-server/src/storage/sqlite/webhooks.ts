@@ -9,7 +9,7 @@
  * the storage's `transaction`, so it commits with the batch like any record write.
  */
 import type Database from 'better-sqlite3';
-import type { JsonObject } from './storage.js';
+import type { JsonObject } from '../storage.js';
 import type {
   DeliveryAttempt,
   DeliveryOutcome,
@@ -19,26 +19,14 @@ import type {
   WebhookEvent,
   WebhookStore,
   WebhookSubscription,
-} from './webhook-store.js';
+} from '../webhook-store.js';
+import type { RepositoryConnection } from './connection.js';
 
 /** Attempts kept per subscription: the newest ones, enough to read a day of retries. */
 export const ATTEMPTS_KEPT = 300;
 
 /** Outbox events one {@link SqliteWebhookStore.pruneEvents} deletes at most. */
 export const PRUNE_BATCH = 500;
-
-/** A unit of work of the storage that owns the connection (its `transaction`). */
-export type RunTransaction = <T>(fn: () => T) => T;
-
-/** What the store uses of the storage that owns the connection. */
-export interface OwnerConnection {
-  /** The prepared statement of `sql`, from the owner's cache. */
-  statement(sql: string): Database.Statement;
-  /** Whether a transaction is open on the connection. */
-  inTransaction(): boolean;
-  /** A unit of work of the owner. */
-  transaction: RunTransaction;
-}
 
 interface SubscriptionRow {
   id: string;
@@ -105,7 +93,7 @@ export class SqliteWebhookStore implements WebhookStore {
   private readonly committedWatchers = new Set<() => void>();
   appendedCount = 0;
 
-  constructor(private readonly owner: OwnerConnection) {
+  constructor(private readonly owner: RepositoryConnection) {
     this.reload();
   }
 

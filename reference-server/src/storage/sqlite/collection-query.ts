@@ -1,0 +1,213 @@
+/**
+ * The SQL of a collection: counting it, one page of it, whether it goes on. One builder
+ * for every scope (a whole collection or a sub-collection, filtered or not), so the
+ * plain and the filtered paths share each query and cannot drift apart.
+ *
+ * Every query starts from one source, `FROM … WHERE …` on the covering index of the
+ * scope, and a page selects the seqs of its records first, then the rows by seq: OFFSET
+ * scans stay on the index and skipped entries never load their documents. Nothing here
+ * touches the database (collections.ts runs the queries); a sub-collection's parent comes
+ * as its seq, looked up by the caller.
+ */
+import type { DateFilter, RecordFilter } from '../storage.js';
+import { RECORD_COLUMNS } from './records.js';
+
+/**
+ * LIMIT and OFFSET of a page. `? + 0`, not a bare `?`: SQLite plans a statement with the
+ * value bound to a bare `LIMIT ?`, so every run, which binds it anew, prepared the
+ * statement again (6% of reading a page of 100). An expression is only evaluated; the
+ * plans are the same. Every page query uses these (the filtered copy of this SQL once
+ * lacked them).
+ */
+const PAGE_LIMIT = 'LIMIT ? + 0';
+const PAGE_LIMIT_OFFSET = 'LIMIT ? + 0 OFFSET ? + 0';
+
+/**
+ * SQL of each date column and comparison. Filter input selects an entry by key and is
+ * never interpolated itself.
+ */
+const DATE_COLUMNS: Readonly<Record<DateFilter['column'], string>> = {
+  created_date: 'r.created_date',
+  modified_date: 'r.modified_date',
+};
+const DATE_OPS: Readonly<Record<DateFilter['op'], string>> = {
+  eq: '=',
+  ne: '<>',
+  gt: '>',
+  ge: '>=',
+  lt: '<',
+  le: '<=',
+};
+
+/** A collection with its parent, if any, resolved to the parent's seq. */
+export interface ResolvedScope {
+  tenantId: number;
+  kind: string;
+  /** The seq of the parent record of a sub-collection. */
+  parentSeq?: number;
+  filters?: readonly RecordFilter[];
+}
+
+/** Which records of the scope a page holds: exactly one of the four access paths. */
+export interface PageSelection {
+  /** Records in the page (at least 1). */
+  limit: number;
+  after?: number;
+  before?: number;
+  offset?: number;
+  offsetFromEnd?: number;
+}
+
+/** A statement and its parameters. */
+export interface CollectionSql {
+  sql: string;
+  params: unknown[];
+  /**
+   * True when the SQL varies with the client's filters: run it from the connection's
+   * bounded statement cache, not the unbounded one.
+   */
+  varying: boolean;
+}
+
+/**
+ * The statement counting the records of `scope`: one row `{ n }`, or none for a whole
+ * collection never written to (read it as 0).
+ *
+ * @example
+ * ```ts
+ * countSql({ tenantId: 1, kind: 'person' });
+ * // { sql: 'SELECT n FROM record_counts WHERE tenant_id = ? AND kind = ?', params: [1, 'person'], varying: false }
+ * ```
+ */
+export function countSql(scope: ResolvedScope): CollectionSql {
+  if (scope.parentSeq === undefined && !scope.filters?.length) {
+    // Kept by triggers (migration 1): O(1) for a million records. It knows only whole
+    // collections; a sub-collection or a filter counts the matching rows.
+    return {
+      sql: 'SELECT n FROM record_counts WHERE tenant_id = ? AND kind = ?',
+      params: [scope.tenantId, scope.kind],
+      varying: false,
+    };
+  }
+  const source = collectionSource(scope);
+  return {
+    sql: `SELECT count(*) AS n FROM ${source.from}`,
+    params: source.params,
+    varying: source.varying,
+  };
+}
+
+/**
+ * The statement of one page of `scope`, rows in ascending seq order whatever the path.
+ *
+ * @example
+ * ```ts
+ * const { sql, params } = pageSql({ tenantId: 1, kind: 'person' }, { limit: 100, after: 4200 });
+ * connection.statement(sql).raw().all(...params); // RecordRow[]
+ * ```
+ */
+export function pageSql(scope: ResolvedScope, page: PageSelection): CollectionSql {
+  const { from, params, seq, varying } = collectionSource(scope);
+  let inner: string;
+  if (page.after !== undefined) {
+    inner = `SELECT ${seq} FROM ${from} AND ${seq} > ? ORDER BY ${seq} ASC ${PAGE_LIMIT}`;
+    params.push(page.after, page.limit);
+  } else if (page.before !== undefined) {
+    inner = `SELECT ${seq} FROM ${from} AND ${seq} < ? ORDER BY ${seq} DESC ${PAGE_LIMIT}`;
+    params.push(page.before, page.limit);
+  } else if (page.offsetFromEnd !== undefined) {
+    inner = `SELECT ${seq} FROM ${from} ORDER BY ${seq} DESC ${PAGE_LIMIT_OFFSET}`;
+    params.push(page.limit, Math.max(0, Math.floor(page.offsetFromEnd)));
+  } else {
+    inner = `SELECT ${seq} FROM ${from} ORDER BY ${seq} ASC ${PAGE_LIMIT_OFFSET}`;
+    params.push(page.limit, Math.max(0, Math.floor(page.offset ?? 0)));
+  }
+  // The outer query must look rows up by seq (rowid) only: adding `r.tenant_id = ?`
+  // here made SQLite scan the whole tenant and probe the subquery per row. The inner
+  // query already limits to the tenant (a parent seq belongs to one tenant). Names in
+  // the inner query resolve to its own `r` first, so it stays uncorrelated.
+  return {
+    sql: `SELECT ${RECORD_COLUMNS} FROM records r WHERE r.seq IN (${inner}) ORDER BY r.seq ASC`,
+    params,
+    varying,
+  };
+}
+
+/**
+ * The statement telling whether `scope` holds a record with seq greater than `seq`: a
+ * row when it does.
+ *
+ * @example
+ * ```ts
+ * const { sql, params } = hasAfterSql({ tenantId: 1, kind: 'person' }, 4299);
+ * connection.statement(sql).get(...params) !== undefined; // a next page exists
+ * ```
+ */
+export function hasAfterSql(scope: ResolvedScope, seq: number): CollectionSql {
+  const source = collectionSource(scope);
+  return {
+    sql: `SELECT 1 FROM ${source.from} AND ${source.seq} > ? LIMIT 1`,
+    params: [...source.params, seq],
+    varying: source.varying,
+  };
+}
+
+/**
+ * The FROM and WHERE of a collection (more conditions may follow with AND), its
+ * parameters (a new array), the expression of the record's seq, and whether the SQL
+ * varies with filters. A whole collection reads `records r` (the covering index
+ * records_by_seq); a sub-collection reads `record_parents p`, ordered by `p.seq` so
+ * that its primary key (parent_seq, kind, seq) gives the order, and joins `records r`
+ * only when filters need its columns. Date filters read `r.created_date` /
+ * `r.modified_date` in both scopes.
+ */
+function collectionSource(scope: ResolvedScope): {
+  from: string;
+  params: unknown[];
+  seq: string;
+  varying: boolean;
+} {
+  const filters = scope.filters ?? [];
+  let from: string;
+  let seq: string;
+  const params: unknown[] = [];
+  if (scope.parentSeq !== undefined) {
+    from =
+      filters.length > 0
+        ? 'record_parents p JOIN records r ON r.seq = p.seq WHERE p.parent_seq = ? AND p.kind = ?'
+        : 'record_parents p WHERE p.parent_seq = ? AND p.kind = ?';
+    seq = 'p.seq';
+    params.push(scope.parentSeq, scope.kind);
+  } else {
+    from = 'records r WHERE r.tenant_id = ? AND r.kind = ?';
+    seq = 'r.seq';
+    params.push(scope.tenantId, scope.kind);
+  }
+  for (const filter of filters) {
+    if (isDateFilter(filter)) {
+      // Own keys only: `constructor` or `toString` must not reach the prototype.
+      const column = Object.hasOwn(DATE_COLUMNS, filter.column)
+        ? DATE_COLUMNS[filter.column]
+        : undefined;
+      const op = Object.hasOwn(DATE_OPS, filter.op) ? DATE_OPS[filter.op] : undefined;
+      if (column === undefined || op === undefined) {
+        throw new RangeError(`unsupported date filter ${filter.column} ${filter.op}`);
+      }
+      // Dates are stored as toISOString() text: string order is chronological.
+      from += ` AND ${column} ${op} ?`;
+      params.push(filter.value);
+    } else {
+      // IN, not a correlated EXISTS: SQLite then seeks the few matching seqs on the
+      // record_keys primary key instead of probing once per record of the collection
+      // (an email among 200,000 people: ~0.1 ms instead of ~65 ms). The lookup keys of
+      // a record are stored under its own tenant and kind.
+      from += ` AND ${seq} IN (SELECT k.seq FROM record_keys k WHERE k.tenant_id = ? AND k.kind = ? AND k.name = ? AND k.value = ?)`;
+      params.push(scope.tenantId, scope.kind, filter.key, filter.value);
+    }
+  }
+  return { from, params, seq, varying: filters.length > 0 };
+}
+
+function isDateFilter(filter: RecordFilter): filter is DateFilter {
+  return 'column' in filter;
+}

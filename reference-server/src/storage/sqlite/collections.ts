@@ -1,0 +1,85 @@
+/**
+ * Pages of a collection on SQLite: counting, listing and "is there more", for whole
+ * collections and sub-collections, filtered or not. The SQL is collection-query.ts's;
+ * this runs it from the right statement cache.
+ */
+import type Database from 'better-sqlite3';
+import type { CollectionScope, PageQuery, StoredRecord } from '../storage.js';
+import {
+  type CollectionSql,
+  countSql,
+  hasAfterSql,
+  pageSql,
+  type ResolvedScope,
+} from './collection-query.js';
+import type { RepositoryConnection } from './connection.js';
+import { type RecordRow, type SqliteRecords, toRecord } from './records.js';
+
+/**
+ * The collection reads of a {@link SqliteStorage}.
+ *
+ * @example
+ * ```ts
+ * const collections = new SqliteCollections(connection, records);
+ * collections.count({ tenantId: 1, kind: 'person' }); // 0
+ * collections.list({ tenantId: 1, kind: 'person', limit: 100 }); // []
+ * ```
+ */
+export class SqliteCollections {
+  constructor(
+    private readonly connection: RepositoryConnection,
+    /** For the seq of a sub-collection's parent. */
+    private readonly records: SqliteRecords,
+  ) {}
+
+  /** See {@link Storage.countRecords}. */
+  count(scope: CollectionScope): number {
+    const resolved = this.resolve(scope);
+    if (!resolved) return 0;
+    const query = countSql(resolved);
+    const row = this.statement(query).get(...query.params) as { n: number } | undefined;
+    return row?.n ?? 0;
+  }
+
+  /** See {@link Storage.listRecords}. */
+  list(query: PageQuery): StoredRecord[] {
+    const limit = Math.max(0, Math.floor(query.limit));
+    if (limit === 0) return [];
+    const resolved = this.resolve(query);
+    if (!resolved) return [];
+    const page = pageSql(resolved, {
+      limit,
+      after: query.after,
+      before: query.before,
+      offset: query.offset,
+      offsetFromEnd: query.offsetFromEnd,
+    });
+    const rows = this.statement(page)
+      .raw()
+      .all(...page.params) as RecordRow[];
+    return rows.map(toRecord);
+  }
+
+  /** See {@link Storage.hasRecordAfter}. */
+  hasAfter(scope: CollectionScope, seq: number): boolean {
+    const resolved = this.resolve(scope);
+    if (!resolved) return false;
+    const query = hasAfterSql(resolved, seq);
+    return this.statement(query).get(...query.params) !== undefined;
+  }
+
+  /** The scope with its parent's seq; undefined when that parent does not exist. */
+  private resolve(scope: CollectionScope): ResolvedScope | undefined {
+    if (!scope.parent) return scope;
+    const parentSeq = this.records.seqOf(scope.tenantId, scope.parent.kind, scope.parent.id);
+    if (parentSeq === undefined) return undefined;
+    return { tenantId: scope.tenantId, kind: scope.kind, parentSeq, filters: scope.filters };
+  }
+
+  /** The prepared statement of `query`, from the cache its kind of SQL belongs in. */
+  private statement(query: CollectionSql): Database.Statement {
+    return query.varying
+      ? this.connection.boundedStatement(query.sql)
+      : this.connection.statement(query.sql);
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The stored answers to POSTs that carried an `Idempotency-Key`, on SQLite (table
+ * `idempotent_answers`, migration 5): one per key, per tenant and per kind of caller,
+ * written in the same commit as the writes of the request they answer.
+ */
+import type { IdempotencyKeyRef, IdempotentAnswer } from '../storage.js';
+import type { RepositoryConnection } from './connection.js';
+
+/**
+ * Expired idempotent answers each save deletes at most: twice the rate they expire at
+ * (one save, one expiry a retention period later), so the table never grows past about
+ * one period of answers, and a save never pays for a long sweep.
+ */
+const IDEMPOTENT_EXPIRY_BATCH = 2;
+
+/**
+ * The idempotent answers of a {@link SqliteStorage}.
+ *
+ * @example
+ * ```ts
+ * const answers = new SqliteIdempotentAnswers(connection);
+ * const ref = { tenantId: 1, anonymous: false, key: 'k1' };
+ * answers.save(ref, answer, Date.now() - 86_400_000);
+ * answers.find(ref, Date.now() - 86_400_000)?.status; // answer.status
+ * ```
+ */
+export class SqliteIdempotentAnswers {
+  constructor(private readonly connection: RepositoryConnection) {}
+
+  /** See {@link Storage.findIdempotentAnswer}. */
+  find(ref: IdempotencyKeyRef, notBeforeMs: number): IdempotentAnswer | undefined {
+    const row = this.connection
+      .statement(
+        `SELECT fingerprint, status, headers, body, created_ms FROM idempotent_answers
+       WHERE tenant_id = ? AND anonymous = ? AND key = ? AND created_ms >= ?`,
+      )
+      .get(ref.tenantId, ref.anonymous ? 1 : 0, ref.key, notBeforeMs) as
+      | { fingerprint: string; status: number; headers: string; body: Buffer; created_ms: number }
+      | undefined;
+    if (!row) return undefined;
+    return {
+      fingerprint: row.fingerprint,
+      status: row.status,
+      headers: JSON.parse(row.headers) as [string, string][],
+      body: row.body,
+      createdMs: row.created_ms,
+    };
+  }
+
+  /** See {@link Storage.saveIdempotentAnswer}. */
+  save(ref: IdempotencyKeyRef, answer: IdempotentAnswer, expireBeforeMs: number): void {
+    this.connection.transaction(() => {
+      this.connection
+        .statement(
+          `DELETE FROM idempotent_answers WHERE id IN (SELECT id FROM idempotent_answers
+         WHERE created_ms < ? ORDER BY created_ms LIMIT ${IDEMPOTENT_EXPIRY_BATCH})`,
+        )
+        .run(expireBeforeMs);
+      this.connection
+        .statement(
+          `INSERT INTO idempotent_answers
+           (tenant_id, anonymous, key, fingerprint, status, headers, body, created_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, anonymous, key) DO UPDATE SET fingerprint = excluded.fingerprint,
+           status = excluded.status, headers = excluded.headers, body = excluded.body,
+           created_ms = excluded.created_ms`,
+        )
+        .run(
+          ref.tenantId,
+          ref.anonymous ? 1 : 0,
+          ref.key,
+          answer.fingerprint,
+          answer.status,
+          JSON.stringify(answer.headers),
+          Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength),
+          answer.createdMs,
+        );
+    });
+  }
+}
