@@ -162,12 +162,12 @@ module.exports = {
     {
       name: 'seeds-are-domain-level',
       comment:
-        'seed.ts and seed-activity.ts write records through the domain, without HTTP or presets.',
+        'seed.ts, seed-activity.ts and seed/ (the activity as steps and their loop) write records through the domain, without HTTP or presets.',
       severity: 'error',
-      from: { path: '^reference-server/src/seed(-activity)?\\.ts$' },
+      from: { path: '^reference-server/src/(seed(-activity)?\\.ts$|seed/)' },
       to: {
         path: '^reference-server/src/',
-        pathNot: '^reference-server/src/(domain/|storage/|seed\\.ts$|sdk-wire\\.ts$)',
+        pathNot: '^reference-server/src/(domain/|storage/|seed/|seed\\.ts$|sdk-wire\\.ts$)',
       },
     },
     {
