@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { parseConfigFile } from './config-file.js';
+import { databaseSetting, parseDatabaseLocation } from './database-location.js';
 import { batchedLines } from './http/access-log.js';
 import { createApp, defaultRegistry } from './http/app.js';
 import { checkCorsOrigins } from './http/cors.js';
@@ -24,6 +25,7 @@ import { httpUrlOrUndefined } from './sdk-wire.js';
 import { seedPeople } from './seed.js';
 import { describeActivity, seedActivity } from './seed-activity.js';
 import { startServer } from './server.js';
+import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts.js';
 import { stopGracefully } from './shutdown.js';
 import { openStorage } from './storage/sqlite.js';
 import { startWebhookDelivery } from './webhooks/delivery-worker.js';
@@ -41,8 +43,9 @@ Usage: adis-server [options]     (npx adis-server where installed from npm;
 Options:
   --port <n>        TCP port (default 8000; 0 picks a free port)
   --host <addr>     interface to listen on (default 127.0.0.1)
-  --db <path>       SQLite file, or :memory: (default: data/adis.db in the server's
-                    folder of this repository; ./adis.db when installed from npm)
+  --db <path>       SQLite file, or :memory: (default: $DATABASE_URL when set, else
+                    data/adis.db in the server's folder of this repository; ./adis.db
+                    when installed from npm); a URL (postgres://…) is refused
   --keys <file>     JSON API keys: {"keys":[{"token":"…","tenant":"…","access":"read"|"write"}]}
                     (without it, a write key for the 'demo' tenant is created and printed)
   --webhooks <file> JSON webhook subscriptions: {"webhooks":[{"tenant":"…","url":"…",
@@ -80,6 +83,15 @@ Options:
   --webhook-retry-hours <n>
                     how long a failing webhook subscription is retried (with
                     backoff) before it is switched off (default 24)
+  --headers-timeout <s>
+                    seconds a client may take to send a request's headers; then 408
+                    and the connection is closed (default 10)
+  --request-timeout <s>
+                    seconds a client may take to send a whole request, body included,
+                    at least --headers-timeout (default 30)
+  --keep-alive-timeout <s>
+                    seconds an idle connection is kept open for the next request
+                    (default 5; above your load balancer's idle timeout behind one)
   --quiet           no access log (default: one line per request on stdout)
   --help            show this help
 
@@ -141,6 +153,18 @@ function defaultDatabase(serverRoot: string, userDir: string): string {
   return serverRoot.split(/[\\/]/).includes('node_modules')
     ? resolve(userDir, 'adis.db')
     : resolve(serverRoot, 'data/adis.db');
+}
+
+/**
+ * The SQLite file (or `:memory:`) that `--db`, else `DATABASE_URL`, names, else the
+ * default; a URL (`postgres://…`) is a usage error, never a file name.
+ */
+function databasePath(flag: string | undefined, serverRoot: string, userDir: string): string {
+  const setting = databaseSetting(flag, process.env);
+  if (setting === undefined) return defaultDatabase(serverRoot, userDir);
+  const location = parseDatabaseLocation(setting, userDir);
+  if ('error' in location) throw new UsageError(location.error);
+  return location.path;
 }
 
 /**
@@ -222,6 +246,43 @@ function webhookRetryHoursOption(raw: string | undefined): number {
   return hours;
 }
 
+/** A timeout flag: seconds above 0 (fractions allowed), at most an hour; in milliseconds. */
+function secondsOption(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const seconds = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(
+      `--${name} must be a number of seconds above 0 and at most 3600, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return Math.max(1, Math.round(seconds * 1000));
+}
+
+/** The server's timeouts from their flags, over the defaults; the headers' within the request's. */
+function timeoutsOption(values: {
+  'headers-timeout'?: string;
+  'request-timeout'?: string;
+  'keep-alive-timeout'?: string;
+}): ServerTimeouts {
+  const timeouts = {
+    headersMs:
+      secondsOption('headers-timeout', values['headers-timeout']) ??
+      DEFAULT_SERVER_TIMEOUTS.headersMs,
+    requestMs:
+      secondsOption('request-timeout', values['request-timeout']) ??
+      DEFAULT_SERVER_TIMEOUTS.requestMs,
+    keepAliveMs:
+      secondsOption('keep-alive-timeout', values['keep-alive-timeout']) ??
+      DEFAULT_SERVER_TIMEOUTS.keepAliveMs,
+  };
+  if (timeouts.headersMs > timeouts.requestMs) {
+    throw new UsageError(
+      `--headers-timeout (${timeouts.headersMs / 1000} s) must not exceed --request-timeout (${timeouts.requestMs / 1000} s${values['request-timeout'] === undefined ? ', its default' : ''})`,
+    );
+  }
+  return timeouts;
+}
+
 async function main(argv: string[]): Promise<void> {
   let parsed: ReturnType<typeof parseOptions>;
   try {
@@ -246,12 +307,7 @@ async function main(argv: string[]): Promise<void> {
   const webhooksFile =
     values.webhooks === undefined ? undefined : readWebhooksFile(resolve(userDir, values.webhooks));
   const serverRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const dbPath =
-    values.db === ':memory:'
-      ? ':memory:'
-      : values.db === undefined
-        ? defaultDatabase(serverRoot, userDir)
-        : resolve(userDir, values.db);
+  const dbPath = databasePath(values.db, serverRoot, userDir);
   if (values['public-url'] !== undefined && !httpUrlOrUndefined(values['public-url'])) {
     throw new UsageError('--public-url must be an absolute http(s) URL');
   }
@@ -267,6 +323,7 @@ async function main(argv: string[]): Promise<void> {
   const apiKeyHeader = checkedOption('key-header', values['key-header'], checkApiKeyHeader);
   const curiePrefix = checkedOption('curie-prefix', values['curie-prefix'], checkCuriePrefix);
   const webhookRetryHours = webhookRetryHoursOption(values['webhook-retry-hours']);
+  const timeouts = timeoutsOption(values);
   // Calls per key a second, from 1; undefined without the flag (no limit).
   const keyRate = checkedOption('key-rate', values['key-rate'], (raw) =>
     checkKeyRate(raw, { name: '--key-rate', unlimited: 'leave it out' }),
@@ -377,7 +434,7 @@ async function main(argv: string[]): Promise<void> {
   });
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
-    running = await startServer({ app, port, host });
+    running = await startServer({ app, port, host, timeouts });
   } catch (error) {
     storage.close();
     // One line that says what to do, rather than Node's `listen EADDRINUSE: ...`.
@@ -423,6 +480,9 @@ function parseOptions(argv: string[]) {
       'curie-prefix': { type: 'string' },
       'key-rate': { type: 'string' },
       'webhook-retry-hours': { type: 'string' },
+      'headers-timeout': { type: 'string' },
+      'request-timeout': { type: 'string' },
+      'keep-alive-timeout': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },

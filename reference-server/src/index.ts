@@ -63,6 +63,7 @@ export {
   seedActivity,
 } from './seed-activity.js';
 export { type RunningServer, type StartServerOptions, startServer } from './server.js';
+export { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts.js';
 export {
   hashToken,
   MIGRATIONS,

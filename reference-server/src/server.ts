@@ -8,6 +8,7 @@ import type { Hono } from 'hono';
 import { entryPointPath } from './http/app.js';
 import { adapterErrorResponse, answerClientError } from './http/client-errors.js';
 import type { AppEnv } from './http/env.js';
+import { checkingIntervalMs, type ServerTimeouts, serverTimeouts } from './server-timeouts.js';
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
@@ -16,6 +17,12 @@ export interface StartServerOptions {
   port?: number;
   /** Interface to listen on. Default 127.0.0.1 (local only). */
   host?: string;
+  /**
+   * How long a client may take to send its request, and an idle connection is kept
+   * (milliseconds); each one left out keeps its default (`DEFAULT_SERVER_TIMEOUTS`:
+   * headers 10 s, whole request 30 s, keep-alive 5 s).
+   */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 /** A listening server. */
@@ -38,26 +45,39 @@ function hostForUrl(host: string): string {
 
 /**
  * The node HTTP server for an app. Every refusal gets a `std:error` body: requests
- * Node's parser refuses through `clientError`, requests the adapter cannot convert
- * through its `errorHandler`. Node's own Host check is off (`requireHostHeader`) because
- * it answers a bare 400 itself; the adapter refuses a missing Host the same way, with a
- * body.
+ * Node's parser refuses through `clientError` (a request past its timeout too: 408),
+ * requests the adapter cannot convert through its `errorHandler`. Node's own Host check
+ * is off (`requireHostHeader`) because it answers a bare 400 itself; the adapter refuses
+ * a missing Host the same way, with a body. `timeouts` are checked (a RangeError when one
+ * is not a positive whole number, or the headers' exceeds the request's).
  *
  * @example
  * ```ts
- * const server = createNodeServer(createApp({ storage }));
+ * const server = createNodeServer(createApp({ storage }), { headersMs: 5_000 });
  * server.listen(8000, '127.0.0.1');
  * ```
  */
-export function createNodeServer(app: Hono<AppEnv>): Server {
+export function createNodeServer(app: Hono<AppEnv>, timeouts?: Partial<ServerTimeouts>): Server {
+  const chosen = serverTimeouts(timeouts);
   const listener = getRequestListener(app.fetch, { errorHandler: adapterErrorResponse });
-  const server = createServer({ requireHostHeader: false }, listener);
+  const server = createServer(
+    {
+      requireHostHeader: false,
+      headersTimeout: chosen.headersMs,
+      requestTimeout: chosen.requestMs,
+      connectionsCheckingInterval: checkingIntervalMs(chosen),
+    },
+    listener,
+  );
+  // Node 20's createServer takes no keep-alive option.
+  server.keepAliveTimeout = chosen.keepAliveMs;
   server.on('clientError', answerClientError);
   return server;
 }
 
 /**
- * Starts listening. Rejects when the port is taken or the host is invalid.
+ * Starts listening. Rejects when the port is taken or the host is invalid; throws a
+ * RangeError for invalid `timeouts`.
  *
  * @example
  * ```ts
@@ -68,7 +88,7 @@ export function createNodeServer(app: Hono<AppEnv>): Server {
  */
 export function startServer(options: StartServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const server = createNodeServer(options.app);
+  const server = createNodeServer(options.app, options.timeouts);
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error);
     server.once('error', onError);

@@ -20,8 +20,14 @@ export interface CliRun {
   output(): { stdout: string; stderr: string };
 }
 
+/** Where {@link runCli} runs the command: the server folder and this process's env by default. */
+export interface CliRunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
 /**
- * Runs `tsx src/cli.ts ...args` in the server folder.
+ * Runs `tsx src/cli.ts ...args`, in the server folder unless `options.cwd` says otherwise.
  *
  * @example
  * ```ts
@@ -29,9 +35,14 @@ export interface CliRun {
  * const entryPoint = await server.ready;
  * ```
  */
-export function runCli(args: readonly string[]): CliRun {
-  const child = spawn(tsx, ['src/cli.ts', ...args], {
-    cwd: serverDir,
+export function runCli(args: readonly string[], options: CliRunOptions = {}): CliRun {
+  const child = spawn(tsx, [resolve(serverDir, 'src/cli.ts'), ...args], {
+    cwd: options.cwd ?? serverDir,
+    // tsx reads tsconfig.json (its `adis-sdk/schema` path) from the working directory.
+    env: {
+      TSX_TSCONFIG_PATH: resolve(serverDir, 'tsconfig.json'),
+      ...(options.env ?? process.env),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
