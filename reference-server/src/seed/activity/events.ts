@@ -6,7 +6,7 @@
 import type { JsonObject } from '../../storage/storage.js';
 import { dayAfter, nextWeekday } from '../dates.js';
 import { type Step, THE_ACTOR } from '../steps.js';
-import { inZone, PARK_SITE, REFERRERS, UNION_SITE, ZONE } from './group.js';
+import { inZone, PARK_SITE, REFERRERS, UNION_ROOM, UNION_SITE, ZONE } from './group.js';
 
 /** The dinner's ticket levels. */
 const TICKET_LEVELS = [
@@ -195,12 +195,7 @@ export const EVENT_STEPS: readonly Step[] = [
         transparence: 'transparent',
         visibility: 'public',
         location: {
-          venue: 'Riverside Towers community room',
-          address_lines: ['145 Riverside Terrace'],
-          locality: 'Brooklyn',
-          region: 'NY',
-          postal_code: '11201',
-          country: 'US',
+          ...UNION_ROOM,
           language: 'en',
           public: false,
         },

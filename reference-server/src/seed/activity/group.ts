@@ -8,6 +8,15 @@ import { localTime } from '../dates.js';
 export const PARK_SITE = 'https://willowbendpark.example.org';
 /** The tenants' union's site. */
 export const UNION_SITE = 'https://riversidetenants.example.org';
+/** The tenants' union's meeting room: its office address and where its events are. */
+export const UNION_ROOM = {
+  venue: 'Riverside Towers community room',
+  address_lines: ['145 Riverside Terrace'],
+  locality: 'Brooklyn',
+  region: 'NY',
+  postal_code: '11201',
+  country: 'US',
+} as const;
 /** Where the groups meet. */
 export const ZONE = 'America/New_York';
 

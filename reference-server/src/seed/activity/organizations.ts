@@ -1,6 +1,6 @@
 /** The two organizations behind the demo activity; later steps link to them by name. */
 import type { RecordStep } from '../steps.js';
-import { PARK_SITE, UNION_SITE } from './group.js';
+import { PARK_SITE, UNION_ROOM, UNION_SITE } from './group.js';
 
 /** Creates `park friends` and `tenants union`. */
 export const ORGANIZATION_STEPS: readonly RecordStep[] = [
@@ -57,12 +57,7 @@ export const ORGANIZATION_STEPS: readonly RecordStep[] = [
         {
           primary: true,
           address_type: 'Work',
-          venue: 'Riverside Towers community room',
-          address_lines: ['145 Riverside Terrace'],
-          locality: 'Brooklyn',
-          region: 'NY',
-          postal_code: '11201',
-          country: 'US',
+          ...UNION_ROOM,
         },
       ],
       custom_fields: { founded: '2019', households: '400' },
