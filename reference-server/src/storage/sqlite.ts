@@ -1,67 +1,21 @@
 /**
- * {@link Storage} on SQLite through better-sqlite3: {@link SqliteStorage} composes the
- * parts in `sqlite/`, one concern each, over one connection:
- *
- * - `connection.ts`: opening the database (pragmas) and the prepared-statement caches;
- * - `migrations.ts`: the schema ({@link MIGRATIONS}, `PRAGMA user_version`);
- * - `commits.ts`: units of work, group commit, holds, durability (the WAL fsynced off
- *   the event loop);
- * - `tenants.ts`: tenants, API keys, settings;
- * - `records.ts`: records and their lookups (identifiers, keys, parents, totals, children);
- * - `collection-query.ts` and `collections.ts`: counting and paging collections;
- * - `idempotency.ts`: the answers kept for Idempotency-Key repeats;
- * - `webhooks.ts`: the webhook subscriptions, outbox and delivery log.
- *
- * Each repository is given the connection's {@link RepositoryConnection} (cached
- * statements and the storage's units of work), never the storage: another engine
- * brings its own repositories behind the same {@link Storage}.
+ * {@link Storage} on SQLite: the synchronous {@link SqliteEngine} (`sqlite/engine.ts`,
+ * which composes the repositories in `sqlite/`), made asynchronous. Every call passes
+ * through one {@link UnitLock}: a transaction runs alone on the connection from start
+ * to end, although it awaits, and calls from outside it wait their turn (see
+ * `sqlite/unit-lock.ts` for why). With nothing running a call is answered at once.
  */
 import type Database from 'better-sqlite3';
-import { SqliteCollections } from './sqlite/collections.js';
-import { SqliteCommits } from './sqlite/commits.js';
-import { type RepositoryConnection, SqliteConnection } from './sqlite/connection.js';
-import { SqliteIdempotentAnswers } from './sqlite/idempotency.js';
-import { migrate } from './sqlite/migrations.js';
-import { SqliteRecords } from './sqlite/records.js';
-import { SqliteTenants } from './sqlite/tenants.js';
-import { SqliteWebhookStore } from './sqlite/webhooks.js';
-import type {
-  Access,
-  ApiKeyInfo,
-  ChildRef,
-  CollectionScope,
-  IdempotencyKeyRef,
-  IdempotentAnswer,
-  PageQuery,
-  ParentRef,
-  RecordWrite,
-  Storage,
-  StoredRecord,
-  Tenant,
-} from './storage.js';
+import { SqliteEngine, type SqliteStorageOptions } from './sqlite/engine.js';
+import { UnitLock } from './sqlite/unit-lock.js';
+import type { SqliteWebhookStore } from './sqlite/webhooks.js';
+import type { Storage, UnitOptions } from './storage.js';
+import type { WebhookStore } from './webhook-store.js';
 
+export type { SqliteStorageOptions } from './sqlite/engine.js';
+export { SqliteEngine } from './sqlite/engine.js';
 export { MIGRATIONS } from './sqlite/migrations.js';
 export { hashToken } from './sqlite/tenants.js';
-
-/** Options of {@link SqliteStorage}. */
-export interface SqliteStorageOptions {
-  /** Milliseconds to wait for a lock held by another connection. Default 5000. */
-  busyTimeoutMs?: number;
-  /** Namespace of tenants created without one. Default `adis`. */
-  defaultNamespace?: string;
-  /**
-   * Batch the transactions of concurrent requests into one commit (see
-   * `sqlite/commits.ts`): {@link SqliteStorage.transaction} then returns before the
-   * commit, and {@link SqliteStorage.durable} says when it is done. For servers; code
-   * that writes and exits at once (scripts, seeding) is simpler without. Default false.
-   */
-  groupCommit?: boolean;
-  /**
-   * SQLite page cache in KiB (`PRAGMA cache_size = -n`). Default 65536 (64 MiB): the
-   * indexes a write touches stay in memory instead of being read back from the file.
-   */
-  cacheKiB?: number;
-}
 
 /**
  * SQLite storage. `path` is a file (its folder is created) or `':memory:'`.
@@ -69,278 +23,140 @@ export interface SqliteStorageOptions {
  * @example
  * ```ts
  * const storage = new SqliteStorage(':memory:');
- * const tenant = storage.ensureTenant('demo');
- * storage.countRecords({ tenantId: tenant.id, kind: 'person' }); // 0
- * storage.close();
+ * const tenant = await storage.ensureTenant('demo');
+ * await storage.countRecords({ tenantId: tenant.id, kind: 'person' }); // 0
+ * await storage.close();
  * ```
  */
 export class SqliteStorage implements Storage {
-  readonly created: boolean;
-  readonly path: string;
-  /** Subscriptions, the outbox and the delivery log, on this connection. */
-  readonly webhooks: SqliteWebhookStore;
-  /** Whether transactions are batched into shared commits (option `groupCommit`). */
-  readonly groupCommit: boolean;
-  private readonly connection: SqliteConnection;
-  private readonly commitLog: SqliteCommits;
-  private readonly tenants: SqliteTenants;
-  private readonly records: SqliteRecords;
-  private readonly collections: SqliteCollections;
-  private readonly idempotentAnswers: SqliteIdempotentAnswers;
+  readonly engine = 'sqlite' as const;
+  /** The synchronous engine, for tools that own the database alone (tests, benchmarks). */
+  readonly sqlite: SqliteEngine;
+  readonly webhooks: WebhookStore;
+  private readonly lock = new UnitLock();
 
   constructor(path: string, options: SqliteStorageOptions = {}) {
-    this.path = path;
-    this.groupCommit = options.groupCommit ?? false;
-    const connection = new SqliteConnection(path, {
-      busyTimeoutMs: options.busyTimeoutMs,
-      cacheKiB: options.cacheKiB,
-      groupCommit: this.groupCommit,
-    });
-    this.connection = connection;
-    try {
-      this.created = migrate(connection.db);
-      const commits = new SqliteCommits(connection, {
-        groupCommit: this.groupCommit,
-        // A rolled-back batch may have held a subscription change the webhook store
-        // already shows.
-        onRollback: () => this.webhooks.reload(),
-      });
-      this.commitLog = commits;
-      const repository: RepositoryConnection = {
-        statement: (sql) => connection.statement(sql),
-        boundedStatement: (sql) => connection.boundedStatement(sql),
-        inTransaction: () => connection.inTransaction,
-        transaction: (fn) => commits.transaction(fn),
-      };
-      this.tenants = new SqliteTenants(repository, options.defaultNamespace ?? 'adis');
-      this.records = new SqliteRecords(repository);
-      this.collections = new SqliteCollections(repository, this.records);
-      this.idempotentAnswers = new SqliteIdempotentAnswers(repository);
-      this.webhooks = new SqliteWebhookStore(repository);
-    } catch (error) {
-      connection.close();
-      throw error;
-    }
+    const sqlite = new SqliteEngine(path, options);
+    this.sqlite = sqlite;
+    this.webhooks = lockedWebhooks(sqlite.webhooks, this.lock);
   }
 
-  /**
-   * How many transactions this connection has committed: each batch of group commit
-   * counts once, however many units it held. For tests and benchmarks.
-   *
-   * @example
-   * ```ts
-   * const before = storage.commits;
-   * // … concurrent requests …
-   * storage.commits - before; // 1 when they shared one commit
-   * ```
-   */
+  get created(): boolean {
+    return this.sqlite.created;
+  }
+  get path(): string {
+    return this.sqlite.path;
+  }
+  get groupCommit(): boolean {
+    return this.sqlite.groupCommit;
+  }
+  /** Commits made so far (each group-commit batch once): for tests and benchmarks. */
   get commits(): number {
-    return this.commitLog.commits;
+    return this.sqlite.commits;
+  }
+  /** The raw better-sqlite3 handle, for the benchmark's query plans and for backups. */
+  get database(): Database.Database {
+    return this.sqlite.database;
   }
 
-  ensureTenant(name: string, namespace?: string): Tenant {
-    return this.tenants.ensureTenant(name, namespace);
-  }
+  ensureTenant: Storage['ensureTenant'] = (...a) =>
+    this.lock.call(() => this.sqlite.ensureTenant(...a));
+  getTenant: Storage['getTenant'] = (...a) => this.lock.call(() => this.sqlite.getTenant(...a));
+  putApiKey: Storage['putApiKey'] = (...a) => this.lock.call(() => this.sqlite.putApiKey(...a));
+  removeApiKeys: Storage['removeApiKeys'] = (...a) =>
+    this.lock.call(() => this.sqlite.removeApiKeys(...a));
+  authenticate: Storage['authenticate'] = (...a) =>
+    this.lock.call(() => this.sqlite.authenticate(...a));
+  getSetting: Storage['getSetting'] = (...a) => this.lock.call(() => this.sqlite.getSetting(...a));
+  setSetting: Storage['setSetting'] = (...a) => this.lock.call(() => this.sqlite.setSetting(...a));
+  insertRecord: Storage['insertRecord'] = (...a) =>
+    this.lock.call(() => this.sqlite.insertRecord(...a));
+  insertRecords: Storage['insertRecords'] = (...a) =>
+    this.lock.call(() => this.sqlite.insertRecords(...a));
+  updateRecord: Storage['updateRecord'] = (...a) =>
+    this.lock.call(() => this.sqlite.updateRecord(...a));
+  deleteRecord: Storage['deleteRecord'] = (...a) =>
+    this.lock.call(() => this.sqlite.deleteRecord(...a));
+  getRecord: Storage['getRecord'] = (...a) => this.lock.call(() => this.sqlite.getRecord(...a));
+  countRecords: Storage['countRecords'] = (...a) =>
+    this.lock.call(() => this.sqlite.countRecords(...a));
+  listRecords: Storage['listRecords'] = (...a) =>
+    this.lock.call(() => this.sqlite.listRecords(...a));
+  hasRecordAfter: Storage['hasRecordAfter'] = (...a) =>
+    this.lock.call(() => this.sqlite.hasRecordAfter(...a));
+  findByIdentifier: Storage['findByIdentifier'] = (...a) =>
+    this.lock.call(() => this.sqlite.findByIdentifier(...a));
+  findByKey: Storage['findByKey'] = (...a) => this.lock.call(() => this.sqlite.findByKey(...a));
+  findByParents: Storage['findByParents'] = (...a) =>
+    this.lock.call(() => this.sqlite.findByParents(...a));
+  tenantOfRecord: Storage['tenantOfRecord'] = (...a) =>
+    this.lock.call(() => this.sqlite.tenantOfRecord(...a));
+  totalsOf: Storage['totalsOf'] = (...a) => this.lock.call(() => this.sqlite.totalsOf(...a));
+  childrenOf: Storage['childrenOf'] = (...a) => this.lock.call(() => this.sqlite.childrenOf(...a));
+  findIdempotentAnswer: Storage['findIdempotentAnswer'] = (...a) =>
+    this.lock.call(() => this.sqlite.findIdempotentAnswer(...a));
+  saveIdempotentAnswer: Storage['saveIdempotentAnswer'] = (...a) =>
+    this.lock.call(() => this.sqlite.saveIdempotentAnswer(...a));
 
-  getTenant(name: string): Tenant | undefined {
-    return this.tenants.getTenant(name);
-  }
-
-  putApiKey(token: string, tenantName: string, access: Access, source = 'manual'): void {
-    this.tenants.putApiKey(token, tenantName, access, source);
-  }
-
-  removeApiKeys(source: string): number {
-    return this.tenants.removeApiKeys(source);
-  }
-
-  authenticate(token: string): ApiKeyInfo | undefined {
-    return this.tenants.authenticate(token);
-  }
-
-  getSetting(key: string): string | undefined {
-    return this.tenants.getSetting(key);
-  }
-
-  setSetting(key: string, value: string): void {
-    this.tenants.setSetting(key, value);
-  }
-
-  findIdempotentAnswer(ref: IdempotencyKeyRef, notBeforeMs: number): IdempotentAnswer | undefined {
-    return this.idempotentAnswers.find(ref, notBeforeMs);
-  }
-
-  saveIdempotentAnswer(
-    ref: IdempotencyKeyRef,
-    answer: IdempotentAnswer,
-    expireBeforeMs: number,
-  ): void {
-    this.idempotentAnswers.save(ref, answer, expireBeforeMs);
-  }
-
-  insertRecord(write: RecordWrite): StoredRecord {
-    return this.records.insert(write);
-  }
-
-  insertRecords(writes: Iterable<RecordWrite>): number {
-    return this.records.insertMany(writes);
-  }
-
-  updateRecord(write: RecordWrite): StoredRecord | undefined {
-    return this.records.update(write);
-  }
-
-  deleteRecord(tenantId: number, kind: string, id: string): boolean {
-    return this.records.delete(tenantId, kind, id);
-  }
-
-  getRecord(tenantId: number, kind: string, id: string): StoredRecord | undefined {
-    return this.records.get(tenantId, kind, id);
-  }
-
-  countRecords(scope: CollectionScope): number {
-    return this.collections.count(scope);
-  }
-
-  listRecords(query: PageQuery): StoredRecord[] {
-    return this.collections.list(query);
-  }
-
-  hasRecordAfter(scope: CollectionScope, seq: number): boolean {
-    return this.collections.hasAfter(scope, seq);
-  }
-
-  findByIdentifier(tenantId: number, kind: string, identifier: string): string | undefined {
-    return this.records.findByIdentifier(tenantId, kind, identifier);
-  }
-
-  findByKey(tenantId: number, kind: string, name: string, value: string): string[] {
-    return this.records.findByKey(tenantId, kind, name, value);
+  transaction<T>(fn: () => T | Promise<T>): Promise<T> {
+    return this.lock.exclusive(() => this.sqlite.transactionAsync(fn));
   }
 
   /**
-   * The records of `kind` listed under every one of `parents`, newest first; the cost
-   * follows the first parent's children of that kind (see `SqliteRecords.findByParents`).
-   *
-   * @example
-   * ```ts
-   * storage.findByParents(tenantId, 'signature', [
-   *   { kind: 'person', id: personId },
-   *   { kind: 'petition', id: petitionId },
-   * ]); // ['…'] when the person signed the petition
-   * ```
+   * Holds the batch's commit until `fn` ends (SQLite has one connection: the writes of
+   * the units inside `fn` join the open batch, whatever else joins it). `detached`
+   * changes nothing here: holds are not nested.
    */
-  findByParents(tenantId: number, kind: string, parents: readonly ParentRef[]): string[] {
-    return this.records.findByParents(tenantId, kind, parents);
-  }
-
-  tenantOfRecord(kind: string, id: string): Tenant | undefined {
-    return this.records.tenantOfRecord(kind, id);
-  }
-
-  /**
-   * The totals of records of one tenant and kind, by id: the sums of the current
-   * contributions to each, by name. Ids without any are absent from the map.
-   *
-   * @example
-   * ```ts
-   * storage.insertRecord({ ...signature, contributions: [
-   *   { parent: { kind: 'petition', id: petitionId }, name: 'total_signatures', value: 1 },
-   * ] });
-   * storage.totalsOf(tenantId, 'petition', [petitionId]).get(petitionId);
-   * // { total_signatures: 1 }
-   * ```
-   */
-  totalsOf(
-    tenantId: number,
-    kind: string,
-    ids: readonly string[],
-  ): Map<string, Record<string, number>> {
-    return this.records.totalsOf(tenantId, kind, ids);
-  }
-
-  /**
-   * The records (of any kind) listing `parent` among their parents, oldest first.
-   *
-   * @example
-   * ```ts
-   * storage.childrenOf(tenantId, { kind: 'person', id: personId });
-   * // [{ kind: 'signature', id: '…' }, { kind: 'donation', id: '…' }]
-   * ```
-   */
-  childrenOf(tenantId: number, parent: ParentRef): ChildRef[] {
-    return this.records.childrenOf(tenantId, parent);
-  }
-
-  /**
-   * Runs `fn` as one unit of work (see {@link Storage.transaction}). Outside any
-   * transaction: its own transaction, committed before returning; with group commit, or
-   * while a commit is held ({@link holdCommit}), a savepoint in the open batch (opened
-   * if needed), committed on the next turn of the event loop or at the last release.
-   * Inside one: a savepoint, so helpers that call insertRecord inside their own
-   * transaction stay atomic, and a part that fails rolls back alone.
-   *
-   * @example
-   * ```ts
-   * storage.transaction(() => {
-   *   storage.insertRecord(person);
-   *   storage.insertRecord(signature);
-   * });
-   * ```
-   */
-  transaction<T>(fn: () => T): T {
-    return this.commitLog.transaction(fn);
-  }
-
-  /**
-   * Holds commits back until released (see {@link Storage.holdCommit}). With group
-   * commit the open batch, and any batch opened meanwhile, waits for the last release
-   * and is then committed on the next turn of the event loop, so that requests arriving
-   * meanwhile still share it; without, writes meanwhile go into a batch as with group
-   * commit, committed at once by the last release.
-   *
-   * @example
-   * ```ts
-   * const release = storage.holdCommit();
-   * try {
-   *   storage.insertRecord(write);
-   *   await somethingElse();
-   *   storage.saveIdempotentAnswer(ref, answer, Date.now() - 86_400_000);
-   * } finally {
-   *   release(); // both commit together
-   * }
-   * ```
-   */
-  holdCommit(): () => void {
-    return this.commitLog.holdCommit();
+  async unit<T>(fn: () => Promise<T>, _options?: UnitOptions): Promise<T> {
+    const release = this.sqlite.holdCommit();
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
   }
 
   commitMark(): number {
-    return this.commitLog.commitMark();
+    return this.sqlite.commitMark();
   }
 
   durable(mark?: number): Promise<void> {
-    return this.commitLog.durable(mark);
+    return this.sqlite.durable(mark);
   }
 
-  flush(): void {
-    this.commitLog.flush();
+  flush(): Promise<void> {
+    return this.lock.call(() => this.sqlite.flush());
   }
 
-  close(): void {
-    if (!this.connection.open) return;
-    try {
-      this.commitLog.flush();
-    } finally {
-      this.connection.close();
-      this.commitLog.closeWal();
-    }
+  close(): Promise<void> {
+    return this.lock.call(() => this.sqlite.close());
   }
+}
 
-  /** The raw better-sqlite3 handle, for the benchmark's query plans and for backups. */
-  get database(): Database.Database {
-    return this.connection.db;
-  }
+/** The engine's webhook store, each call under the storage's unit lock. */
+function lockedWebhooks(store: SqliteWebhookStore, lock: UnitLock): WebhookStore {
+  return {
+    addSubscription: (...a) => lock.call(() => store.addSubscription(...a)),
+    replaceFileSubscriptions: (...a) => lock.call(() => store.replaceFileSubscriptions(...a)),
+    deleteSubscription: (...a) => lock.call(() => store.deleteSubscription(...a)),
+    getSubscription: (...a) => lock.call(() => store.getSubscription(...a)),
+    listSubscriptions: (...a) => lock.call(() => store.listSubscriptions(...a)),
+    hasSubscribers: (...a) => lock.call(() => store.hasSubscribers(...a)),
+    appendEvent: (...a) => lock.call(() => store.appendEvent(...a)),
+    get appendedCount() {
+      return store.appendedCount;
+    },
+    announceCommitted: () => store.announceCommitted(),
+    watchCommitted: (watcher) => store.watchCommitted(watcher),
+    eventsAfter: (...a) => lock.call(() => store.eventsAfter(...a)),
+    recordAttempt: (...a) => lock.call(() => store.recordAttempt(...a)),
+    retryNow: (...a) => lock.call(() => store.retryNow(...a)),
+    claimSubscription: (...a) => lock.call(() => store.claimSubscription(...a)),
+    releaseSubscription: (...a) => lock.call(() => store.releaseSubscription(...a)),
+    skipTo: (...a) => lock.call(() => store.skipTo(...a)),
+    listAttempts: (...a) => lock.call(() => store.listAttempts(...a)),
+    pruneEvents: () => lock.call(() => store.pruneEvents()),
+  };
 }
 
 /**
@@ -349,7 +165,7 @@ export class SqliteStorage implements Storage {
  * @example
  * ```ts
  * const storage = openStorage(':memory:');
- * storage.ensureTenant('demo');
+ * await storage.ensureTenant('demo');
  * ```
  */
 export function openStorage(path: string, options: SqliteStorageOptions = {}): SqliteStorage {

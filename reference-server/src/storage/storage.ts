@@ -1,6 +1,8 @@
 /**
  * The storage contract. HTTP and domain code talk only to this interface, so another
- * engine (Postgres, an in-memory map for tests) can implement it without touching them.
+ * engine (PostgreSQL, an in-memory map for tests) can implement it without touching them.
+ * It is asynchronous because a networked engine is: SQLite answers at once, PostgreSQL
+ * after a round trip.
  *
  * Storage is deliberately generic: it stores JSON documents of any resource kind,
  * keyed by (tenant, kind, id), with a monotonically increasing `seq` for ordering and
@@ -171,7 +173,7 @@ export interface PageQuery extends CollectionScope {
  *
  * @example
  * ```ts
- * try { storage.insertRecord(write); }
+ * try { await storage.insertRecord(write); }
  * catch (error) { if (error instanceof DuplicateIdentifierError) console.log(error.identifier); }
  * ```
  */
@@ -203,16 +205,35 @@ export class CommitError extends Error {
 }
 
 /**
- * The storage engine contract. Reads and writes are synchronous (better-sqlite3 style);
- * only {@link Storage.durable} is asynchronous.
+ * Options of {@link Storage.unit}.
+ */
+export interface UnitOptions {
+  /**
+   * The unit outlives the code that starts it (work accepted with 202 that runs after
+   * the answer): it is not part of the caller's unit, if any, and commits on its own.
+   */
+  detached?: boolean;
+}
+
+/**
+ * The storage engine contract. Every read and write is asynchronous; only the commit
+ * bookkeeping ({@link Storage.commitMark}) is not.
  *
- * **Commits.** An engine may commit each top-level {@link Storage.transaction} before
- * it returns, or batch the transactions of concurrent requests into one commit (group
- * commit, {@link Storage.durable} tells when). Either way, nothing may be acknowledged
- * to a client before `durable` resolves for it: the HTTP layer awaits it for every
- * request (`http/answer-after-commit.ts`).
+ * **Isolation.** A {@link Storage.transaction} runs as if alone: what it reads stays
+ * as read until it ends, and no other unit sees its writes before it ends. (SQLite runs
+ * transactions one at a time; PostgreSQL locks what a transaction reads.) So
+ * read-then-write rules (one signature per person and petition, a person matched by
+ * email) hold under concurrent requests and several server processes.
+ *
+ * **Commits.** An engine may commit each top-level transaction before it resolves, or
+ * batch the transactions of concurrent requests into one commit (group commit,
+ * {@link Storage.durable} tells when). Either way, nothing may be acknowledged to a
+ * client before `durable` resolves for it: the HTTP layer awaits it for every request
+ * (`http/answer-after-commit.ts`).
  */
 export interface Storage {
+  /** Which engine this is: `sqlite` or `postgres`. */
+  readonly engine: StorageEngineName;
   /** True when this open created the database (no schema existed). */
   readonly created: boolean;
   /**
@@ -222,56 +243,60 @@ export interface Storage {
   readonly webhooks: WebhookStore;
 
   /** Returns the tenant named `name`, creating it (with `namespace`) when missing. */
-  ensureTenant(name: string, namespace?: string): Tenant;
+  ensureTenant(name: string, namespace?: string): Promise<Tenant>;
   /** The tenant named `name`, if any. */
-  getTenant(name: string): Tenant | undefined;
+  getTenant(name: string): Promise<Tenant | undefined>;
   /** Stores an API key (hashed) for a tenant; `source` groups keys for replacement. */
-  putApiKey(token: string, tenantName: string, access: Access, source?: string): void;
+  putApiKey(token: string, tenantName: string, access: Access, source?: string): Promise<void>;
   /** Removes every API key added with `source`; returns how many. */
-  removeApiKeys(source: string): number;
+  removeApiKeys(source: string): Promise<number>;
   /** Looks up a plain-text API key. */
-  authenticate(token: string): ApiKeyInfo | undefined;
+  authenticate(token: string): Promise<ApiKeyInfo | undefined>;
   /** A persistent setting. */
-  getSetting(key: string): string | undefined;
+  getSetting(key: string): Promise<string | undefined>;
   /** Stores a persistent setting. */
-  setSetting(key: string, value: string): void;
+  setSetting(key: string, value: string): Promise<void>;
 
-  /** Inserts a record; throws {@link DuplicateIdentifierError} on a taken identifier. */
-  insertRecord(write: RecordWrite): StoredRecord;
+  /** Inserts a record; rejects with {@link DuplicateIdentifierError} on a taken identifier. */
+  insertRecord(write: RecordWrite): Promise<StoredRecord>;
   /**
-   * Inserts many records in one transaction (bulk load, seeding); returns the count.
+   * Inserts many records in one transaction (bulk load, seeding); resolves to the count.
    * All or nothing: a failure rolls the whole batch back.
    */
-  insertRecords(writes: Iterable<RecordWrite>): number;
+  insertRecords(writes: Iterable<RecordWrite>): Promise<number>;
   /** Replaces a record's document, identifiers, keys and parents; undefined when missing. */
-  updateRecord(write: RecordWrite): StoredRecord | undefined;
+  updateRecord(write: RecordWrite): Promise<StoredRecord | undefined>;
   /** Deletes a record; false when it did not exist. */
-  deleteRecord(tenantId: number, kind: string, id: string): boolean;
-  /** One record. */
-  getRecord(tenantId: number, kind: string, id: string): StoredRecord | undefined;
+  deleteRecord(tenantId: number, kind: string, id: string): Promise<boolean>;
+  /** One record. Inside a transaction, it stays as read until the transaction ends. */
+  getRecord(tenantId: number, kind: string, id: string): Promise<StoredRecord | undefined>;
   /** Number of records in a collection. */
-  countRecords(scope: CollectionScope): number;
+  countRecords(scope: CollectionScope): Promise<number>;
   /** One page of a collection, ascending by seq. */
-  listRecords(query: PageQuery): StoredRecord[];
+  listRecords(query: PageQuery): Promise<StoredRecord[]>;
   /** Whether the collection holds a record with seq greater than `seq`. */
-  hasRecordAfter(scope: CollectionScope, seq: number): boolean;
+  hasRecordAfter(scope: CollectionScope, seq: number): Promise<boolean>;
   /** Id of the record of that tenant and kind carrying `identifier`. */
-  findByIdentifier(tenantId: number, kind: string, identifier: string): string | undefined;
-  /** Ids of records with the lookup key `name` = `value`, oldest first. */
-  findByKey(tenantId: number, kind: string, name: string, value: string): string[];
+  findByIdentifier(tenantId: number, kind: string, identifier: string): Promise<string | undefined>;
+  /**
+   * Ids of records with the lookup key `name` = `value`, oldest first. Inside a
+   * transaction, no other transaction can add or remove a match until it ends.
+   */
+  findByKey(tenantId: number, kind: string, name: string, value: string): Promise<string[]>;
   /**
    * Ids of the records of `kind` whose `parents` include every one of `parents` (a
    * person's signatures of one petition), newest first; none when a parent does not
    * exist. The look-up walks the children of the first parent: give the one with the
-   * fewest first (the person, not the petition).
+   * fewest first (the person, not the petition). Inside a transaction, no other
+   * transaction can add or remove a match until it ends.
    */
-  findByParents(tenantId: number, kind: string, parents: readonly ParentRef[]): string[];
+  findByParents(tenantId: number, kind: string, parents: readonly ParentRef[]): Promise<string[]>;
   /**
    * The tenant owning the record of `kind` with id `id`, whichever tenant it is. For
    * calls without an API key (a browser recording a signature): the record in the URL
    * says whose data the call is about. Record ids are UUIDs, unique across tenants.
    */
-  tenantOfRecord(kind: string, id: string): Tenant | undefined;
+  tenantOfRecord(kind: string, id: string): Promise<Tenant | undefined>;
 
   /**
    * The totals of records: for each given id that has any, the sums of the current
@@ -281,63 +306,64 @@ export interface Storage {
     tenantId: number,
     kind: string,
     ids: readonly string[],
-  ): Map<string, Record<string, number>>;
+  ): Promise<Map<string, Record<string, number>>>;
   /** Records (of any kind) whose `parents` include this record, oldest first. */
-  childrenOf(tenantId: number, parent: ParentRef): ChildRef[];
+  childrenOf(tenantId: number, parent: ParentRef): Promise<ChildRef[]>;
 
   /**
    * The stored answer filed under `ref`, unless it was stored before `notBeforeMs`
    * (an expired answer is as good as none).
    */
-  findIdempotentAnswer(ref: IdempotencyKeyRef, notBeforeMs: number): IdempotentAnswer | undefined;
+  findIdempotentAnswer(
+    ref: IdempotencyKeyRef,
+    notBeforeMs: number,
+  ): Promise<IdempotentAnswer | undefined>;
   /**
-   * Files `answer` under `ref` in a unit of work of its own (replacing an expired one),
-   * and removes a few answers stored before `expireBeforeMs`, so that a table written at
-   * any rate holds about one retention period of answers. Call it inside
-   * {@link holdCommit} to commit it with the writes of the request it answers.
+   * Files `answer` under `ref` (replacing an expired one), and removes a few answers
+   * stored before `expireBeforeMs`, so that a table written at any rate holds about one
+   * retention period of answers. Call it inside the {@link unit} of the request it
+   * answers, to commit it with the request's writes.
    */
   saveIdempotentAnswer(
     ref: IdempotencyKeyRef,
     answer: IdempotentAnswer,
     expireBeforeMs: number,
-  ): void;
+  ): Promise<void>;
 
   /**
-   * Runs `fn` as one unit of work: all of its writes or none (a throw rolls back its
-   * own writes only, and is rethrown). A nested call is a unit of its own inside the
-   * outer one (a savepoint): its throw, if caught, leaves the outer unit's other writes.
-   * With group commit the unit may be committed after this returns, together with the
-   * units of other requests: await {@link durable} before telling anyone it happened.
+   * Runs `fn` as one isolated unit of work: all of its writes or none (a throw rolls
+   * back its own writes only, and is rethrown). `fn` should await only this storage:
+   * the engine may hold other transactions back while it runs. A nested call (from
+   * inside `fn`, or inside a {@link unit}) is a unit of its own inside the outer one (a
+   * savepoint): its throw, if caught, leaves the outer unit's other writes. With group
+   * commit the unit may be committed after this resolves, together with the units of
+   * other requests: await {@link durable} before telling anyone it happened.
    *
    * @example
    * ```ts
    * const mark = storage.commitMark();
-   * const record = storage.transaction(() => storage.insertRecord(write));
+   * const record = await storage.transaction(() => storage.insertRecord(write));
    * await storage.durable(mark); // now it survives a crash
    * ```
    */
-  transaction<T>(fn: () => T): T;
+  transaction<T>(fn: () => T | Promise<T>): Promise<T>;
   /**
-   * Holds commits back until the returned function is called: every write made
-   * meanwhile, by this caller or anyone else, commits in one commit with the writes the
-   * caller makes just before releasing. So work that spans `await`s (a request whose
-   * writes are followed by the storing of its answer) is committed whole or not at all.
-   * Writes that would have been committed at once are batched while a hold is on, and
-   * {@link durable} tells when they are committed, as with group commit. Release every
-   * hold (in a `finally`): commits wait for the last one. {@link flush} commits anyway.
+   * Runs `fn`, which may await anything (a route, the reading of its answer), so that
+   * every write it makes commits in one commit, or none does: a request's writes and the
+   * answer stored under its Idempotency-Key. Transactions inside it are savepoints of
+   * it. Unlike {@link transaction} it does not hold other units back: SQLite holds its
+   * batch's commit until `fn` ends; PostgreSQL runs `fn` in a database transaction of its
+   * own. Units do not nest unless `fn` of the outer one is still running.
    *
    * @example
    * ```ts
-   * const release = storage.holdCommit();
-   * try {
+   * await storage.unit(async () => {
    *   await work(); // writes
-   *   storage.saveIdempotentAnswer(ref, answer, expireBefore);
-   * } finally {
-   *   release();
-   * }
+   *   await storage.saveIdempotentAnswer(ref, answer, expireBefore);
+   * });
    * ```
    */
-  holdCommit(): () => void;
+  unit<T>(fn: () => Promise<T>, options?: UnitOptions): Promise<T>;
   /**
    * A position in the sequence of commits, to give to {@link durable} later. Take it
    * before the work it should cover starts (the HTTP layer takes one per request).
@@ -360,23 +386,47 @@ export interface Storage {
    * @example
    * ```ts
    * const mark = storage.commitMark();
-   * storage.insertRecord(write);
+   * await storage.insertRecord(write);
    * await storage.durable(mark);
    * ```
    */
   durable(mark?: number): Promise<void>;
   /**
-   * Commits pending writes now, synchronously (before a backup, at shutdown). A no-op
-   * when nothing is pending.
+   * Commits pending writes now (before a backup, at shutdown). Resolves at once when
+   * nothing is pending.
    *
    * @throws {CommitError} when the commit fails (the pending writes are lost).
    *
    * @example
    * ```ts
-   * storage.flush();
+   * await storage.flush();
    * ```
    */
-  flush(): void;
+  flush(): Promise<void>;
   /** Commits pending writes ({@link flush}), then closes the database. */
-  close(): void;
+  close(): Promise<void>;
+}
+
+/** The storage engines the server has. */
+export type StorageEngineName = 'sqlite' | 'postgres';
+
+/**
+ * Raised when the database cannot be reached or cannot take more work now (PostgreSQL
+ * restarting, its pool exhausted past the wait): the HTTP layer answers 503 with
+ * `Retry-After`. Nothing of the request was committed.
+ *
+ * @example
+ * ```ts
+ * try { await storage.getRecord(1, 'person', id); }
+ * catch (error) { if (error instanceof StorageUnavailableError) console.log(error.retryAfterSeconds); }
+ * ```
+ */
+export class StorageUnavailableError extends Error {
+  /** How long a client should wait before trying again. */
+  readonly retryAfterSeconds: number;
+  constructor(message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+    super(message, options);
+    this.name = 'StorageUnavailableError';
+    this.retryAfterSeconds = options?.retryAfterSeconds ?? 1;
+  }
 }

@@ -106,35 +106,36 @@ export interface DeliveryAttempt {
 
 /**
  * The webhook storage contract, implemented by the same engine as {@link Storage} (the
- * outbox must share its transactions). Synchronous, like the rest of storage.
+ * outbox must share its transactions). Asynchronous, like the rest of storage, but for
+ * the per-process bookkeeping of what this process appended and announced.
  */
 export interface WebhookStore {
   /** Adds a subscription, its cursor at the newest event (it gets events from now on). */
-  addSubscription(subscription: NewWebhookSubscription): WebhookSubscription;
+  addSubscription(subscription: NewWebhookSubscription): Promise<WebhookSubscription>;
   /**
    * Replaces every subscription from the `--webhooks` file with `subscriptions`:
    * one whose id (derived from tenant and URL by the caller) is kept keeps its cursor
    * and state; new ones start at the newest event; missing ones are deleted.
    */
-  replaceFileSubscriptions(subscriptions: readonly NewWebhookSubscription[]): void;
+  replaceFileSubscriptions(subscriptions: readonly NewWebhookSubscription[]): Promise<void>;
   /** Deletes a subscription (and its log); false when the tenant has none with that id. */
-  deleteSubscription(tenantId: number, id: string): boolean;
+  deleteSubscription(tenantId: number, id: string): Promise<boolean>;
   /** One subscription; `tenantId` limits it to a tenant's. */
-  getSubscription(id: string, tenantId?: number): WebhookSubscription | undefined;
+  getSubscription(id: string, tenantId?: number): Promise<WebhookSubscription | undefined>;
   /** A tenant's subscriptions, or every one (delivery), oldest first. */
-  listSubscriptions(tenantId?: number): WebhookSubscription[];
+  listSubscriptions(tenantId?: number): Promise<WebhookSubscription[]>;
   /**
    * Whether `tenantId` has an active subscription: the outbox is written only then, so
    * a server without subscribers pays nothing per write. Cached; every change above
    * refreshes it.
    */
-  hasSubscribers(tenantId: number): boolean;
+  hasSubscribers(tenantId: number): Promise<boolean>;
 
   /**
    * Appends an event to the outbox. Call it inside the transaction of the write that
    * makes the event: it commits with it. Returns its seq.
    */
-  appendEvent(event: NewWebhookEvent): number;
+  appendEvent(event: NewWebhookEvent): Promise<number>;
   /**
    * How many events this process has appended (rolled back ones included): a request
    * compares it before and after, to know whether it made any.
@@ -152,7 +153,7 @@ export interface WebhookStore {
    * The next events for a subscription: its tenant's, with seq after its cursor, oldest
    * first, at most `limit`.
    */
-  eventsAfter(tenantId: number, cursor: number, limit: number): WebhookEvent[];
+  eventsAfter(tenantId: number, cursor: number, limit: number): Promise<WebhookEvent[]>;
   /**
    * Logs an attempt and applies its outcome in one transaction: `delivered` moves the
    * cursor to `advanceTo` (the last event delivered or skipped) and clears the failure
@@ -164,19 +165,34 @@ export interface WebhookStore {
   recordAttempt(
     attempt: Omit<DeliveryAttempt, 'id'>,
     effect: { advanceTo?: number; disabledReason?: string; failingSinceMs?: number },
-  ): DeliveryAttempt | undefined;
+  ): Promise<DeliveryAttempt | undefined>;
   /**
    * Makes a failing subscription's next attempt due now (its backoff forgotten, its
    * failure run kept): a test's or an operator's "retry now". Nothing for one switched off.
    */
-  retryNow(subscriptionId: string): void;
+  retryNow(subscriptionId: string): Promise<void>;
+  /**
+   * Claims the delivery of a subscription's events for `owner` (one server process)
+   * until `untilMs`: false when another owner holds a claim that has not expired.
+   * Several processes share one database; each subscription is delivered by one of them
+   * at a time, in order. A claim ends with {@link releaseSubscription}, or when it
+   * expires (a process killed mid-delivery): the owner renews it while it delivers.
+   */
+  claimSubscription(
+    subscriptionId: string,
+    owner: string,
+    nowMs: number,
+    untilMs: number,
+  ): Promise<boolean>;
+  /** Ends `owner`'s claim on a subscription, if it holds one. */
+  releaseSubscription(subscriptionId: string, owner: string): Promise<void>;
   /** Moves a cursor past events its triggers do not take (nothing sent, nothing logged). */
-  skipTo(subscriptionId: string, seq: number): void;
+  skipTo(subscriptionId: string, seq: number): Promise<void>;
   /** A subscription's attempts, newest first. */
-  listAttempts(subscriptionId: string, limit: number): DeliveryAttempt[];
+  listAttempts(subscriptionId: string, limit: number): Promise<DeliveryAttempt[]>;
   /**
    * Deletes outbox events every subscription of their tenant has passed (and those of
    * tenants without subscriptions), a few hundred at a time; returns how many.
    */
-  pruneEvents(): number;
+  pruneEvents(): Promise<number>;
 }

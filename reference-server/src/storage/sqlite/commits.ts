@@ -151,6 +151,50 @@ export class SqliteCommits {
     }
   }
 
+  /**
+   * {@link transaction} for a function that awaits. A commit is held while it runs, so
+   * no batch is committed with its savepoint half done; the caller runs one at a time
+   * (see `sqlite/unit-lock.ts`), so savepoints nest as the calls do.
+   */
+  async transactionAsync<T>(fn: () => T | Promise<T>): Promise<T> {
+    const connection = this.connection;
+    if (!this.groupCommit && !this.batch && this.holds === 0 && !connection.inTransaction) {
+      this.tx.begin.run();
+      try {
+        const result = await fn();
+        this.tx.commit.run();
+        this.commitCount++;
+        return result;
+      } catch (error) {
+        if (connection.inTransaction) this.tx.rollback.run();
+        throw error;
+      }
+    }
+    if (!connection.inTransaction) {
+      if (this.batch) this.failBatch(new Error('SQLite rolled back'));
+      if (!this.batch) this.openBatch();
+    }
+    const release = this.holdCommit();
+    try {
+      this.tx.savepoint.run();
+      try {
+        const result = await fn();
+        this.tx.release.run();
+        return result;
+      } catch (error) {
+        if (this.connection.inTransaction) {
+          this.tx.rollbackTo.run();
+          this.tx.release.run();
+        } else if (this.batch) {
+          this.failBatch(error);
+        }
+        throw error;
+      }
+    } finally {
+      release();
+    }
+  }
+
   /** `fn` in a savepoint: released when it returns, rolled back alone when it throws. */
   private unit<T>(fn: () => T): T {
     this.tx.savepoint.run();

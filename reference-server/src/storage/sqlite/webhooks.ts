@@ -17,7 +17,6 @@ import type {
   NewWebhookSubscription,
   SubscriptionSource,
   WebhookEvent,
-  WebhookStore,
   WebhookSubscription,
 } from '../webhook-store.js';
 import type { RepositoryConnection } from './connection.js';
@@ -78,19 +77,21 @@ const NO_BOUND = Number.MAX_SAFE_INTEGER;
  *
  * @example
  * ```ts
- * const storage = openStorage(':memory:');
- * const tenant = storage.ensureTenant('demo');
- * storage.webhooks.addSubscription({
+ * const engine = new SqliteEngine(':memory:');
+ * const tenant = engine.ensureTenant('demo');
+ * engine.webhooks.addSubscription({
  *   id: crypto.randomUUID(), tenantId: tenant.id, url: 'https://example.org/hook',
  *   secret: 's3cret', triggers: ['*'], source: 'api', createdMs: Date.now(),
  * });
- * storage.webhooks.hasSubscribers(tenant.id); // true
+ * engine.webhooks.hasSubscribers(tenant.id); // true
  * ```
  */
-export class SqliteWebhookStore implements WebhookStore {
+export class SqliteWebhookStore {
   /** Tenants with an active subscription (see {@link hasSubscribers}). */
   private subscribed = new Set<number>();
   private readonly committedWatchers = new Set<() => void>();
+  /** Delivery claims by subscription id (see {@link claimSubscription}). */
+  private readonly claims = new Map<string, { owner: string; untilMs: number }>();
   appendedCount = 0;
 
   constructor(private readonly owner: RepositoryConnection) {
@@ -335,6 +336,28 @@ export class SqliteWebhookStore implements WebhookStore {
         'UPDATE webhook_subscriptions SET next_attempt_ms = NULL WHERE id = ? AND active = 1',
       ).run(subscriptionId),
     );
+  }
+
+  /**
+   * Claims a subscription's delivery (see `WebhookStore.claimSubscription`). One process
+   * owns a SQLite database, so the claims live in memory: they only keep two delivery
+   * loops of this process apart.
+   */
+  claimSubscription(
+    subscriptionId: string,
+    owner: string,
+    nowMs: number,
+    untilMs: number,
+  ): boolean {
+    const held = this.claims.get(subscriptionId);
+    if (held && held.owner !== owner && held.untilMs > nowMs) return false;
+    this.claims.set(subscriptionId, { owner, untilMs });
+    return true;
+  }
+
+  /** Ends `owner`'s claim on a subscription, if it holds one. */
+  releaseSubscription(subscriptionId: string, owner: string): void {
+    if (this.claims.get(subscriptionId)?.owner === owner) this.claims.delete(subscriptionId);
   }
 
   skipTo(subscriptionId: string, seq: number): void {
