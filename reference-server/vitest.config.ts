@@ -11,5 +11,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
+    // A PostgreSQL cluster for the run (ADIS_TEST_POSTGRES_URL, or a throwaway one).
+    globalSetup: ['test/postgres/global-setup.ts'],
   },
 });

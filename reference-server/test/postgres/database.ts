@@ -1,0 +1,89 @@
+/**
+ * A database of its own for each test, created in the run's PostgreSQL cluster
+ * (`ADIS_TEST_POSTGRES_URL`, which global-setup.ts sets) and dropped afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** A database created for one test: its URL and the call that drops it. */
+export interface FreshDatabase {
+  /** URL of the new database (same server, user and options as the admin URL). */
+  url: string;
+  /** The database's name, `<prefix>_<random>`. */
+  name: string;
+  /** Ends its connections and drops it; safe to call twice. */
+  drop(): Promise<void>;
+}
+
+/**
+ * The admin URL of the run's cluster: `ADIS_TEST_POSTGRES_URL`. Throws when it is unset
+ * (outside vitest, start one with `tsx scripts/postgres-cluster.ts start`).
+ *
+ * @example
+ * ```ts
+ * const admin = new pg.Client({ connectionString: testPostgresUrl() });
+ * ```
+ */
+export function testPostgresUrl(): string {
+  const url = process.env.ADIS_TEST_POSTGRES_URL;
+  if (!url) {
+    throw new Error(
+      'ADIS_TEST_POSTGRES_URL is not set: run through the reference server vitest config (its global setup starts a cluster), or start one with `tsx scripts/postgres-cluster.ts start` and export the URL it prints.',
+    );
+  }
+  return url;
+}
+
+/**
+ * Creates a uniquely named database on the run's cluster (or on `adminUrl`), so tests
+ * running side by side never share tables.
+ *
+ * @example
+ * ```ts
+ * const db = await freshDatabase('records');
+ * onTestFinished(() => db.drop());
+ * const pool = new pg.Pool({ connectionString: db.url });
+ * ```
+ */
+export async function freshDatabase(
+  prefix: string,
+  adminUrl = testPostgresUrl(),
+): Promise<FreshDatabase> {
+  // Identifiers are at most 63 bytes; lower case and digits need no quoting rules.
+  const stem =
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9_]/g, '_')
+      .slice(0, 40) || 'test';
+  const name = `${stem}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    url: url.toString(),
+    name,
+    async drop() {
+      if (dropped) return;
+      await withAdmin(adminUrl, async (admin) => {
+        // WITH (FORCE) also ends sessions, but one opening meanwhile would still block it.
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      });
+      dropped = true;
+    },
+  };
+}
+
+async function withAdmin<T>(adminUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 });
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
