@@ -1,0 +1,252 @@
+/**
+ * The pool of connections of a {@link PostgresStorage} and its units of work. Every
+ * repository (records, tenants, webhooks, …) runs its SQL through
+ * {@link PostgresConnection.query}, which picks the right connection: the one of the
+ * transaction or unit the caller is inside (found through an `AsyncLocalStorage`, so it
+ * follows awaits), else any free one of the pool. Errors meaning the database cannot be
+ * reached are mapped here, once (errors.ts).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+import type { UnitOptions } from '../storage.js';
+import { isRetryable, mapError } from './errors.js';
+
+/** How many times a top-level transaction runs in all when it meets 40001 or 40P01. */
+const TRANSACTION_ATTEMPTS = 4;
+
+/** How to open the pool (the connection's part of `PostgresStorageOptions`). */
+export interface PostgresConnectionOptions {
+  /** Most connections open at once. Default 10. */
+  poolSize?: number;
+  /** Milliseconds to wait for a free connection before StorageUnavailableError. Default 5000. */
+  poolWaitMs?: number;
+  /** `application_name` of the sessions (pg_stat_activity). Default `adis-reference-server`. */
+  applicationName?: string;
+}
+
+/** A top-level database transaction: its client, and whether it has ended. */
+interface OpenTransaction {
+  client: pg.PoolClient;
+  /** Set when COMMIT or ROLLBACK ran: a context still holding it must use the pool. */
+  ended: boolean;
+  /** Names the next savepoint. */
+  savepoints: number;
+}
+
+/**
+ * What the async context of a caller holds: its transaction, and the tail of the
+ * savepoints started from this level, which run one after another (two savepoints
+ * interleaved on one connection would release each other's work).
+ */
+interface Scope {
+  transaction: OpenTransaction;
+  tail: Promise<unknown>;
+}
+
+/**
+ * A `pg.Pool` and the units of work on it.
+ *
+ * @example
+ * ```ts
+ * const connection = new PostgresConnection('postgres://localhost/adis');
+ * await connection.transaction(async () => {
+ *   await connection.query('INSERT INTO settings (key, value) VALUES ($1, $2)', ['a', 'b']);
+ * });
+ * await connection.close();
+ * ```
+ */
+export class PostgresConnection {
+  readonly pool: pg.Pool;
+  private readonly scopes = new AsyncLocalStorage<Scope>();
+  private closed = false;
+
+  constructor(url: string, options: PostgresConnectionOptions = {}) {
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: Math.max(1, Math.floor(options.poolSize ?? 10)),
+      // pg-pool applies it to waiting for a free client as well as to connecting.
+      connectionTimeoutMillis: Math.max(1, Math.floor(options.poolWaitMs ?? 5000)),
+      application_name: options.applicationName ?? 'adis-reference-server',
+    });
+    // An idle client losing its server (a restart) must not crash the process: the
+    // pool drops it, and the next query connects again or reports it.
+    this.pool.on('error', () => {});
+    // Nor a checked-out one: its failure reaches the caller as the query's error.
+    this.pool.on('connect', (client) => client.on('error', () => {}));
+  }
+
+  /**
+   * Runs `sql` on the connection of the caller's transaction or unit, if it is inside
+   * one still running, else on any free connection. Rejects with
+   * StorageUnavailableError when the database cannot be reached or no connection frees
+   * up within `poolWaitMs`.
+   *
+   * @example
+   * ```ts
+   * const { rows } = await connection.query<{ value: string }>(
+   *   'SELECT value FROM settings WHERE key = $1', ['theme']);
+   * ```
+   */
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    sql: string,
+    params?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    const scope = this.currentScope();
+    try {
+      if (scope) return await scope.transaction.client.query<R>(sql, params);
+      return await this.pool.query<R>(sql, params);
+    } catch (error) {
+      throw mapError(error);
+    }
+  }
+
+  /**
+   * Whether the caller is inside a running transaction or unit.
+   *
+   * @example
+   * ```ts
+   * await connection.transaction(async () => connection.inTransaction()); // true
+   * ```
+   */
+  inTransaction(): boolean {
+    return this.currentScope() !== undefined;
+  }
+
+  /**
+   * Runs `fn` as one unit of work. Top level: a transaction (READ COMMITTED) on a
+   * connection of its own, run again whole (a few times) when the server aborts it as a
+   * serialization failure or a deadlock. Inside a transaction or unit: a savepoint of
+   * it, whose throw rolls back its own writes only.
+   *
+   * @example
+   * ```ts
+   * await connection.transaction(async () => {
+   *   await connection.query('UPDATE settings SET value = $2 WHERE key = $1', ['a', 'c']);
+   * });
+   * ```
+   */
+  transaction<T>(fn: () => T | Promise<T>): Promise<T> {
+    const scope = this.currentScope();
+    if (scope) return this.savepoint(scope, fn);
+    return this.topLevel(fn, TRANSACTION_ATTEMPTS);
+  }
+
+  /**
+   * Runs `fn`, which may await anything, in one database transaction: everything it
+   * writes commits together when it resolves, or rolls back when it throws.
+   * Transactions inside it are savepoints. Inside a running unit it is a savepoint of
+   * it, unless `detached` (work that outlives the caller): then, as at top level, a
+   * transaction of its own. Never retried: `fn` may have done more than write.
+   *
+   * @example
+   * ```ts
+   * await connection.unit(async () => {
+   *   await connection.query('INSERT INTO settings (key, value) VALUES ($1, $2)', ['a', 'b']);
+   *   await somethingElse();
+   * });
+   * ```
+   */
+  unit<T>(fn: () => Promise<T>, options?: UnitOptions): Promise<T> {
+    const scope = this.currentScope();
+    if (scope && !options?.detached) return this.savepoint(scope, fn);
+    return this.topLevel(fn, 1);
+  }
+
+  /**
+   * Ends the pool (its connections close once released). Safe to call twice.
+   *
+   * @example
+   * ```ts
+   * await connection.close();
+   * ```
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  /** The caller's scope, unless its transaction has ended. */
+  private currentScope(): Scope | undefined {
+    const scope = this.scopes.getStore();
+    return scope && !scope.transaction.ended ? scope : undefined;
+  }
+
+  private async topLevel<T>(fn: () => T | Promise<T>, attempts: number): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.runTransaction(fn);
+      } catch (error) {
+        if (attempt < attempts && isRetryable(error)) {
+          // A short random pause, so that two transactions that deadlocked do not meet again.
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+          continue;
+        }
+        throw mapError(error);
+      }
+    }
+  }
+
+  private async runTransaction<T>(fn: () => T | Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw mapError(error);
+    }
+    const transaction: OpenTransaction = { client, ended: false, savepoints: 0 };
+    // A client whose ROLLBACK failed is in an unknown state: the pool must drop it.
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await this.scopes.run({ transaction, tail: Promise.resolve() }, fn);
+      const commit = await client.query('COMMIT');
+      // COMMIT of a transaction that an error aborted (one caught without a savepoint)
+      // rolls back and says so only by its tag.
+      if (commit.command === 'ROLLBACK') {
+        throw new Error('transaction was aborted by an earlier error and rolled back');
+      }
+      return result;
+    } catch (error) {
+      transaction.ended = true;
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      }
+      throw error;
+    } finally {
+      transaction.ended = true;
+      client.release(broken);
+    }
+  }
+
+  /** Runs `fn` in a savepoint of the scope's transaction, after its earlier savepoints. */
+  private savepoint<T>(scope: Scope, fn: () => T | Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      const { transaction } = scope;
+      const client = transaction.client;
+      const name = `adis_sp_${++transaction.savepoints}`;
+      try {
+        await client.query(`SAVEPOINT ${name}`);
+      } catch (error) {
+        throw mapError(error);
+      }
+      try {
+        const result = await this.scopes.run({ transaction, tail: Promise.resolve() }, fn);
+        await client.query(`RELEASE SAVEPOINT ${name}`);
+        return result;
+      } catch (error) {
+        if (!transaction.ended) {
+          await client
+            .query(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`)
+            .catch(() => undefined);
+        }
+        throw mapError(error);
+      }
+    };
+    const result = scope.tail.then(run, run);
+    scope.tail = result.catch(() => undefined);
+    return result;
+  }
+}
