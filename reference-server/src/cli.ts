@@ -344,10 +344,10 @@ async function main(argv: string[]): Promise<void> {
 
   if (keysFile && namespaces) {
     // The file is authoritative for the keys it manages: keys removed from it stop working.
-    storage.transaction(() => {
-      storage.removeApiKeys('keys-file');
+    await storage.transaction(async () => {
+      await storage.removeApiKeys('keys-file');
       for (const [tenant, namespace] of namespaces) {
-        const kept = storage.ensureTenant(tenant, namespace).namespace;
+        const kept = (await storage.ensureTenant(tenant, namespace)).namespace;
         if (namespace !== undefined && kept !== namespace) {
           console.log(
             `Tenant ${tenant} keeps namespace ${kept}, set when it was created; the keys file's ${namespace} is not applied`,
@@ -355,18 +355,19 @@ async function main(argv: string[]): Promise<void> {
         }
       }
       for (const key of keysFile.keys) {
-        storage.putApiKey(key.token, key.tenant, key.access, 'keys-file');
+        await storage.putApiKey(key.token, key.tenant, key.access, 'keys-file');
       }
     });
     console.log(`API keys: ${keysFile.keys.length} loaded from ${values.keys}`);
   } else {
-    let token = storage.getSetting('demo_token');
+    let token = await storage.getSetting('demo_token');
     if (!token) {
-      token = `demo-${randomBytes(18).toString('base64url')}`;
-      storage.transaction(() => {
-        storage.putApiKey(token as string, 'demo', 'write', 'demo');
-        storage.setSetting('demo_token', token as string);
+      const made = `demo-${randomBytes(18).toString('base64url')}`;
+      await storage.transaction(async () => {
+        await storage.putApiKey(made, 'demo', 'write', 'demo');
+        await storage.setSetting('demo_token', made);
       });
+      token = made;
     }
     console.log(`API key (demo tenant, write): ${token}`);
   }
@@ -374,11 +375,15 @@ async function main(argv: string[]): Promise<void> {
   if (webhooksFile) {
     // The file is authoritative for the subscriptions it manages, as for keys: those
     // removed from it stop; those kept (same tenant and URL) keep their place in the outbox.
-    storage.transaction(() =>
-      storage.webhooks.replaceFileSubscriptions(
-        fileSubscriptions(webhooksFile, (tenant) => storage.ensureTenant(tenant).id, Date.now()),
-      ),
-    );
+    await storage.transaction(async () => {
+      const tenantIds = new Map<string, number>();
+      for (const { tenant } of webhooksFile.webhooks) {
+        tenantIds.set(tenant, (await storage.ensureTenant(tenant)).id);
+      }
+      await storage.webhooks.replaceFileSubscriptions(
+        fileSubscriptions(webhooksFile, (tenant) => tenantIds.get(tenant) ?? 0, Date.now()),
+      );
+    });
     console.log(
       `Webhooks: ${webhooksFile.webhooks.length} subscriptions loaded from ${values.webhooks}`,
     );
@@ -387,7 +392,7 @@ async function main(argv: string[]): Promise<void> {
   if (seedCount > 0) {
     const seed = Date.now() & 0x7fffffff;
     let started = performance.now();
-    seedPeople(storage, { tenant: 'demo', count: seedCount, seed });
+    await seedPeople(storage, { tenant: 'demo', count: seedCount, seed });
     console.log(`Seeded ${seedCount} demo people in ${Math.round(performance.now() - started)} ms`);
     // Activity only in a new database: a later `--seed n` adds people, not a second copy
     // of the demo petitions and events.
@@ -395,12 +400,12 @@ async function main(argv: string[]): Promise<void> {
       started = performance.now();
       // Written with the preset's kinds: its rules (derived members, read-only kinds) apply.
       const registry = defaultRegistry(preset);
-      const counts = seedActivity(storage, { tenant: 'demo', seed, registry });
+      const counts = await seedActivity(storage, { tenant: 'demo', seed, registry });
       console.log(
         `Seeded demo activity in ${Math.round(performance.now() - started)} ms: ${describeActivity(counts)}`,
       );
       if (preset.seed) {
-        const own = preset.seed(storage, { tenant: 'demo', seed, registry });
+        const own = await preset.seed(storage, { tenant: 'demo', seed, registry });
         console.log(`Seeded ${preset.name} data: ${describeActivity(own)}`);
       }
     }
@@ -436,7 +441,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     running = await startServer({ app, port, host, timeouts });
   } catch (error) {
-    storage.close();
+    await storage.close();
     // One line that says what to do, rather than Node's `listen EADDRINUSE: ...`.
     const message = listenFailureMessage(error, port, host);
     throw message === undefined ? error : new Error(message);

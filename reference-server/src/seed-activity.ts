@@ -107,17 +107,20 @@ function catalogRegistry(): KindRegistry {
  * @example
  * ```ts
  * const storage = openStorage(':memory:');
- * seedPeople(storage, { tenant: 'demo', count: 100 });
- * const counts = seedActivity(storage, { tenant: 'demo', seed: 7 });
+ * await seedPeople(storage, { tenant: 'demo', count: 100 });
+ * const counts = await seedActivity(storage, { tenant: 'demo', seed: 7 });
  * counts.petition; // 3
  * ```
  */
-export function seedActivity(storage: Storage, options: ActivitySeedOptions): ActivityCounts {
+export function seedActivity(
+  storage: Storage,
+  options: ActivitySeedOptions,
+): Promise<ActivityCounts> {
   const registry = options.registry ?? catalogRegistry();
   const now = options.now ?? new Date();
-  return storage.transaction(() => {
-    const tenant = storage.ensureTenant(options.tenant);
-    const people = storage.listRecords({
+  return storage.transaction(async () => {
+    const tenant = await storage.ensureTenant(options.tenant);
+    const people = await storage.listRecords({
       tenantId: tenant.id,
       kind: 'person',
       limit: options.people ?? 60,
@@ -126,7 +129,7 @@ export function seedActivity(storage: Storage, options: ActivitySeedOptions): Ac
     const choose = new Chooser(prng(options.seed ?? 1));
     const records = new RecordService(storage, registry);
     const creator = new Creator(records, registry, tenant, now, ACTIVITY_KINDS);
-    runSteps(ACTIVITY_STEPS, creator, choose, people, now);
+    await runSteps(ACTIVITY_STEPS, creator, choose, people, now);
     return creator.counts;
   });
 }

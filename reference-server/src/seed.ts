@@ -268,11 +268,11 @@ export interface SeedOptions {
  * @example
  * ```ts
  * const storage = openStorage(':memory:');
- * seedPeople(storage, { count: 300 });
+ * await seedPeople(storage, { count: 300 });
  * ```
  */
-export function seedPeople(storage: Storage, options: SeedOptions): number {
-  const tenant = storage.ensureTenant(options.tenant ?? 'demo');
+export async function seedPeople(storage: Storage, options: SeedOptions): Promise<number> {
+  const tenant = await storage.ensureTenant(options.tenant ?? 'demo');
   const random = prng(options.seed ?? 1);
   const every = options.progressEvery ?? 100_000;
   const stamp = new Date().toISOString();

@@ -55,7 +55,7 @@ export async function closeStorageWhenIdle(
   const timedOut = await Promise.race([backgroundIdle(storage).then(() => false), late]);
   clearTimeout(timer);
   if (timedOut) log(`background work still pending after ${graceMs} ms is lost`);
-  storage.close();
+  await storage.close();
 }
 
 /** Whether the process `pid` still exists (EPERM: it does, but is not ours to signal). */

@@ -242,6 +242,8 @@ type ResolvedSeed = Required<TestSeed>;
 interface Backend {
   storage: Storage;
   app: Hono<AppEnv>;
+  /** Resolves once the keys and the seed are written: requests wait for it. */
+  ready: Promise<void>;
 }
 
 /**
@@ -290,23 +292,28 @@ export function createTestServer(
   const fresh = (): Backend => {
     // Tenants get the preset's namespace: identifiers `action_network:<id>` under Action Network's.
     const storage = openStorage(':memory:', { defaultNamespace: preset.namespace });
-    try {
-      storage.transaction(() => {
-        for (const key of keyList) storage.putApiKey(key.token, key.tenant, key.access);
+    const write = async () => {
+      await storage.transaction(async () => {
+        for (const key of keyList) await storage.putApiKey(key.token, key.tenant, key.access);
       });
       if (seed) {
-        seedPeople(storage, { tenant: seed.tenant, count: seed.people, seed: seed.seed });
+        await seedPeople(storage, { tenant: seed.tenant, count: seed.people, seed: seed.seed });
         if (seed.activity) {
           const registry = defaultRegistry(preset);
-          seedActivity(storage, { tenant: seed.tenant, seed: seed.seed, now: seed.now, registry });
-          preset.seed?.(storage, { tenant: seed.tenant, seed: seed.seed, registry });
+          await seedActivity(storage, {
+            tenant: seed.tenant,
+            seed: seed.seed,
+            now: seed.now,
+            registry,
+          });
+          await preset.seed?.(storage, { tenant: seed.tenant, seed: seed.seed, registry });
         }
       }
-      return { storage, app: createApp({ ...appOptions, storage }) };
-    } catch (error) {
-      storage.close();
-      throw error;
-    }
+    };
+    const ready = write();
+    // Its failure is every request's answer (dispatch awaits it), never unhandled.
+    ready.catch(() => undefined);
+    return { storage, app: createApp({ ...appOptions, storage }), ready };
   };
 
   // Mutable on purpose: handlers, fetch and listening servers look it up per request,
@@ -319,8 +326,11 @@ export function createTestServer(
   };
   // `env` carries @hono/node-server's bindings under listen(): the app reads the
   // client's address from them.
-  const dispatch = async (request: Request, env?: unknown): Promise<Response> =>
-    current().app.fetch(request, env);
+  const dispatch = async (request: Request, env?: unknown): Promise<Response> => {
+    const { app, ready } = current();
+    await ready;
+    return app.fetch(request, env);
+  };
   const overHttp = new Hono<AppEnv>().all('*', (c) => dispatch(c.req.raw, c.env));
   const webhooks = kitWebhooks({
     origin,
@@ -351,7 +361,7 @@ export function createTestServer(
       void closeStorageWhenIdle(previous.storage);
     },
     async listen() {
-      current();
+      await current().ready;
       const server = await startServer({ app: overHttp, port: 0, host: '127.0.0.1' });
       running.push(server);
       return server;

@@ -55,10 +55,12 @@ function nameKey(doc: JsonObject): LookupKey[] {
 }
 
 function uniqueName(kind: string) {
-  return (doc: JsonObject, _refs: References, id: string, context: CheckContext) => {
+  return async (doc: JsonObject, _refs: References, id: string, context: CheckContext) => {
     const key = nameKey(doc)[0];
     if (!key) return [];
-    const others = context.findByKey(kind, 'name', key.value).filter((other) => other !== id);
+    const others = (await context.findByKey(kind, 'name', key.value)).filter(
+      (other) => other !== id,
+    );
     return others.length === 0
       ? []
       : [
@@ -160,14 +162,14 @@ function ticketsPerLevel(doc: JsonObject | undefined): Map<string, number> {
  * and fit in what is left of it: the level's capacity minus the tickets others hold.
  * On update the attendance's own current tickets are given back first.
  */
-function checkTickets(doc: JsonObject, refs: References, id: string, context: CheckContext) {
+async function checkTickets(doc: JsonObject, refs: References, id: string, context: CheckContext) {
   const eventRef = refs.event;
-  const event = eventRef ? context.document(eventRef) : undefined;
+  const event = eventRef ? await context.document(eventRef) : undefined;
   if (!eventRef || !event || !Array.isArray(event.ticket_levels)) return [];
   const wanted = ticketsPerLevel(doc);
   if (wanted.size === 0) return [];
-  const held = ticketsPerLevel(context.document({ kind: 'attendance', id }));
-  const totals = context.totals(eventRef);
+  const held = ticketsPerLevel(await context.document({ kind: 'attendance', id }));
+  const totals = await context.totals(eventRef);
   const levels = new Map(
     objects(event.ticket_levels)
       .filter((level) => typeof level.title === 'string')
@@ -200,8 +202,8 @@ function checkTickets(doc: JsonObject, refs: References, id: string, context: Ch
 }
 
 /** A donation to a page is in the page's currency, so the page's total_amount adds up. */
-function checkDonation(doc: JsonObject, refs: References, _id: string, context: CheckContext) {
-  const page = refs.fundraising_page ? context.document(refs.fundraising_page) : undefined;
+async function checkDonation(doc: JsonObject, refs: References, _id: string, context: CheckContext) {
+  const page = refs.fundraising_page ? await context.document(refs.fundraising_page) : undefined;
   if (!page || typeof page.currency !== 'string' || typeof doc.currency !== 'string') return [];
   if (page.currency === doc.currency) return [];
   return [
@@ -231,9 +233,9 @@ function checkQuery(doc: JsonObject): ErrorDescription[] {
  * responses; a SingleChoice question exactly one response; a MultiChoice question one
  * or more; every response must be one of the question's keys.
  */
-function checkAnswer(doc: JsonObject, refs: References, _id: string, context: CheckContext) {
+async function checkAnswer(doc: JsonObject, refs: References, _id: string, context: CheckContext) {
   const questionRef = refs.question;
-  const question = questionRef ? context.document(questionRef) : undefined;
+  const question = questionRef ? await context.document(questionRef) : undefined;
   if (!question) return [];
   const errors: ErrorDescription[] = [];
   const responses = Array.isArray(doc.responses) ? doc.responses : [];

@@ -47,15 +47,15 @@ export type References = Record<string, ParentRef>;
 /** What a kind's contributions can read: the records of the writer's tenant. */
 export interface ReadContext {
   /** A referenced record's document, if it exists in the caller's tenant. */
-  document(ref: ParentRef): JsonObject | undefined;
+  document(ref: ParentRef): Promise<JsonObject | undefined>;
 }
 
 /** What a kind's cross-record checks can read. */
 export interface CheckContext extends ReadContext {
   /** Ids of the caller's records of `kind` with the lookup key `name` = `value`. */
-  findByKey(kind: string, name: string, value: string): string[];
+  findByKey(kind: string, name: string, value: string): Promise<string[]>;
   /** The current totals of a record (what other records add to it). */
-  totals(ref: ParentRef): Record<string, number>;
+  totals(ref: ParentRef): Promise<Record<string, number>>;
 }
 
 /**
@@ -136,7 +136,11 @@ export interface ResourceKind {
    * for totals of a record further up (an attendance counts towards the event
    * campaign of its event, under Action Network's preset).
    */
-  contributions?(doc: JsonObject, refs: References, context: ReadContext): Contribution[];
+  contributions?(
+    doc: JsonObject,
+    refs: References,
+    context: ReadContext,
+  ): Contribution[] | Promise<Contribution[]>;
   /** Names of the totals other records add to this one; rendered as 0 when none. */
   totals?: readonly string[];
   /**
@@ -162,7 +166,12 @@ export interface ResourceKind {
    */
   event?: KindEvent;
   /** Rules that need other records (an answer's responses against its question). */
-  check?(doc: JsonObject, refs: References, id: string, context: CheckContext): ErrorDescription[];
+  check?(
+    doc: JsonObject,
+    refs: References,
+    id: string,
+    context: CheckContext,
+  ): ErrorDescription[] | Promise<ErrorDescription[]>;
 }
 
 /** A helper endpoint of each record of a kind, linked as `std:<rel>`. */

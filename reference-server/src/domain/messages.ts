@@ -195,11 +195,15 @@ function matches(
 }
 
 /** Ids of the people with an item on a list (organizations on it receive nothing). */
-function peopleOnList(records: RecordService, tenant: Tenant, listId: string): Set<string> {
+async function peopleOnList(
+  records: RecordService,
+  tenant: Tenant,
+  listId: string,
+): Promise<Set<string>> {
   const people = new Set<string>();
   let after = 0;
   for (;;) {
-    const page = records.storage.listRecords({
+    const page = await records.storage.listRecords({
       tenantId: tenant.id,
       kind: 'item',
       parent: { kind: 'list', id: listId },
@@ -223,27 +227,31 @@ function peopleOnList(records: RecordService, tenant: Tenant, listId: string): S
  *
  * @example
  * ```ts
- * countRecipients(records, tenant, referencesOf(message.doc)); // 42
+ * await countRecipients(records, tenant, referencesOf(message.doc)); // 42
  * ```
  */
-export function countRecipients(records: RecordService, tenant: Tenant, refs: References): number {
+export async function countRecipients(
+  records: RecordService,
+  tenant: Tenant,
+  refs: References,
+): Promise<number> {
   const personKind = records.registry.bySingular('person');
-  const onList = refs.list ? peopleOnList(records, tenant, refs.list.id) : new Set<string>();
+  const onList = refs.list ? await peopleOnList(records, tenant, refs.list.id) : new Set<string>();
   const query = refs.query
-    ? records.storage.getRecord(tenant.id, refs.query.kind, refs.query.id)
+    ? await records.storage.getRecord(tenant.id, refs.query.kind, refs.query.id)
     : undefined;
   if (!query || !personKind) return onList.size;
   const filter = typeof query.doc.filter === 'string' ? query.doc.filter.trim() : '';
   // The query's filter was checked when the query was written.
   const filters = filter === '' ? [] : parseFilter(filter, PERSON_FILTER_FIELDS, 'std:query');
-  const selected = records.storage.countRecords({
+  const selected = await records.storage.countRecords({
     tenantId: tenant.id,
     kind: 'person',
     ...(filters.length ? { filters } : {}),
   });
   let onlyOnList = 0;
   for (const id of onList) {
-    const person = records.storage.getRecord(tenant.id, 'person', id);
+    const person = await records.storage.getRecord(tenant.id, 'person', id);
     if (person && !matches(person, personKind, filters)) onlyOnList += 1;
   }
   return selected + onlyOnList;
@@ -303,7 +311,11 @@ function refuseUnlessDraftOrScheduled(progress: MessageProgress, doing: string):
  * it cannot: no body text (`MESSAGE_INCOMPLETE`), no list or query, or nobody on them
  * (`MESSAGE_HAS_NO_TARGETS`).
  */
-function readyRecipients(records: RecordService, tenant: Tenant, message: StoredRecord): number {
+async function readyRecipients(
+  records: RecordService,
+  tenant: Tenant,
+  message: StoredRecord,
+): Promise<number> {
   const errors: ErrorDescription[] = [];
   const body = message.doc.body;
   if (typeof body !== 'string' || body.trim() === '') {
@@ -324,7 +336,7 @@ function readyRecipients(records: RecordService, tenant: Tenant, message: Stored
     });
     throw new ApiError(400, errors, 'std:message');
   }
-  const recipients = countRecipients(records, tenant, refs);
+  const recipients = await countRecipients(records, tenant, refs);
   if (recipients === 0) {
     errors.push({
       error_code: ErrorCode.MESSAGE_HAS_NO_TARGETS,
@@ -355,30 +367,30 @@ function plural(count: number, word: string): string {
  *
  * @example
  * ```ts
- * actOnMessage(records, tenant, messageId, { type: 'send' }, { sendRate: 50 });
+ * await actOnMessage(records, tenant, messageId, { type: 'send' }, { sendRate: 50 });
  * // 'Sending started: 120 recipients at 50 per second'
  * ```
  */
-export function actOnMessage(
+export async function actOnMessage(
   records: RecordService,
   tenant: Tenant,
   id: string,
   action: MessageAction,
   options: MessageActionOptions,
-): string {
+): Promise<string> {
   const kind = records.registry.bySingular('message');
   if (!kind) throw new Error('the message kind is not registered');
   const now = options.now ?? new Date();
-  return records.storage.transaction(() => {
-    const message = records.get(tenant, kind, id);
+  return records.storage.transaction(async () => {
+    const message = await records.get(tenant, kind, id);
     const state = sendStateOf(message.doc);
     const progress = messageProgress(state, now);
-    const store = (next: SendState | undefined) => {
+    const store = async (next: SendState | undefined) => {
       const { [SERVER_STATE]: _old, ...fields } = message.doc;
       const identifiers = Array.isArray(message.doc.identifiers)
         ? message.doc.identifiers.filter((value): value is string => typeof value === 'string')
         : [];
-      records.replace(
+      await records.replace(
         tenant,
         kind,
         message,
@@ -390,8 +402,8 @@ export function actOnMessage(
     switch (action.type) {
       case 'send': {
         refuseUnlessDraftOrScheduled(progress, 'be sent again');
-        const recipients = readyRecipients(records, tenant, message);
-        store({
+        const recipients = await readyRecipients(records, tenant, message);
+        await store({
           status: 'sending',
           total_targeted: recipients,
           send_rate: options.sendRate,
@@ -409,7 +421,7 @@ export function actOnMessage(
           );
         }
         const reached = progress.total_sent ?? 0;
-        store({
+        await store({
           ...state,
           status: 'stopped',
           sent_start_date: progress.sent_start_date,
@@ -435,7 +447,7 @@ export function actOnMessage(
             'std:message',
           );
         }
-        const recipients = readyRecipients(records, tenant, message);
+        const recipients = await readyRecipients(records, tenant, message);
         const stopDate =
           'scheduled_stop_date' in action.schedule
             ? action.schedule.scheduled_stop_date
@@ -447,7 +459,7 @@ export function actOnMessage(
           scheduled_start_date: iso(start),
         };
         if (stopDate !== undefined) next.scheduled_stop_date = iso(Date.parse(stopDate));
-        store(next);
+        await store(next);
         return `Scheduled to start at ${next.scheduled_start_date}${
           next.scheduled_stop_date ? ` and stop at ${next.scheduled_stop_date}` : ''
         }: ${plural(recipients, 'recipient')}`;
@@ -459,7 +471,7 @@ export function actOnMessage(
             `the message is ${progress.status}, not scheduled: there is no schedule to cancel`,
           );
         }
-        store(undefined);
+        await store(undefined);
         return 'Schedule cancelled: the message is a draft again';
       }
     }

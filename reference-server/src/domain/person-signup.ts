@@ -61,21 +61,24 @@ export function checkPersonSignup(
  *
  * @example
  * ```ts
- * const outcome = applyPersonSignup(context, checkPersonSignup({ person: { given_name: 'Ana' } }));
+ * const outcome = await applyPersonSignup(context, checkPersonSignup({ person: { given_name: 'Ana' } }));
  * outcome.main.status; // 201
  * ```
  */
-export function applyPersonSignup(context: HelperContext, call: PersonSignupCall): HelperOutcome {
+export async function applyPersonSignup(
+  context: HelperContext,
+  call: PersonSignupCall,
+): Promise<HelperOutcome> {
   const { triggers } = call;
-  const { record, created } = context.records.storage.transaction(() => {
-    const upsert = upsertPerson(context.records, context.tenant, call.person as JsonObject, {
+  const { record, created } = await context.records.storage.transaction(async () => {
+    const upsert = await upsertPerson(context.records, context.tenant, call.person as JsonObject, {
       anonymous: context.anonymous,
       now: context.now,
       statuses: context.signupStatuses,
       ...(triggers ? { extra: { triggers } } : {}),
     });
     // A signup is an event whether the person is new or known, in the same commit.
-    context.records.recordEvent(
+    await context.records.recordEvent(
       context.tenant,
       kindOf(context, personKind.singular),
       upsert.record,
@@ -84,7 +87,7 @@ export function applyPersonSignup(context: HelperContext, call: PersonSignupCall
     );
     return upsert;
   });
-  const parts = runActionFunctions(context, call, { person: record });
+  const parts = await runActionFunctions(context, call, { person: record });
   return { main: { kind: personKind, record, status: created ? 201 : 200 }, parts };
 }
 
@@ -94,11 +97,11 @@ export function applyPersonSignup(context: HelperContext, call: PersonSignupCall
  *
  * @example
  * ```ts
- * const outcome = runPersonSignup(context, { person: { given_name: 'Ana' }, add_tags: ['volunteer'] });
+ * const outcome = await runPersonSignup(context, { person: { given_name: 'Ana' }, add_tags: ['volunteer'] });
  * outcome.main.status; // 201
  * ```
  */
-export function runPersonSignup(context: HelperContext, body: JsonObject): HelperOutcome {
+export function runPersonSignup(context: HelperContext, body: JsonObject): Promise<HelperOutcome> {
   return applyPersonSignup(context, checkPersonSignup(body, context.vocabulary));
 }
 
@@ -108,16 +111,16 @@ export function runPersonSignup(context: HelperContext, body: JsonObject): Helpe
  *
  * @example
  * ```ts
- * const { record, created } = personSignup(records, tenant, { person: { given_name: 'Ana' } });
+ * const { record, created } = await personSignup(records, tenant, { person: { given_name: 'Ana' } });
  * ```
  */
-export function personSignup(
+export async function personSignup(
   records: RecordService,
   tenant: Tenant,
   body: JsonObject,
   now = new Date(),
-): SignupResult {
-  const outcome = runPersonSignup(
+): Promise<SignupResult> {
+  const outcome = await runPersonSignup(
     {
       records,
       tenant,

@@ -249,24 +249,29 @@ export class RecordService {
   }
 
   /** Refuses identifiers that another record of the tenant and kind already carries. */
-  private checkIdentifiersFree(
+  private async checkIdentifiersFree(
     tenant: Tenant,
     kind: ResourceKind,
     identifiers: readonly string[],
     ownId: string,
     sent: readonly string[] = identifiers,
-  ): void {
-    const taken = identifiers.filter((identifier) => {
-      const holder = this.storage.findByIdentifier(tenant.id, kind.singular, identifier);
-      return holder !== undefined && holder !== ownId;
-    });
+  ): Promise<void> {
+    const taken: string[] = [];
+    for (const identifier of identifiers) {
+      const holder = await this.storage.findByIdentifier(tenant.id, kind.singular, identifier);
+      if (holder !== undefined && holder !== ownId) taken.push(identifier);
+    }
     if (taken.length > 0) throw duplicateIdentifierError(sent, taken, `std:${kind.singular}`);
   }
 
   /** Writes through storage, turning a unique-constraint race into the same 400. */
-  private guarded<T>(kind: ResourceKind, sent: readonly string[], write: () => T): T {
+  private async guarded<T>(
+    kind: ResourceKind,
+    sent: readonly string[],
+    write: () => Promise<T>,
+  ): Promise<T> {
     try {
-      return write();
+      return await write();
     } catch (error) {
       if (error instanceof DuplicateIdentifierError) {
         throw duplicateIdentifierError(sent, [error.identifier], `std:${kind.singular}`);
@@ -281,13 +286,13 @@ export class RecordService {
    * caller's tenant, and that required links are not removed. Problems are pushed to
    * `errors` so that they are reported with every other problem of the request.
    */
-  private applyLinks(
+  private async applyLinks(
     tenant: Tenant,
     kind: ResourceKind,
     refs: References,
     links: LinkInput,
     errors: ErrorDescription[],
-  ): References {
+  ): Promise<References> {
     const out: References = { ...refs };
     for (const [rel, target] of Object.entries(links)) {
       const reference = kind.references.find((r) => r.rel === rel);
@@ -321,7 +326,7 @@ export class RecordService {
         'invalid' in target ||
         !targetKind ||
         !reference.kinds.includes(targetKind.singular) ||
-        !this.storage.getRecord(tenant.id, targetKind.singular, target.id)
+        !(await this.storage.getRecord(tenant.id, targetKind.singular, target.id))
       ) {
         const href = 'invalid' in target ? target.invalid : `${target.plural}/${target.id}`;
         errors.push({
@@ -338,7 +343,7 @@ export class RecordService {
   }
 
   /** Required links, exactly-one groups, required members and cross-record rules. */
-  private checkRecord(
+  private async checkRecord(
     tenant: Tenant,
     kind: ResourceKind,
     fields: JsonObject,
@@ -346,7 +351,7 @@ export class RecordService {
     id: string,
     creating: boolean,
     errors: ErrorDescription[],
-  ): void {
+  ): Promise<void> {
     // A link already reported as invalid is not reported again as missing.
     const reported = new Set(errors.flatMap((error) => error.properties ?? []));
     for (const reference of kind.references) {
@@ -386,24 +391,25 @@ export class RecordService {
     }
     if (kind.check && errors.length === 0) {
       const context: CheckContext = {
-        document: (ref) => this.storage.getRecord(tenant.id, ref.kind, ref.id)?.doc,
+        document: async (ref) => (await this.storage.getRecord(tenant.id, ref.kind, ref.id))?.doc,
         findByKey: (kindName, name, value) =>
           this.storage.findByKey(tenant.id, kindName, name, value),
-        totals: (ref) => this.storage.totalsOf(tenant.id, ref.kind, [ref.id]).get(ref.id) ?? {},
+        totals: async (ref) =>
+          (await this.storage.totalsOf(tenant.id, ref.kind, [ref.id])).get(ref.id) ?? {},
       };
-      errors.push(...kind.check(fields, refs, id, context));
+      errors.push(...(await kind.check(fields, refs, id, context)));
     }
   }
 
   /** The side data a record write carries besides its document. */
-  private recordWrite(
+  private async recordWrite(
     tenant: Tenant,
     kind: ResourceKind,
     id: string,
     doc: JsonObject,
     identifiers: readonly string[],
     refs: References,
-  ): RecordWrite {
+  ): Promise<RecordWrite> {
     return {
       tenantId: tenant.id,
       kind: kind.singular,
@@ -415,14 +421,18 @@ export class RecordService {
       keys: kind.lookupKeys(doc),
       parents: Object.values(refs),
       contributions:
-        kind.contributions?.(doc, refs, {
-          document: (ref) => this.storage.getRecord(tenant.id, ref.kind, ref.id)?.doc,
-        }) ?? [],
+        (await kind.contributions?.(doc, refs, {
+          document: async (ref) => (await this.storage.getRecord(tenant.id, ref.kind, ref.id))?.doc,
+        })) ?? [],
     };
   }
 
-  private totalsOfRecord(tenant: Tenant, kind: ResourceKind, id: string): Record<string, number> {
-    return this.storage.totalsOf(tenant.id, kind.singular, [id]).get(id) ?? {};
+  private async totalsOfRecord(
+    tenant: Tenant,
+    kind: ResourceKind,
+    id: string,
+  ): Promise<Record<string, number>> {
+    return (await this.storage.totalsOf(tenant.id, kind.singular, [id])).get(id) ?? {};
   }
 
   /**
@@ -434,16 +444,16 @@ export class RecordService {
     kind: ResourceKind,
     input: JsonObject,
     options: CreateOptions = {},
-  ): StoredRecord {
+  ): Promise<StoredRecord> {
     const now = options.now ?? new Date();
-    return this.storage.transaction(() => {
+    return this.storage.transaction(async () => {
       const id = newRecordId();
       const local = localIdentifier(tenant.namespace, id);
       const sent = stringArray(input.identifiers) ?? [];
       const identifiers = resolveIdentifiers(tenant.namespace, local, sent, `std:${kind.singular}`);
-      this.checkIdentifiersFree(tenant, kind, identifiers, id, sent);
+      await this.checkIdentifiersFree(tenant, kind, identifiers, id, sent);
       const errors: ErrorDescription[] = [];
-      let refs = this.applyLinks(tenant, kind, {}, options.links ?? {}, errors);
+      let refs = await this.applyLinks(tenant, kind, {}, options.links ?? {}, errors);
       if (options.parent) {
         const { rel, ref } = options.parent;
         const sentRef = refs[rel];
@@ -460,7 +470,7 @@ export class RecordService {
       let fields = dropNulls(withoutFields(input, kind.readOnly));
       fields = kind.prepareInput ? kind.prepareInput(fields, {}) : fields;
       fields = kind.derive ? kind.derive(fields, refs) : fields;
-      this.checkRecord(tenant, kind, fields, refs, id, true, errors);
+      await this.checkRecord(tenant, kind, fields, refs, id, true, errors);
       if (errors.length > 0) {
         throw invalid(`std:${kind.singular}`, linksAt(errors, options.linksAt ?? ''));
       }
@@ -472,10 +482,11 @@ export class RecordService {
         { ...fields, ...helperMembers(options.recorded ?? {}) },
         refs,
       );
-      const record = this.guarded(kind, sent, () =>
-        this.storage.insertRecord(this.recordWrite(tenant, kind, id, doc, identifiers, refs)),
-      );
-      if (options.event !== false) this.recordEvent(tenant, kind, record, options.event, now);
+      const write = await this.recordWrite(tenant, kind, id, doc, identifiers, refs);
+      const record = await this.guarded(kind, sent, () => this.storage.insertRecord(write));
+      if (options.event !== false) {
+        await this.recordEvent(tenant, kind, record, options.event, now);
+      }
       return record;
     });
   }
@@ -489,30 +500,31 @@ export class RecordService {
    *
    * @example
    * ```ts
-   * storage.transaction(() => {
-   *   const { record } = upsertPerson(records, tenant, sent, { anonymous: false, now });
-   *   records.recordEvent(tenant, personKind, record, { addTags: ['volunteer'] }, now);
+   * await storage.transaction(async () => {
+   *   const { record } = await upsertPerson(records, tenant, sent, { anonymous: false, now });
+   *   await records.recordEvent(tenant, personKind, record, { addTags: ['volunteer'] }, now);
    * });
    * ```
    */
-  recordEvent(
+  async recordEvent(
     tenant: Tenant,
     kind: ResourceKind,
     record: StoredRecord,
     details: EventDetails = {},
     now = new Date(),
-  ): void {
+  ): Promise<void> {
     const event = kind.event;
-    if (!event || !this.storage.webhooks.hasSubscribers(tenant.id)) return;
+    if (!event || !(await this.storage.webhooks.hasSubscribers(tenant.id))) return;
     const payload: WebhookEventPayload = {
       record: { kind: record.kind, id: record.id, doc: record.doc },
     };
     // The person as stored now, inside the transaction: with what this call merged in.
     const personRef = referencesOf(record.doc)[event.person ?? 'person'];
-    const person = personRef && this.storage.getRecord(tenant.id, personRef.kind, personRef.id);
+    const person =
+      personRef && (await this.storage.getRecord(tenant.id, personRef.kind, personRef.id));
     if (person) payload.person = { kind: person.kind, id: person.id, doc: person.doc };
     if (details.addTags?.length) payload.addTags = [...details.addTags];
-    this.storage.webhooks.appendEvent({
+    await this.storage.webhooks.appendEvent({
       tenantId: tenant.id,
       type: event.type,
       idempotencyKey: randomUUID(),
@@ -527,18 +539,19 @@ export class RecordService {
    * `except`. Older duplicates, which a database written before the rule may hold, are
    * left as they are.
    */
-  private recordWith(
+  private async recordWith(
     tenant: Tenant,
     kind: ResourceKind,
     refs: References,
     except?: string,
-  ): StoredRecord | undefined {
+  ): Promise<StoredRecord | undefined> {
     const rels = kind.oneRecordPer ?? [];
     const parents = rels.map((rel) => refs[rel]);
     if (rels.length === 0 || parents.some((parent) => parent === undefined)) return undefined;
-    for (const id of this.storage.findByParents(tenant.id, kind.singular, parents as ParentRef[])) {
+    const ids = await this.storage.findByParents(tenant.id, kind.singular, parents as ParentRef[]);
+    for (const id of ids) {
       if (id === except) continue;
-      const record = this.storage.getRecord(tenant.id, kind.singular, id);
+      const record = await this.storage.getRecord(tenant.id, kind.singular, id);
       // The person may be a parent through another relation (a creator): check the rels.
       const found = record ? referencesOf(record.doc) : {};
       const same = rels.every((rel) => sameRef(found[rel], refs[rel]));
@@ -553,11 +566,11 @@ export class RecordService {
    * kind the reference allows, which the create then reports. (The look-up itself finds
    * nothing for records that do not exist: no need to read them first.)
    */
-  private existingFor(
+  private async existingFor(
     tenant: Tenant,
     kind: ResourceKind,
     options: CreateOptions,
-  ): StoredRecord | undefined {
+  ): Promise<StoredRecord | undefined> {
     const rels = kind.oneRecordPer;
     if (!rels?.length) return undefined;
     const refs: References = {};
@@ -590,7 +603,7 @@ export class RecordService {
    *
    * @example
    * ```ts
-   * const { record, created } = records.createOrUpdate(tenant, signatureKind, { comments: 'Yes!' }, {
+   * const { record, created } = await records.createOrUpdate(tenant, signatureKind, { comments: 'Yes!' }, {
    *   links: { person: { plural: 'people', id: personId } },
    *   parent: { rel: 'petition', ref: { kind: 'petition', id: petitionId } },
    * });
@@ -602,22 +615,24 @@ export class RecordService {
     kind: ResourceKind,
     input: JsonObject,
     options: CreateOrUpdateOptions = {},
-  ): RecordUpsert {
-    return this.storage.transaction(() => {
-      const existing = this.existingFor(tenant, kind, options);
-      if (!existing) return { record: this.create(tenant, kind, input, options), created: true };
-      return { record: this.actAgain(tenant, kind, existing, input, options), created: false };
+  ): Promise<RecordUpsert> {
+    return this.storage.transaction(async () => {
+      const existing = await this.existingFor(tenant, kind, options);
+      if (!existing) {
+        return { record: await this.create(tenant, kind, input, options), created: true };
+      }
+      return { record: await this.actAgain(tenant, kind, existing, input, options), created: false };
     });
   }
 
   /** The update of {@link createOrUpdate}: the same act again, by the same person. */
-  private actAgain(
+  private async actAgain(
     tenant: Tenant,
     kind: ResourceKind,
     existing: StoredRecord,
     input: JsonObject,
     options: CreateOrUpdateOptions,
-  ): StoredRecord {
+  ): Promise<StoredRecord> {
     const { now, links, recorded = {} } = options;
     if (options.fillOnly) {
       const fill = (sent: JsonObject): JsonObject => {
@@ -654,8 +669,8 @@ export class RecordService {
   }
 
   /** One record, or a 404 `ApiError`. */
-  get(tenant: Tenant, kind: ResourceKind, id: string): StoredRecord {
-    const record = this.storage.getRecord(tenant.id, kind.singular, id);
+  async get(tenant: Tenant, kind: ResourceKind, id: string): Promise<StoredRecord> {
+    const record = await this.storage.getRecord(tenant.id, kind.singular, id);
     if (!record) throw this.notFound(kind, id);
     return record;
   }
@@ -671,10 +686,10 @@ export class RecordService {
     id: string,
     patch: JsonObject,
     options: UpdateOptions = {},
-  ): StoredRecord {
+  ): Promise<StoredRecord> {
     const { now = new Date(), links = {}, recorded = {} } = options;
-    return this.storage.transaction(() => {
-      const current = this.get(tenant, kind, id);
+    return this.storage.transaction(async () => {
+      const current = await this.get(tenant, kind, id);
       const local = localIdentifier(tenant.namespace, id);
       const identifiers =
         'identifiers' in patch
@@ -687,13 +702,13 @@ export class RecordService {
           : (stringArray(current.doc.identifiers) ?? [local]);
       const errors: ErrorDescription[] = [];
       const before = referencesOf(current.doc);
-      const refs = this.applyLinks(tenant, kind, before, links, errors);
-      if (errors.length === 0) this.checkStillOne(tenant, kind, id, before, refs, errors);
+      const refs = await this.applyLinks(tenant, kind, before, links, errors);
+      if (errors.length === 0) await this.checkStillOne(tenant, kind, id, before, refs, errors);
       if (errors.length > 0) throw invalid(`std:${kind.singular}`, errors);
       const changes = kind.prepareInput
         ? kind.prepareInput(
             withoutFields(patch, [...kind.readOnly, ...SERVER_FIELDS]),
-            this.totalsOfRecord(tenant, kind, id),
+            await this.totalsOfRecord(tenant, kind, id),
           )
         : patch;
       // The current SERVER_STATE rides along in the fields; a client cannot patch it.
@@ -720,18 +735,18 @@ export class RecordService {
    * An update that moves a link of {@link ResourceKind.oneRecordPer} (a signature to
    * another person) must not make it a second record of the same references.
    */
-  private checkStillOne(
+  private async checkStillOne(
     tenant: Tenant,
     kind: ResourceKind,
     id: string,
     before: References,
     after: References,
     errors: ErrorDescription[],
-  ): void {
+  ): Promise<void> {
     const rels = kind.oneRecordPer ?? [];
     const moved = rels.filter((rel) => !sameRef(before[rel], after[rel]));
     if (moved.length === 0) return;
-    const other = this.recordWith(tenant, kind, after, id);
+    const other = await this.recordWith(tenant, kind, after, id);
     if (!other) return;
     errors.push({
       error_code: ErrorCode.INVALID_LINK,
@@ -748,7 +763,7 @@ export class RecordService {
    * A {@link SERVER_STATE} member of `fields` is stored as given, without validation;
    * so are the {@link HELPER_MEMBERS}.
    */
-  replace(
+  async replace(
     tenant: Tenant,
     kind: ResourceKind,
     current: StoredRecord,
@@ -757,10 +772,10 @@ export class RecordService {
     now = new Date(),
     sent: readonly string[] = identifiers,
     refs: References = referencesOf(current.doc),
-  ): StoredRecord {
+  ): Promise<StoredRecord> {
     const local = localIdentifier(tenant.namespace, current.id);
     const all = identifiers.includes(local) ? [...identifiers] : [local, ...identifiers];
-    this.checkIdentifiersFree(tenant, kind, all, current.id, sent);
+    await this.checkIdentifiersFree(tenant, kind, all, current.id, sent);
     // The server's own state is not the client's to validate: set aside, put back. So
     // are the members a helper recorded (triggers), which are read-only to clients.
     const recorded = helperMembers(fields);
@@ -773,17 +788,15 @@ export class RecordService {
     kind.parse({ ...merged, identifiers: all });
     merged = kind.derive ? kind.derive(merged, refs) : merged;
     const errors: ErrorDescription[] = [];
-    this.checkRecord(tenant, kind, merged, refs, current.id, false, errors);
+    await this.checkRecord(tenant, kind, merged, refs, current.id, false, errors);
     if (errors.length > 0) throw invalid(`std:${kind.singular}`, errors);
     const stamp = now.toISOString();
     const kept = state === undefined ? merged : { ...merged, [SERVER_STATE]: state };
     const stored = { ...kept, ...recorded };
     const doc = composeDocument(all, current.created_date, stamp, stored, refs);
-    const updated = this.guarded(kind, sent, () =>
-      this.storage.updateRecord({
-        ...this.recordWrite(tenant, kind, current.id, doc, all, refs),
-        created_date: current.created_date,
-      }),
+    const write = await this.recordWrite(tenant, kind, current.id, doc, all, refs);
+    const updated = await this.guarded(kind, sent, () =>
+      this.storage.updateRecord({ ...write, created_date: current.created_date }),
     );
     if (!updated) throw this.notFound(kind, current.id);
     return updated;
@@ -794,17 +807,17 @@ export class RecordService {
    * (a petition's signatures, a person's donations) are deleted with it; records that
    * only mention it (a petition's creator) lose that link. All in one transaction.
    */
-  delete(tenant: Tenant, kind: ResourceKind, id: string, now = new Date()): void {
-    this.storage.transaction(() => {
-      this.get(tenant, kind, id);
-      this.deleteCascading(tenant, { kind: kind.singular, id }, now);
+  async delete(tenant: Tenant, kind: ResourceKind, id: string, now = new Date()): Promise<void> {
+    await this.storage.transaction(async () => {
+      await this.get(tenant, kind, id);
+      await this.deleteCascading(tenant, { kind: kind.singular, id }, now);
     });
   }
 
-  private deleteCascading(tenant: Tenant, target: ParentRef, now: Date): void {
-    for (const child of this.storage.childrenOf(tenant.id, target)) {
+  private async deleteCascading(tenant: Tenant, target: ParentRef, now: Date): Promise<void> {
+    for (const child of await this.storage.childrenOf(tenant.id, target)) {
       const childKind = this.registry.bySingular(child.kind);
-      const record = this.storage.getRecord(tenant.id, child.kind, child.id);
+      const record = await this.storage.getRecord(tenant.id, child.kind, child.id);
       if (!childKind || !record) continue;
       const refs = referencesOf(record.doc);
       const pointing = Object.entries(refs).filter(([, ref]) => sameRef(ref, target));
@@ -818,7 +831,7 @@ export class RecordService {
         pointing.some(([rel]) => childKind.references.find((r) => r.rel === rel)?.required) ||
         (childKind.exactlyOneOf ?? []).some((group) => !group.some((rel) => kept[rel]));
       if (required) {
-        this.deleteCascading(tenant, child, now);
+        await this.deleteCascading(tenant, child, now);
         continue;
       }
       const identifiers = stringArray(record.doc.identifiers) ?? [];
@@ -829,26 +842,24 @@ export class RecordService {
         withoutFields(record.doc, SERVER_FIELDS),
         kept,
       );
-      this.storage.updateRecord({
-        ...this.recordWrite(tenant, childKind, record.id, doc, identifiers, kept),
-        created_date: record.created_date,
-      });
+      const write = await this.recordWrite(tenant, childKind, record.id, doc, identifiers, kept);
+      await this.storage.updateRecord({ ...write, created_date: record.created_date });
     }
-    this.storage.deleteRecord(tenant.id, target.kind, target.id);
+    await this.storage.deleteRecord(tenant.id, target.kind, target.id);
   }
 
   /**
    * The totals of records of a kind, for rendering: every total the kind declares,
    * 0 when nothing contributed yet.
    */
-  totals(
+  async totals(
     tenant: Pick<Tenant, 'id'>,
     kind: ResourceKind,
     ids: readonly string[],
-  ): Map<string, Record<string, number>> {
+  ): Promise<Map<string, Record<string, number>>> {
     const out = new Map<string, Record<string, number>>();
     if (!kind.totals?.length && !kind.renderTotals) return out;
-    const stored = this.storage.totalsOf(tenant.id, kind.singular, ids);
+    const stored = await this.storage.totalsOf(tenant.id, kind.singular, ids);
     for (const id of ids) {
       const totals: Record<string, number> = {};
       for (const name of kind.totals ?? []) totals[name] = 0;
@@ -858,16 +869,16 @@ export class RecordService {
   }
 
   /** One page of a collection or sub-collection. */
-  page(tenant: Tenant, collection: CollectionRef, request: PageRequest): CollectionPage {
+  async page(tenant: Tenant, collection: CollectionRef, request: PageRequest): Promise<CollectionPage> {
     const scope = {
       tenantId: tenant.id,
       kind: collection.kind,
       parent: collection.parent,
       ...(collection.filters?.length ? { filters: collection.filters } : {}),
     };
-    const totalRecords = this.storage.countRecords(scope);
+    const totalRecords = await this.storage.countRecords(scope);
     const plan = planPage(request, totalRecords);
-    const records = plan.empty ? [] : this.storage.listRecords({ ...scope, ...plan });
+    const records = plan.empty ? [] : await this.storage.listRecords({ ...scope, ...plan });
     const last = records[records.length - 1];
     return {
       records,
@@ -875,7 +886,7 @@ export class RecordService {
       perPage: request.perPage,
       totalRecords,
       totalPages: totalPages(totalRecords, request.perPage),
-      hasNext: last !== undefined && this.storage.hasRecordAfter(scope, last.seq),
+      hasNext: last !== undefined && (await this.storage.hasRecordAfter(scope, last.seq)),
     };
   }
 }

@@ -23,14 +23,14 @@ class RolledBack extends Error {}
  *
  * @example
  * ```ts
- * rehearse(storage, () => records.update(tenant, kind, id, patch)); // throws its 400, or keeps nothing
+ * await rehearse(storage, () => records.update(tenant, kind, id, patch)); // throws its 400, or keeps nothing
  * ```
  */
-export function rehearse(storage: Storage, write: () => unknown): void {
+export async function rehearse(storage: Storage, write: () => Promise<unknown>): Promise<void> {
   const rollBack = new RolledBack('rehearsal');
   try {
-    storage.transaction(() => {
-      write();
+    await storage.transaction(async () => {
+      await write();
       throw rollBack;
     });
   } catch (error) {
@@ -48,14 +48,14 @@ export function rehearse(storage: Storage, write: () => unknown): void {
  * if (background) return writeInBackground(c, config, () => records.delete(tenant, kind, id));
  * ```
  */
-export function writeInBackground(
+export async function writeInBackground(
   c: Context<AppEnv>,
   config: AppConfig,
-  write: () => unknown,
-): Response {
-  rehearse(config.storage, write);
-  return acceptInBackground(c, config, () => {
-    write();
+  write: () => Promise<unknown>,
+): Promise<Response> {
+  await rehearse(config.storage, write);
+  return acceptInBackground(c, config, async () => {
+    await write();
     return undefined;
   });
 }

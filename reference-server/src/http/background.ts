@@ -37,7 +37,7 @@ export const BACKGROUND_PARAMETER = 'background_processing';
  * The work of an accepted call. Throws on an atomic failure; returns the `std:error`
  * body of a failure short of one (some action functions failed), else nothing.
  */
-export type BackgroundWork = () => JsonObject | undefined;
+export type BackgroundWork = () => Promise<JsonObject | undefined>;
 
 /** The work accepted and not yet finished, per storage. */
 const pending = new WeakMap<Storage, Set<Promise<void>>>();
@@ -100,26 +100,25 @@ export function acceptInBackground(
       `[${new Date().toISOString()}] ${reference} background ${what} failed: ${detail}`,
     );
   };
-  // Held from the acceptance to the end of the work: what the call's request commits
-  // (its stored answer under an Idempotency-Key) commits with the work, never before it.
-  const release = storage.holdCommit();
-  const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-    .then(async () => {
-      const mark = storage.commitMark();
-      let failure: JsonObject | undefined;
-      try {
-        failure = work();
-      } finally {
-        // Released before awaiting the commit, which (with group commit) waits for it.
-        release();
-      }
-      if (failure) log(JSON.stringify(failure));
-      // Only a commit makes it happen: a failed one loses the writes, so say so.
-      await storage.durable(mark);
-    })
+  // A unit of its own, begun now and ended with the work. With SQLite its hold starts
+  // at the acceptance: what the call's request commits (its stored answer under an
+  // Idempotency-Key) commits with the work, never before it. With PostgreSQL the
+  // request's answer commits first and the work in its own transaction right after.
+  let mark = storage.commitMark();
+  const task: Promise<void> = storage
+    .unit(
+      async () => {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        mark = storage.commitMark();
+        const failure = await work();
+        if (failure) log(JSON.stringify(failure));
+      },
+      { detached: true },
+    )
+    // Only a commit makes it happen: a failed one loses the writes, so say so.
+    .then(() => storage.durable(mark))
     .catch((error: unknown) => log(describe(error)))
     .finally(() => {
-      release();
       tasks.delete(task);
     });
   tasks.add(task);

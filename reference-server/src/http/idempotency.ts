@@ -164,7 +164,7 @@ export function idempotentPosts(
     key: string,
   ): Promise<Response | undefined> => {
     checkKey(key);
-    const ref = refOf(c, config, key);
+    const ref = await refOf(c, config, key);
     // An anonymous call naming no record of any tenant: the route answers 404.
     if (!ref) {
       await next();
@@ -177,24 +177,31 @@ export function idempotentPosts(
       if (first.fingerprint !== fingerprint) throw reused(key);
       if (!(await settledWithin(first.done, deadline - performance.now()))) throw inProgress(key);
     }
-    // From here to running.set nothing awaits: no other request can start with this key.
-    const stored = storage.findIdempotentAnswer(ref, now() - IDEMPOTENCY_RETENTION_MS);
-    if (stored) {
-      if (stored.fingerprint !== fingerprint) throw reused(key);
-      return responseOf(stored, true);
-    }
+    // From the loop's end to running.set nothing awaits: no other request of this process
+    // can start with this key.
     let finish = () => {};
     running.set(slot, { fingerprint, done: new Promise<void>((resolve) => (finish = resolve)) });
     const mark = storage.commitMark();
     try {
-      const release = storage.holdCommit();
-      try {
+      // One unit: the look-up, the route's writes and the answer stored commit together.
+      // Inside it the look-up also keeps other processes on the same database from
+      // running the key at the same time (PostgreSQL locks the key until the commit).
+      const replay = await storage.unit(async () => {
+        const stored = await storage.findIdempotentAnswer(ref, now() - IDEMPOTENCY_RETENTION_MS);
+        if (stored) {
+          if (stored.fingerprint !== fingerprint) throw reused(key);
+          return responseOf(stored, true);
+        }
         await next();
         const status = c.res.status;
         if (status >= 200 && status < 500 && !NOT_STORED.has(status)) {
           const sent = sentJson(c.res);
           const answer = await answerOf(c.res, sent, fingerprint, now());
-          storage.saveIdempotentAnswer(ref, answer, answer.createdMs - IDEMPOTENCY_RETENTION_MS);
+          await storage.saveIdempotentAnswer(
+            ref,
+            answer,
+            answer.createdMs - IDEMPOTENCY_RETENTION_MS,
+          );
           // A body read from the stream is gone from the route's answer: send the copy.
           if (sent === undefined) {
             // Unset first: Hono would otherwise rebuild the new answer around a stream.
@@ -202,9 +209,9 @@ export function idempotentPosts(
             c.res = responseOf(answer, false);
           }
         }
-      } finally {
-        release();
-      }
+        return undefined;
+      });
+      if (replay) return replay;
       // Repeats wait until this answer may be given (its commit durable); if the commit
       // fails, the answer is gone with the writes and a repeat runs the request again.
       await storage.durable(mark).catch(() => undefined);
@@ -247,11 +254,15 @@ function checkKey(key: string): void {
 }
 
 /** Whose key it is: the API key's tenant, or for a call without one the record's tenant. */
-function refOf(c: Context<AppEnv>, config: AppConfig, key: string): IdempotencyKeyRef | undefined {
+async function refOf(
+  c: Context<AppEnv>,
+  config: AppConfig,
+  key: string,
+): Promise<IdempotencyKeyRef | undefined> {
   if (c.get('anonymous') !== true)
     return { tenantId: c.get('auth').tenant.id, anonymous: false, key };
   const call = anonymousCallOf(config.registry, c.req.method, c.req.path, config.apiPrefix);
-  const tenant = call && config.storage.tenantOfRecord(call.kind.singular, call.id);
+  const tenant = call && (await config.storage.tenantOfRecord(call.kind.singular, call.id));
   return tenant ? { tenantId: tenant.id, anonymous: true, key } : undefined;
 }
 

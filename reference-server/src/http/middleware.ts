@@ -124,7 +124,7 @@ export function authenticate(config: AppConfig): MiddlewareHandler<AppEnv> {
         },
       );
     }
-    const auth = config.storage.authenticate(token);
+    const auth = await config.storage.authenticate(token);
     if (!auth) {
       throw apiError(
         401,

@@ -19,7 +19,7 @@ export interface PresetMetadataList {
   rel: string;
   title: string;
   /** The document's members for a tenant (without `_links`). */
-  fields(source: PresetMetadataSource): Record<string, unknown>;
+  fields(source: PresetMetadataSource): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 /** What a preset's metadata document is built from: the caller's tenant and its records. */
@@ -70,7 +70,10 @@ export interface PresetSeedOptions {
  * Demo data of a preset's own collections, written after the demo people and activity;
  * answers the records written, by kind.
  */
-export type PresetSeed = (storage: Storage, options: PresetSeedOptions) => Record<string, number>;
+export type PresetSeed = (
+  storage: Storage,
+  options: PresetSeedOptions,
+) => Promise<Record<string, number>>;
 
 export interface ServerPreset {
   /** Name on the command line: `--preset action-network`. */

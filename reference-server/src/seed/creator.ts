@@ -35,11 +35,11 @@ export class Creator {
    * Validates `fields` with the kind's write schema and creates the record with links
    * to `links` (relations whose record is undefined are left out).
    */
-  create(
+  async create(
     singular: string,
     fields: JsonObject,
     links: Record<string, StoredRecord | undefined> = {},
-  ): StoredRecord {
+  ): Promise<StoredRecord> {
     const kind = this.registry.bySingular(singular);
     if (!kind) throw new Error(`the registry has no kind ${singular}`);
     const input: Record<string, { plural: string; id: string }> = {};
@@ -49,7 +49,7 @@ export class Creator {
       if (!targetKind) throw new Error(`the registry has no kind ${target.kind}`);
       input[rel] = { plural: targetKind.plural, id: target.id };
     }
-    const record = this.records.create(this.tenant, kind, kind.parse(fields), {
+    const record = await this.records.create(this.tenant, kind, kind.parse(fields), {
       links: input as LinkInput,
       now: this.now,
       // Demo data, not acts: a subscriber is not sent the seeding as webhook events.

@@ -43,22 +43,22 @@ export interface RecordToCreate {
  *   { create: 'tag', name: 'volunteer tag', fields: { name: 'Volunteer' } },
  *   { act: 'tagging', by: { count: [2, 5] }, fields: {}, links: { tag: 'volunteer tag', person: THE_ACTOR } },
  * ];
- * runSteps(steps, creator, new Chooser(prng(1)), people, new Date());
+ * await runSteps(steps, creator, new Chooser(prng(1)), people, new Date());
  * creator.counts.tagging; // 2 to 5
  * ```
  */
-export function runSteps(
+export async function runSteps(
   steps: readonly Step[],
   creator: Creator,
   choose: Chooser,
   people: readonly StoredRecord[],
   now: Date,
-): void {
+): Promise<void> {
   const plan = planRecords(steps, choose, people, now);
   let next = plan.next();
   while (!next.done) {
     const { singular, fields, links } = next.value;
-    next = plan.next(creator.create(singular, fields, links));
+    next = plan.next(await creator.create(singular, fields, links));
   }
 }
 

@@ -95,16 +95,16 @@ const ROLLBACK = Symbol('rollback');
  * Runs one part in its own transaction. `body` pushes every problem to `errors` and
  * returns how many rows it wrote; with any problem the whole part is rolled back.
  */
-function runPart(
+async function runPart(
   context: HelperContext,
   resource: string,
-  body: (errors: ErrorDescription[]) => number,
-): ResourceStatus {
+  body: (errors: ErrorDescription[]) => Promise<number>,
+): Promise<ResourceStatus> {
   const errors: ErrorDescription[] = [];
   let written = 0;
   try {
-    context.records.storage.transaction(() => {
-      written = body(errors);
+    await context.records.storage.transaction(async () => {
+      written = await body(errors);
       if (errors.length > 0) throw ROLLBACK;
     });
   } catch (error) {
@@ -120,26 +120,34 @@ function ref(kind: ResourceKind, record: StoredRecord): { plural: string; id: st
 }
 
 /** The id of the tenant's record of `kind` an element names, by name or by href. */
-function findNamed(context: HelperContext, fn: LinkFunction, element: string): string | undefined {
+async function findNamed(
+  context: HelperContext,
+  fn: LinkFunction,
+  element: string,
+): Promise<string | undefined> {
   const { storage } = context.records;
   const tenantId = context.tenant.id;
   if (fn.by === 'name') {
     // Names are unique per tenant ignoring case (catalog's name key): one match at most.
-    return storage.findByKey(tenantId, fn.kind, 'name', element.trim().toLowerCase())[0];
+    return (await storage.findByKey(tenantId, fn.kind, 'name', element.trim().toLowerCase()))[0];
   }
   const target = context.resolveHref(element);
   const kind = target && context.records.registry.byPlural(target.plural);
   if (!target || kind?.singular !== fn.kind) return undefined;
-  return storage.getRecord(tenantId, fn.kind, target.id)?.id;
+  return (await storage.getRecord(tenantId, fn.kind, target.id))?.id;
 }
 
 /** Ids of the records of `kind` the person is already linked to through `via` records. */
-function linkedAlready(context: HelperContext, person: ParentRef, fn: LinkFunction): Set<string> {
+async function linkedAlready(
+  context: HelperContext,
+  person: ParentRef,
+  fn: LinkFunction,
+): Promise<Set<string>> {
   const { storage } = context.records;
   const linked = new Set<string>();
-  for (const child of storage.childrenOf(context.tenant.id, person)) {
+  for (const child of await storage.childrenOf(context.tenant.id, person)) {
     if (child.kind !== fn.via) continue;
-    const record = storage.getRecord(context.tenant.id, child.kind, child.id);
+    const record = await storage.getRecord(context.tenant.id, child.kind, child.id);
     const target = record ? referencesOf(record.doc)[fn.kind] : undefined;
     if (target) linked.add(target.id);
   }
@@ -151,11 +159,12 @@ function runLinkFunction(
   fn: LinkFunction,
   elements: readonly string[],
   target: ActionTarget,
-): ResourceStatus {
+): Promise<ResourceStatus> {
   const via = kindOf(context, fn.via);
-  return runPart(context, `std:${fn.via}`, (errors) => {
-    const ids = elements.map((element, index) => {
-      const id = findNamed(context, fn, element);
+  return runPart(context, `std:${fn.via}`, async (errors) => {
+    const ids: (string | undefined)[] = [];
+    for (const [index, element] of elements.entries()) {
+      const id = await findNamed(context, fn, element);
       if (id === undefined) {
         errors.push({
           error_code: fn.missing,
@@ -167,11 +176,11 @@ function runLinkFunction(
               : `use the self href of one of your ${fn.kind}s`,
         });
       }
-      return id;
-    });
+      ids.push(id);
+    }
     if (errors.length > 0) return 0;
     const person = { kind: 'person', id: target.person.id };
-    const linked = linkedAlready(context, person, fn);
+    const linked = await linkedAlready(context, person, fn);
     let written = 0;
     for (const id of ids) {
       if (id === undefined || linked.has(id)) continue;
@@ -184,7 +193,7 @@ function runLinkFunction(
       if (target.canvass && via.references.some((r) => r.rel === 'canvass')) {
         links.canvass = ref(kindOf(context, 'canvass'), target.canvass);
       }
-      context.records.create(context.tenant, via, {}, { now: context.now, links });
+      await context.records.create(context.tenant, via, {}, { now: context.now, links });
       written++;
     }
     return written;
@@ -197,11 +206,14 @@ function runLinkFunction(
  *
  * @example
  * ```ts
- * findQuestion(context, 'adis:1f0c…');
- * findQuestion(context, 'http://127.0.0.1:8000/api/v1/questions/1f0c…');
+ * await findQuestion(context, 'adis:1f0c…');
+ * await findQuestion(context, 'http://127.0.0.1:8000/api/v1/questions/1f0c…');
  * ```
  */
-export function findQuestion(context: HelperContext, question: string): StoredRecord | undefined {
+export async function findQuestion(
+  context: HelperContext,
+  question: string,
+): Promise<StoredRecord | undefined> {
   const { storage, registry } = context.records;
   const tenantId = context.tenant.id;
   const target = context.resolveHref(question);
@@ -209,7 +221,7 @@ export function findQuestion(context: HelperContext, question: string): StoredRe
     ? registry.byPlural(target.plural)?.singular === 'question'
       ? target.id
       : undefined
-    : storage.findByIdentifier(tenantId, 'question', question);
+    : await storage.findByIdentifier(tenantId, 'question', question);
   return id === undefined ? undefined : storage.getRecord(tenantId, 'question', id);
 }
 
@@ -239,16 +251,16 @@ export function questionMissing(reference: unknown, property: string): ErrorDesc
  *
  * @example
  * ```ts
- * const errors = recordAnswer(context, question, { responses: ['yes'] }, { person }, 'add_questions_responses_uri[0]');
+ * const errors = await recordAnswer(context, question, { responses: ['yes'] }, { person }, 'add_questions_responses_uri[0]');
  * ```
  */
-export function recordAnswer(
+export async function recordAnswer(
   context: HelperContext,
   question: StoredRecord,
   response: QuestionResponse,
   target: ActionTarget,
   property: string,
-): ErrorDescription[] {
+): Promise<ErrorDescription[]> {
   if (question.doc.question_type === 'Paragraph' && !response.value) {
     return [
       {
@@ -268,7 +280,7 @@ export function recordAnswer(
     ...(target.canvass ? { canvass: ref(kindOf(context, 'canvass'), target.canvass) } : {}),
   };
   try {
-    context.records.create(context.tenant, answer, answer.parse(fields), {
+    await context.records.create(context.tenant, answer, answer.parse(fields), {
       now: context.now,
       links,
     });
@@ -291,22 +303,24 @@ function runRemoveTags(
   context: HelperContext,
   names: readonly string[],
   target: ActionTarget,
-): ResourceStatus {
+): Promise<ResourceStatus> {
   const { storage } = context.records;
   const tenantId = context.tenant.id;
   const tagging = kindOf(context, 'tagging');
-  return runPart(context, `std:${tagging.singular}`, () => {
-    const tags = new Set(
-      names.flatMap((name) =>
-        storage.findByKey(tenantId, 'tag', 'name', name.trim().toLowerCase()),
-      ),
-    );
-    for (const child of storage.childrenOf(tenantId, { kind: 'person', id: target.person.id })) {
+  return runPart(context, `std:${tagging.singular}`, async () => {
+    const tags = new Set<string>();
+    for (const name of names) {
+      for (const id of await storage.findByKey(tenantId, 'tag', 'name', name.trim().toLowerCase())) {
+        tags.add(id);
+      }
+    }
+    const person = { kind: 'person', id: target.person.id };
+    for (const child of await storage.childrenOf(tenantId, person)) {
       if (child.kind !== tagging.singular) continue;
-      const record = storage.getRecord(tenantId, child.kind, child.id);
+      const record = await storage.getRecord(tenantId, child.kind, child.id);
       const tag = record ? referencesOf(record.doc).tag : undefined;
       if (tag && tags.has(tag.id)) {
-        context.records.delete(context.tenant, tagging, child.id, context.now);
+        await context.records.delete(context.tenant, tagging, child.id, context.now);
       }
     }
     // Nothing created: a removal answers 200, as a call that finds nothing to add.
@@ -318,21 +332,21 @@ function runQuestionResponses(
   context: HelperContext,
   elements: NonNullable<ActionFunctionValues['add_questions_responses_uri']>,
   target: ActionTarget,
-): ResourceStatus {
-  return runPart(context, 'std:answer', (errors) => {
+): Promise<ResourceStatus> {
+  return runPart(context, 'std:answer', async (errors) => {
     let written = 0;
-    elements.forEach((element, index) => {
+    for (const [index, element] of elements.entries()) {
       const property = `add_questions_responses_uri[${index}]`;
-      const question = findQuestion(context, element.question);
+      const question = await findQuestion(context, element.question);
       if (!question) {
         errors.push(questionMissing(element.question, property));
-        return;
+        continue;
       }
       // Each answer in its own savepoint: later elements are still checked.
-      const problems = recordAnswer(context, question, element, target, property);
+      const problems = await recordAnswer(context, question, element, target, property);
       errors.push(...problems);
       if (problems.length === 0) written++;
-    });
+    }
     return written;
   });
 }
@@ -345,22 +359,22 @@ function runQuestionResponses(
  *
  * @example
  * ```ts
- * const statuses = runActionFunctions(context, { add_tags: ['volunteer'] }, { person });
+ * const statuses = await runActionFunctions(context, { add_tags: ['volunteer'] }, { person });
  * // [{ resource: 'std:tagging', response_code: 201 }]
  * ```
  */
-export function runActionFunctions(
+export async function runActionFunctions(
   context: HelperContext,
   values: ActionFunctionValues,
   target: ActionTarget,
-): ResourceStatus[] {
+): Promise<ResourceStatus[]> {
   const statuses: ResourceStatus[] = [];
   for (const fn of LINK_FUNCTIONS) {
     const elements = values[fn.name];
-    if (elements) statuses.push(runLinkFunction(context, fn, elements, target));
+    if (elements) statuses.push(await runLinkFunction(context, fn, elements, target));
   }
-  if (values.remove_tags) statuses.push(runRemoveTags(context, values.remove_tags, target));
+  if (values.remove_tags) statuses.push(await runRemoveTags(context, values.remove_tags, target));
   const responses = values.add_questions_responses_uri;
-  if (responses) statuses.push(runQuestionResponses(context, responses, target));
+  if (responses) statuses.push(await runQuestionResponses(context, responses, target));
   return statuses;
 }

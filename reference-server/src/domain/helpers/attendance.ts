@@ -63,23 +63,28 @@ export function ticketProblems(event: JsonObject, attendance: JsonObject): Error
  *
  * @example
  * ```ts
- * prepareAttendance(context, { status: 'accepted', person: { given_name: 'Ana' } }, event);
+ * await prepareAttendance(context, { status: 'accepted', person: { given_name: 'Ana' } }, event);
  * ```
  */
-export function prepareAttendance(
+export async function prepareAttendance(
   context: HelperContext,
   body: HelperBody,
   event: StoredRecord,
-): PreparedRecord {
+): Promise<PreparedRecord> {
   const problems = ticketProblems(event.doc, body);
   if (problems.length > 0) throw new ApiError(400, problems, 'std:attendance');
-  const prepared = personAction(context, body);
+  const prepared = await personAction(context, body);
   if (Array.isArray(prepared.fields.tickets)) {
-    prepared.fields.tickets = prepared.fields.tickets.map((ticket) => {
-      if (!isPlainObject(ticket) || !isPlainObject(ticket.person)) return ticket;
-      const holder = helperPerson(context, ticket.person);
-      return { ...ticket, person: context.hrefOf(personKind.plural, holder.record.id) };
-    });
+    const tickets: unknown[] = [];
+    for (const ticket of prepared.fields.tickets) {
+      if (!isPlainObject(ticket) || !isPlainObject(ticket.person)) {
+        tickets.push(ticket);
+        continue;
+      }
+      const holder = await helperPerson(context, ticket.person);
+      tickets.push({ ...ticket, person: context.hrefOf(personKind.plural, holder.record.id) });
+    }
+    prepared.fields.tickets = tickets;
   }
   return prepared;
 }

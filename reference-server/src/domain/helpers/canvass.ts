@@ -54,18 +54,25 @@ export function canvassCodeProblems(canvass: JsonObject): ErrorDescription[] {
 }
 
 /** Records the target's answer to the canvass's question, or throws a 400. */
-function answerQuestion(
+async function answerQuestion(
   context: HelperContext,
   response: JsonObject,
   target: StoredRecord,
   canvass: StoredRecord,
-): void {
+): Promise<void> {
   const property = 'canvass.question_response';
   const sent = response.question;
   const reference = isPlainObject(sent) ? sent.href : sent;
-  const question = typeof reference === 'string' ? findQuestion(context, reference) : undefined;
+  const question =
+    typeof reference === 'string' ? await findQuestion(context, reference) : undefined;
   if (!question) throw new ApiError(400, [questionMissing(reference, property)], 'std:answer');
-  const problems = recordAnswer(context, question, response, { person: target, canvass }, property);
+  const problems = await recordAnswer(
+    context,
+    question,
+    response,
+    { person: target, canvass },
+    property,
+  );
   if (problems.length > 0) throw new ApiError(400, problems, 'std:answer');
 }
 
@@ -74,15 +81,15 @@ function answerQuestion(
  *
  * @example
  * ```ts
- * prepareCanvass(context, { canvass: { contact_type: 'door', success: true } }, target);
+ * await prepareCanvass(context, { canvass: { contact_type: 'door', success: true } }, target);
  * prepareCanvass(context, { canvass: { success: true, _links: { 'std:canvasser': { href: ben.url } } } }, target);
  * ```
  */
-export function prepareCanvass(
+export async function prepareCanvass(
   context: HelperContext,
   body: HelperBody,
   target: StoredRecord,
-): PreparedRecord {
+): Promise<PreparedRecord> {
   const canvass = isPlainObject(body.canvass) ? body.canvass : {};
   const problems = canvassCodeProblems(canvass);
   if (problems.length > 0) throw new ApiError(400, problems, 'std:canvass');
@@ -110,7 +117,7 @@ export function prepareCanvass(
     linksAt: 'canvass.',
   };
   if (isPlainObject(canvasser)) {
-    const person = helperPerson(context, canvasser);
+    const person = await helperPerson(context, canvasser);
     prepared.links = { canvasser: { plural: personKind.plural, id: person.record.id } };
   }
   if (isPlainObject(response)) {

@@ -16,11 +16,14 @@ const DONATION_BODY_LINKS = ['attendance', 'submission'];
  *
  * @example
  * ```ts
- * prepareDonation(context, { amount: 25, currency: 'USD', person: { given_name: 'Ana' } });
+ * await prepareDonation(context, { amount: 25, currency: 'USD', person: { given_name: 'Ana' } });
  * ```
  */
-export function prepareDonation(context: HelperContext, body: HelperBody): PreparedRecord {
-  const prepared = personAction(context, body);
+export async function prepareDonation(
+  context: HelperContext,
+  body: HelperBody,
+): Promise<PreparedRecord> {
+  const prepared = await personAction(context, body);
   prepared.links = { ...bodyLinks(context, body._links, DONATION_BODY_LINKS), ...prepared.links };
   return prepared;
 }

@@ -27,7 +27,7 @@ export interface PreparedRecord {
   links: LinkInput;
   person: HelperPerson;
   /** Runs after the main record is created, in the same transaction (a canvass's answer). */
-  after?(main: StoredRecord): void;
+  after?(main: StoredRecord): void | Promise<void>;
   /**
    * Where the body carried `links`, when not at its top level (`canvass.`): link problems
    * name the property as sent.
@@ -81,12 +81,15 @@ export function mainFields(
  *
  * @example
  * ```ts
- * const signer = helperPerson(context, { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] });
+ * const signer = await helperPerson(context, { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] });
  * signer.status; // 201 the first time, 200 after
  * ```
  */
-export function helperPerson(context: HelperContext, person: JsonObject): HelperPerson {
-  const { record, created } = upsertPerson(context.records, context.tenant, person, {
+export async function helperPerson(
+  context: HelperContext,
+  person: JsonObject,
+): Promise<HelperPerson> {
+  const { record, created } = await upsertPerson(context.records, context.tenant, person, {
     anonymous: context.anonymous,
     now: context.now,
     statuses: context.signupStatuses,
@@ -100,12 +103,15 @@ export function helperPerson(context: HelperContext, person: JsonObject): Helper
  *
  * @example
  * ```ts
- * const prepared = personAction(context, { comments: 'Yes!', person: { given_name: 'Ana' } });
+ * const prepared = await personAction(context, { comments: 'Yes!', person: { given_name: 'Ana' } });
  * prepared.links.person; // { plural: 'people', id: '…' }
  * ```
  */
-export function personAction(context: HelperContext, body: HelperBody): PreparedRecord {
-  const person = helperPerson(context, (body.person ?? {}) as JsonObject);
+export async function personAction(
+  context: HelperContext,
+  body: HelperBody,
+): Promise<PreparedRecord> {
+  const person = await helperPerson(context, (body.person ?? {}) as JsonObject);
   return {
     fields: mainFields(context, body),
     links: { person: { plural: personKind.plural, id: person.record.id } },

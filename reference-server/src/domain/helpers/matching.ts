@@ -200,27 +200,29 @@ export function fillPerson(stored: JsonObject, sent: JsonObject): JsonObject {
  *
  * @example
  * ```ts
- * findMatch(records, tenant, { email_addresses: [{ address: 'ANA@example.org' }] });
+ * await findMatch(records, tenant, { email_addresses: [{ address: 'ANA@example.org' }] });
  * ```
  */
-export function findMatch(
+export async function findMatch(
   records: RecordService,
   tenant: Tenant,
   person: JsonObject,
-): StoredRecord | undefined {
+): Promise<StoredRecord | undefined> {
   const storage = records.storage;
   const kind = personKind.singular;
   const candidates: (string | undefined)[] = [];
   for (const identifier of strings(person.identifiers)) {
-    candidates.push(storage.findByIdentifier(tenant.id, kind, identifier));
+    candidates.push(await storage.findByIdentifier(tenant.id, kind, identifier));
   }
   for (const email of list(person, 'email_addresses')) {
     if (typeof email.address !== 'string') continue;
-    candidates.push(storage.findByKey(tenant.id, kind, 'email', normaliseEmail(email.address))[0]);
+    candidates.push(
+      (await storage.findByKey(tenant.id, kind, 'email', normaliseEmail(email.address)))[0],
+    );
   }
   for (const phone of list(person, 'phone_numbers')) {
     if (typeof phone.number !== 'string') continue;
-    candidates.push(storage.findByKey(tenant.id, kind, 'phone', phone.number)[0]);
+    candidates.push((await storage.findByKey(tenant.id, kind, 'phone', phone.number))[0]);
   }
   const id = candidates.find((candidate) => candidate !== undefined);
   return id === undefined ? undefined : storage.getRecord(tenant.id, kind, id);
@@ -233,25 +235,29 @@ export function findMatch(
  *
  * @example
  * ```ts
- * const { record, created } = upsertPerson(records, tenant, { given_name: 'Ana' }, { anonymous: false, now: new Date() });
+ * const { record, created } = await upsertPerson(records, tenant, { given_name: 'Ana' }, { anonymous: false, now: new Date() });
  * ```
  */
-export function upsertPerson(
+export async function upsertPerson(
   records: RecordService,
   tenant: Tenant,
   sent: JsonObject,
   options: UpsertOptions,
-): PersonUpsert {
+): Promise<PersonUpsert> {
   const { anonymous, now, extra = {}, statuses } = options;
   const { identifiers: sentIdentifiers, ...fields } = sent;
   const asSent = anonymous ? fields : sent;
-  const match = findMatch(records, tenant, asSent);
+  const match = await findMatch(records, tenant, asSent);
   const person = statuses ? withSignupStatuses(asSent, match?.doc, statuses, MEMBER_KEYS) : asSent;
   if (!match) {
     return {
       // No signup event: the act of the call (its signature, …) carries the person, and
       // the person signup helper makes its own, matched or created.
-      record: records.create(tenant, personKind, person, { now, recorded: extra, event: false }),
+      record: await records.create(tenant, personKind, person, {
+        now,
+        recorded: extra,
+        event: false,
+      }),
       created: true,
     };
   }
@@ -269,7 +275,7 @@ export function upsertPerson(
     return { record: match, created: false };
   }
   return {
-    record: records.replace(
+    record: await records.replace(
       tenant,
       // The person kind served, whose vocabulary the server's preset sets.
       records.registry.bySingular(personKind.singular) ?? personKind,

@@ -51,7 +51,11 @@ export interface RecordHelperDefinition {
   /** The body schema under the specification's vocabulary, shared with the SDK. */
   schema: z.ZodMiniType;
   /** Builds the main record, inside the transaction, from the body and the URL's record. */
-  prepare(context: HelperContext, body: HelperBody, parent: StoredRecord): PreparedRecord;
+  prepare(
+    context: HelperContext,
+    body: HelperBody,
+    parent: StoredRecord,
+  ): PreparedRecord | Promise<PreparedRecord>;
 }
 
 /**
@@ -132,18 +136,18 @@ export interface RecordHelperCall {
  *
  * @example
  * ```ts
- * const call = checkRecordHelperCall(context, RECORD_HELPERS.record_signature_helper!, petitionKind, petitionId, body);
+ * const call = await checkRecordHelperCall(context, RECORD_HELPERS.record_signature_helper!, petitionKind, petitionId, body);
  * ```
  */
-export function checkRecordHelperCall(
+export async function checkRecordHelperCall(
   context: HelperContext,
   definition: RecordHelperDefinition,
   parentKind: ResourceKind,
   parentId: string,
   body: unknown,
-): RecordHelperCall {
+): Promise<RecordHelperCall> {
   // A missing record is reported before a bad body: the caller should learn that first.
-  const parent = context.records.get(context.tenant, parentKind, parentId);
+  const parent = await context.records.get(context.tenant, parentKind, parentId);
   const schema = helperBodiesFor(context.vocabulary ?? 'strict')[definition.body];
   const parsed = parseOrThrow(schema, body, `std:${definition.rel}`) as HelperBody;
   return { definition, parentKind, parent, body: parsed };
@@ -157,25 +161,26 @@ export function checkRecordHelperCall(
  *
  * @example
  * ```ts
- * const outcome = applyRecordHelperCall(context, call);
+ * const outcome = await applyRecordHelperCall(context, call);
  * outcome.main.status; // 201 created, 200 when the person had signed before
  * ```
  */
-export function applyRecordHelperCall(
+export async function applyRecordHelperCall(
   context: HelperContext,
   call: RecordHelperCall,
-): HelperOutcome {
+): Promise<HelperOutcome> {
   const { records, tenant, now } = context;
   const { definition, parentKind, parent, body } = call;
   const mainKind = kindOf(context, definition.main);
-  // The parent is not read again: nothing can change it between the check and here when
-  // both run synchronously (no await), and under group commit the read and the writes
-  // are in the same batch anyway. A call run later reads it again first.
-  const { prepared, main } = records.storage.transaction(() => {
-    const prepared = definition.prepare(context, body, parent);
+  // The parent is not read again (a read inside the transaction would lock it, and every
+  // signature of a petition would wait for the one before): a delete of it that commits
+  // between the check and here leaves the new record without it, as a delete that
+  // commits just after would. A call run later (background) reads it again first.
+  const { prepared, main } = await records.storage.transaction(async () => {
+    const prepared = await definition.prepare(context, body, parent);
     // Triggers are read-only to clients: the helper records them beside the fields.
     const { triggers, ...fields } = prepared.fields;
-    const main = records.createOrUpdate(tenant, mainKind, fields, {
+    const main = await records.createOrUpdate(tenant, mainKind, fields, {
       now,
       recorded: { triggers },
       links: prepared.links,
@@ -185,10 +190,10 @@ export function applyRecordHelperCall(
       event: { addTags: body.add_tags },
       ...(prepared.linksAt ? { linksAt: prepared.linksAt } : {}),
     });
-    prepared.after?.(main.record);
+    await prepared.after?.(main.record);
     return { prepared, main };
   });
-  const parts = runActionFunctions(context, body, {
+  const parts = await runActionFunctions(context, body, {
     person: prepared.person.record,
     ...(definition.main === 'canvass' ? { canvass: main.record } : {}),
   });
@@ -205,22 +210,22 @@ export function applyRecordHelperCall(
  *
  * @example
  * ```ts
- * const outcome = runRecordHelper(context, RECORD_HELPERS.record_signature_helper!, petitionKind, petitionId, {
+ * const outcome = await runRecordHelper(context, RECORD_HELPERS.record_signature_helper!, petitionKind, petitionId, {
  *   comments: 'Yes!',
  *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
  * });
  * outcome.main.record.id; // the new signature (or the one the person signed before)
  * ```
  */
-export function runRecordHelper(
+export async function runRecordHelper(
   context: HelperContext,
   definition: RecordHelperDefinition,
   parentKind: ResourceKind,
   parentId: string,
   body: unknown,
-): HelperOutcome {
+): Promise<HelperOutcome> {
   return applyRecordHelperCall(
     context,
-    checkRecordHelperCall(context, definition, parentKind, parentId, body),
+    await checkRecordHelperCall(context, definition, parentKind, parentId, body),
   );
 }

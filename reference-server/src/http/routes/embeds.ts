@@ -28,8 +28,8 @@ export function registerEmbeds(app: Hono<AppEnv>, config: AppConfig): void {
     const kind = config.registry.byPlural(plural);
     if (!kind) continue;
     const path = `${config.apiPrefix}/${plural}/:id/${EMBED_PATH}`;
-    app.get(path, (c) => {
-      const record = config.records.get(c.get('auth').tenant, kind, c.req.param('id') ?? '');
+    app.get(path, async (c) => {
+      const record = await config.records.get(c.get('auth').tenant, kind, c.req.param('id') ?? '');
       const urls = c.get('urls');
       return hal({
         ...embeds.document(kind.singular, record, urls.root),

@@ -64,17 +64,26 @@ export function helperContext(
  *
  * @example
  * ```ts
- * return helperResponse(c, config, context, outcome, control);
+ * return await helperResponse(c, config, context, outcome, control);
  * ```
  */
-export function helperResponse(
+export async function helperResponse(
   c: Context<AppEnv>,
   config: AppConfig,
   context: HelperContext,
   outcome: HelperOutcome,
   control: Control,
-): Response {
+): Promise<Response> {
   const urls = c.get('urls');
+  // The totals of the records the answer may show, read before it is rendered.
+  const totals = new Map<StoredRecord, Record<string, number> | undefined>();
+  if (control.returnResponse) {
+    for (const shown of [outcome.main, outcome.person]) {
+      if (!shown) continue;
+      const read = await config.records.totals(context.tenant, shown.kind, [shown.record.id]);
+      totals.set(shown.record, read.get(shown.record.id));
+    }
+  }
   const present = (kind: ResourceKind, record: StoredRecord) =>
     control.returnResponse
       ? renderRecord({
@@ -82,7 +91,7 @@ export function helperResponse(
           registry: config.registry,
           kind,
           record,
-          totals: config.records.totals(context.tenant, kind, [record.id]).get(record.id),
+          totals: totals.get(record),
           withCuries: true,
         })
       : minimalRecord(urls, kind, record);
@@ -122,18 +131,18 @@ export function incompleteError(outcome: HelperOutcome): JsonObject | undefined 
  * anonymous call the record's own (404 when no tenant has it). Anonymous calls reach
  * only helpers open to them (the authentication middleware lets no other through).
  */
-function tenantOf(
+async function tenantOf(
   c: Context<AppEnv>,
   config: AppConfig,
   kind: ResourceKind,
   helper: RecordHelper,
   id: string,
-): { tenant: Tenant; anonymous: boolean } {
+): Promise<{ tenant: Tenant; anonymous: boolean }> {
   if (c.get('anonymous') !== true) return { tenant: c.get('auth').tenant, anonymous: false };
   if (!helper.anonymous) {
     throw apiError(401, ErrorCode.UNAUTHORIZED, `${helper.rel} needs an API key`);
   }
-  const tenant = config.storage.tenantOfRecord(kind.singular, id);
+  const tenant = await config.storage.tenantOfRecord(kind.singular, id);
   if (!tenant) throw apiError(404, ErrorCode.NOT_FOUND, `no ${kind.singular} with id ${id}`);
   return { tenant, anonymous: true };
 }
@@ -160,19 +169,19 @@ export async function answerRecordHelper(
 ): Promise<Response> {
   const definition = RECORD_HELPERS[helper.rel];
   if (!definition) throw apiError(404, ErrorCode.NOT_FOUND, `no helper ${helper.rel}`);
-  const { tenant, anonymous } = tenantOf(c, config, kind, helper, id);
+  const { tenant, anonymous } = await tenantOf(c, config, kind, helper, id);
   const background = wantsBackground(c);
   const { control, rest } = takeControl(body ?? (await readJsonObject(c)));
   const context = helperContext(c, config, tenant, anonymous);
-  const call = checkRecordHelperCall(context, definition, kind, id, rest);
+  const call = await checkRecordHelperCall(context, definition, kind, id, rest);
   if (background) {
-    return acceptInBackground(c, config, () => {
+    return acceptInBackground(c, config, async () => {
       // Read again: the record may have been deleted since the call was checked.
-      const parent = config.records.get(tenant, kind, id);
-      return incompleteError(applyRecordHelperCall(context, { ...call, parent }));
+      const parent = await config.records.get(tenant, kind, id);
+      return incompleteError(await applyRecordHelperCall(context, { ...call, parent }));
     });
   }
-  const outcome = applyRecordHelperCall(context, call);
+  const outcome = await applyRecordHelperCall(context, call);
   return helperResponse(c, config, context, outcome, control);
 }
 

@@ -41,8 +41,8 @@ export function registerMessageHelpers(
   config: AppConfig,
   options: MessageHelperOptions,
 ): void {
-  const run = (c: Context<AppEnv>, action: MessageAction) => {
-    const notice = actOnMessage(
+  const run = async (c: Context<AppEnv>, action: MessageAction) => {
+    const notice = await actOnMessage(
       config.records,
       c.get('auth').tenant,
       c.req.param('id') ?? '',
@@ -62,7 +62,7 @@ export function registerMessageHelpers(
   app.post(schedulePath, async (c) => {
     // 404 before validation, as on updates: a missing message matters more than its body.
     const kind = config.registry.bySingular('message');
-    if (kind) config.records.get(c.get('auth').tenant, kind, c.req.param('id') ?? '');
+    if (kind) await config.records.get(c.get('auth').tenant, kind, c.req.param('id') ?? '');
     // std:control is accepted as on every write; the answer is a notice either way.
     const { rest } = takeControl(await readJsonObject(c));
     // Under a real server's preset, its date-time spellings too (message-schedule.ts).

@@ -82,9 +82,9 @@ export function registerMetadata(app: Hono<AppEnv>, config: AppConfig): void {
 
   for (const list of config.preset.metadata) {
     const path = `${rootPath}/${list.name}`;
-    app.get(path, (c) => {
+    app.get(path, async (c) => {
       const urls = c.get('urls');
-      const fields = list.fields({
+      const fields = await list.fields({
         tenant: c.get('auth').tenant,
         storage: config.storage,
         originSystem: config.productName,

@@ -30,10 +30,13 @@ export interface NestedRecord {
  *
  * @example
  * ```ts
- * const { kind, id } = nestedRecordOf(c, config); // for GET …/petitions/p1/signatures/s1
+ * const { kind, id } = await nestedRecordOf(c, config); // for GET …/petitions/p1/signatures/s1
  * ```
  */
-export function nestedRecordOf(c: Context<AppEnv>, config: AppConfig): NestedRecord {
+export async function nestedRecordOf(
+  c: Context<AppEnv>,
+  config: AppConfig,
+): Promise<NestedRecord> {
   const { registry, records } = config;
   const plural = c.req.param('collection') ?? '';
   const parentKind = registry.byPlural(plural);
@@ -47,9 +50,9 @@ export function nestedRecordOf(c: Context<AppEnv>, config: AppConfig): NestedRec
   if (!kind) throw apiError(404, ErrorCode.NOT_FOUND, `no collection ${sub.plural}`);
   const tenant = c.get('auth').tenant;
   const parentId = c.req.param('id') ?? '';
-  records.get(tenant, parentKind, parentId);
+  await records.get(tenant, parentKind, parentId);
   const id = c.req.param('subId') ?? '';
-  const record = records.get(tenant, kind, id);
+  const record = await records.get(tenant, kind, id);
   const parent = referencesOf(record.doc)[sub.via];
   if (parent?.kind !== parentKind.singular || parent.id !== parentId) {
     throw apiError(

@@ -48,9 +48,11 @@ export function registerPersonSignup(app: Hono<AppEnv>, config: AppConfig): void
     const context = helperContext(c, config, c.get('auth').tenant, false);
     const call = checkPersonSignup(signupBody(rest, atCollection), vocabulary);
     if (background) {
-      return acceptInBackground(c, config, () => incompleteError(applyPersonSignup(context, call)));
+      return acceptInBackground(c, config, async () =>
+        incompleteError(await applyPersonSignup(context, call)),
+      );
     }
-    return helperResponse(c, config, context, applyPersonSignup(context, call), control);
+    return helperResponse(c, config, context, await applyPersonSignup(context, call), control);
   });
   if (!atCollection) app.all(path, methodNotAllowed(['POST']));
 }

@@ -147,12 +147,12 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
       list.map((r) => r.id),
     );
   /** Renders records of one kind with their totals, as JSON text (a page's items). */
-  const present = (
+  const present = async (
     c: Context<AppEnv>,
     kind: ResourceKind,
     list: readonly StoredRecord[],
-  ): RenderedRecord[] => {
-    const totals = totalsOf(c, kind, list);
+  ): Promise<RenderedRecord[]> => {
+    const totals = await totalsOf(c, kind, list);
     const urls = c.get('urls');
     return list.map((record) =>
       renderRecordJson({
@@ -166,13 +166,13 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     );
   };
   /** One record alone (with the curies), as the answer to a write. */
-  const presentOne = (c: Context<AppEnv>, kind: ResourceKind, record: StoredRecord) =>
+  const presentOne = async (c: Context<AppEnv>, kind: ResourceKind, record: StoredRecord) =>
     renderRecord({
       urls: c.get('urls'),
       registry,
       kind,
       record,
-      totals: totalsOf(c, kind, [record]).get(record.id),
+      totals: (await totalsOf(c, kind, [record])).get(record.id),
       withCuries: true,
     });
 
@@ -193,10 +193,10 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         ...(parent ? { parent } : {}),
       });
     if (background) return writeInBackground(c, config, write);
-    const { record, created } = write();
+    const { record, created } = await write();
     const urls = c.get('urls');
     const answer = control.returnResponse
-      ? presentOne(c, kind, record)
+      ? await presentOne(c, kind, record)
       : minimalRecord(urls, kind, record);
     return created
       ? hal(answer, 201, {
@@ -205,12 +205,16 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
       : hal(answer, 200);
   };
 
-  app.get(collectionPath, (c) => {
+  app.get(collectionPath, async (c) => {
     const kind = kindOf(c, config);
     const urls = c.get('urls');
     const filters = filtersOf(c, kind, collectionRelation(kind.plural));
     const request = pageRequest(c, config);
-    const page = records.page(c.get('auth').tenant, { kind: kind.singular, filters }, request);
+    const page = await records.page(
+      c.get('auth').tenant,
+      { kind: kind.singular, filters },
+      request,
+    );
     return halJson(
       renderCollectionJson(
         urls.collection(kind.plural),
@@ -218,7 +222,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         page,
         request,
         urls.curies(),
-        present(c, kind, page.records),
+        await present(c, kind, page.records),
         { filter: singleQuery(c, 'filter') },
         pageOptions(kind.plural),
       ),
@@ -228,9 +232,9 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   app.post(collectionPath, async (c) => create(c, writableKindOf(c, config, ['GET'])));
   app.all(collectionPath, methodNotAllowed(['GET', 'POST']));
 
-  const show = (c: Context<AppEnv>, { kind, id }: NestedRecord) => {
-    const record = records.get(c.get('auth').tenant, kind, id);
-    const totals = totalsOf(c, kind, [record]).get(record.id);
+  const show = async (c: Context<AppEnv>, { kind, id }: NestedRecord) => {
+    const record = await records.get(c.get('auth').tenant, kind, id);
+    const totals = (await totalsOf(c, kind, [record])).get(record.id);
     return halJson(
       recordBytes(
         renderRecordJson({ urls: c.get('urls'), registry, kind, record, totals, withCuries: true }),
@@ -247,7 +251,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   const update = async (c: Context<AppEnv>, { kind, id }: NestedRecord) => {
     const tenant = c.get('auth').tenant;
     // 404 before validation: a client updating a deleted record should learn that first.
-    records.get(tenant, kind, id);
+    await records.get(tenant, kind, id);
     const background = backgroundWrite(c, config);
     const { control, rest } = takeControl(await readJsonObject(c));
     const write = () =>
@@ -255,17 +259,19 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         links: linkInputOf(rest, kind, config.apiPrefix),
       });
     if (background) return writeInBackground(c, config, write);
-    const record = write();
+    const record = await write();
     const urls = c.get('urls');
     return hal(
-      control.returnResponse ? presentOne(c, kind, record) : minimalRecord(urls, kind, record),
+      control.returnResponse
+        ? await presentOne(c, kind, record)
+        : minimalRecord(urls, kind, record),
     );
   };
-  const remove = (c: Context<AppEnv>, { kind, id }: NestedRecord) => {
+  const remove = async (c: Context<AppEnv>, { kind, id }: NestedRecord) => {
     const tenant = c.get('auth').tenant;
     const write = () => records.delete(tenant, kind, id);
     if (backgroundWrite(c, config)) return writeInBackground(c, config, write);
-    write();
+    await write();
     return deletedAnswer(config.preset, kind);
   };
   const writableFlat = (c: Context<AppEnv>): NestedRecord => ({
@@ -281,16 +287,17 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   // A preset's nested addresses: the same record, the same answers (its self link is
   // its own address, see Urls.recordAt); 404 unless the record belongs to that parent.
   if (config.preset.nestedAddresses) {
-    const nested = (c: Context<AppEnv>) => writable(c, nestedRecordOf(c, config), ['GET']);
-    app.get(nestedPath, (c) => show(c, nestedRecordOf(c, config)));
-    app.put(nestedPath, (c) => update(c, nested(c)));
-    app.patch(nestedPath, (c) => update(c, nested(c)));
-    app.delete(nestedPath, (c) => remove(c, nested(c)));
+    const nested = async (c: Context<AppEnv>) =>
+      writable(c, await nestedRecordOf(c, config), ['GET']);
+    app.get(nestedPath, async (c) => show(c, await nestedRecordOf(c, config)));
+    app.put(nestedPath, async (c) => update(c, await nested(c)));
+    app.patch(nestedPath, async (c) => update(c, await nested(c)));
+    app.delete(nestedPath, async (c) => remove(c, await nested(c)));
     app.all(nestedPath, methodNotAllowed(['GET', 'PUT', 'PATCH', 'DELETE']));
   }
 
   /** The parent record and the sub-collection named in the path (404s otherwise). */
-  const subOf = (c: Context<AppEnv>) => {
+  const subOf = async (c: Context<AppEnv>) => {
     const kind = kindOf(c, config);
     const id = c.req.param('id') ?? '';
     const subName = c.req.param('sub');
@@ -299,16 +306,16 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
       throw apiError(404, ErrorCode.NOT_FOUND, `no sub-collection ${subName} on ${kind.plural}`);
     const subKind = registry.bySingular(sub.kind);
     if (!subKind) throw apiError(404, ErrorCode.NOT_FOUND, `no collection ${sub.plural}`);
-    records.get(c.get('auth').tenant, kind, id);
+    await records.get(c.get('auth').tenant, kind, id);
     return { kind, id, sub, subKind };
   };
 
-  app.get(subPath, (c) => {
-    const { kind, id, sub, subKind } = subOf(c);
+  app.get(subPath, async (c) => {
+    const { kind, id, sub, subKind } = await subOf(c);
     const tenant = c.get('auth').tenant;
     const filters = filtersOf(c, subKind, collectionRelation(sub.plural));
     const request = pageRequest(c, config);
-    const page = records.page(
+    const page = await records.page(
       tenant,
       { kind: sub.kind, parent: { kind: kind.singular, id }, filters },
       request,
@@ -321,7 +328,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         page,
         request,
         urls.curies(),
-        present(c, subKind, page.records),
+        await present(c, subKind, page.records),
         { filter: singleQuery(c, 'filter') },
         pageOptions(sub.plural),
       ),
@@ -354,7 +361,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
         );
       }
     }
-    const { kind, id, sub, subKind } = subOf(c);
+    const { kind, id, sub, subKind } = await subOf(c);
     if (!subKind.writable) methodNotAllowed(['GET'])(c);
     return create(c, subKind, { rel: sub.via, ref: { kind: kind.singular, id } }, body);
   });

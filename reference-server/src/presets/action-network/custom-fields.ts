@@ -27,10 +27,10 @@ export interface CustomFieldEntry {
 }
 
 /** Every person of the tenant, oldest first, read in batches. */
-function* peopleOf(storage: Storage, tenant: Tenant): Generator<StoredRecord> {
+async function* peopleOf(storage: Storage, tenant: Tenant): AsyncGenerator<StoredRecord> {
   let after: number | undefined;
   for (;;) {
-    const batch = storage.listRecords({
+    const batch = await storage.listRecords({
       tenantId: tenant.id,
       kind: 'person',
       limit: BATCH,
@@ -50,12 +50,15 @@ function* peopleOf(storage: Storage, tenant: Tenant): Generator<StoredRecord> {
  *
  * @example
  * ```ts
- * customFieldsOf(storage, tenant).map((field) => field.name); // ['employer', 'ward']
+ * (await customFieldsOf(storage, tenant)).map((field) => field.name); // ['employer', 'ward']
  * ```
  */
-export function customFieldsOf(storage: Storage, tenant: Tenant): CustomFieldEntry[] {
+export async function customFieldsOf(
+  storage: Storage,
+  tenant: Tenant,
+): Promise<CustomFieldEntry[]> {
   const fields = new Map<string, CustomFieldEntry>();
-  for (const person of peopleOf(storage, tenant)) {
+  for await (const person of peopleOf(storage, tenant)) {
     const custom = person.doc.custom_fields;
     if (!isPlainObject(custom)) continue;
     for (const name of Object.keys(custom)) {
@@ -82,7 +85,7 @@ export function customFieldsOf(storage: Storage, tenant: Tenant): CustomFieldEnt
  *
  * @example
  * ```ts
- * CUSTOM_FIELDS_METADATA.fields({ tenant, storage, originSystem: 'Action Network' });
+ * await CUSTOM_FIELDS_METADATA.fields({ tenant, storage, originSystem: 'Action Network' });
  * // { origin_system: 'Action Network', name: 'custom_fields', …, 'action_network:custom_fields': [...] }
  * ```
  */
@@ -90,10 +93,10 @@ export const CUSTOM_FIELDS_METADATA: PresetMetadataList = {
   name: 'custom_fields',
   rel: CUSTOM_FIELDS_REL,
   title: 'The collection of custom fields available at this endpoint',
-  fields: ({ tenant, storage, originSystem }: PresetMetadataSource) => ({
+  fields: async ({ tenant, storage, originSystem }: PresetMetadataSource) => ({
     origin_system: originSystem,
     name: 'custom_fields',
     description: 'The custom fields the people of this group carry.',
-    [CUSTOM_FIELDS_REL]: customFieldsOf(storage, tenant),
+    [CUSTOM_FIELDS_REL]: await customFieldsOf(storage, tenant),
   }),
 };

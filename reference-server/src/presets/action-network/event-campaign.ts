@@ -137,13 +137,13 @@ export function eventInCampaigns(kind: ResourceKind): ResourceKind {
       ...kind.references,
       { rel: EVENT_CAMPAIGN_REFERENCE, kinds: ['event_campaign'], required: false },
     ],
-    contributions: (doc, refs, context) => [
-      ...(kind.contributions?.(doc, refs, context) ?? []),
+    contributions: async (doc, refs, context) => [
+      ...((await kind.contributions?.(doc, refs, context)) ?? []),
       ...toCampaign(refs, 'total_events'),
     ],
-    check: (doc, refs, id, context) => [
-      ...(kind.check?.(doc, refs, id, context) ?? []),
-      ...campaignUnchanged(refs, id, context.document({ kind: kind.singular, id })),
+    check: async (doc, refs, id, context) => [
+      ...((await kind.check?.(doc, refs, id, context)) ?? []),
+      ...campaignUnchanged(refs, id, await context.document({ kind: kind.singular, id })),
     ],
   };
 }
@@ -161,10 +161,10 @@ export function eventInCampaigns(kind: ResourceKind): ResourceKind {
 export function attendanceInCampaigns(kind: ResourceKind): ResourceKind {
   return {
     ...kind,
-    contributions: (doc, refs, context) => {
-      const own = kind.contributions?.(doc, refs, context) ?? [];
+    contributions: async (doc, refs, context) => {
+      const own = (await kind.contributions?.(doc, refs, context)) ?? [];
       const accepted = own.some((c) => c.name === 'total_accepted' && c.value > 0);
-      const event = refs.event && accepted ? context.document(refs.event) : undefined;
+      const event = refs.event && accepted ? await context.document(refs.event) : undefined;
       return event ? [...own, ...toCampaign(referencesOf(event), 'total_rsvps')] : own;
     },
   };

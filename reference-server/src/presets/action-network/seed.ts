@@ -94,7 +94,12 @@ function kindOf(registry: KindRegistry, singular: string): ResourceKind {
 }
 
 /** The tenant's records of `kind`, oldest first (at most `limit`). */
-function recordsOf(storage: Storage, tenant: Tenant, kind: string, limit: number): StoredRecord[] {
+function recordsOf(
+  storage: Storage,
+  tenant: Tenant,
+  kind: string,
+  limit: number,
+): Promise<StoredRecord[]> {
   return storage.listRecords({ tenantId: tenant.id, kind, limit, offset: 0 });
 }
 
@@ -110,14 +115,14 @@ function sample<T>(random: () => number, values: readonly T[], count: number): T
 }
 
 /** A campaign as Action Network's interface makes it: written to storage directly. */
-function insertCampaign(
+async function insertCampaign(
   storage: Storage,
   tenant: Tenant,
   kind: ResourceKind,
   fields: JsonObject,
   actions: readonly StoredRecord[],
   now: Date,
-): void {
+): Promise<void> {
   const id = newRecordId();
   const identifiers = [localIdentifier(tenant.namespace, id)];
   const stamp = now.toISOString();
@@ -133,7 +138,7 @@ function insertCampaign(
     ...kind.parse(fields),
     actions: listed,
   });
-  storage.insertRecord({
+  await storage.insertRecord({
     tenantId: tenant.id,
     kind: kind.singular,
     id,
@@ -157,13 +162,13 @@ function insertCampaign(
  * const storage = openStorage(':memory:', { defaultNamespace: 'action_network' });
  * seedPeople(storage, { tenant: 'demo', count: 100 });
  * seedActivity(storage, { tenant: 'demo' });
- * seedActionNetwork(storage, { tenant: 'demo', registry: defaultRegistry(ACTION_NETWORK_PRESET) }).event_campaign; // 2
+ * (await seedActionNetwork(storage, { tenant: 'demo', registry: defaultRegistry(ACTION_NETWORK_PRESET) })).event_campaign; // 2
  * ```
  */
 export function seedActionNetwork(
   storage: Storage,
   options: ActionNetworkSeedOptions,
-): ActionNetworkSeedCounts {
+): Promise<ActionNetworkSeedCounts> {
   const { registry } = options;
   const records = new RecordService(storage, registry);
   const now = options.now ?? new Date();
@@ -191,9 +196,9 @@ export function seedActionNetwork(
     ResourceKind,
     ResourceKind,
   ];
-  return storage.transaction(() => {
-    const tenant = storage.ensureTenant(options.tenant);
-    const people = recordsOf(storage, tenant, 'person', options.people ?? 60);
+  return storage.transaction(async () => {
+    const tenant = await storage.ensureTenant(options.tenant);
+    const people = await recordsOf(storage, tenant, 'person', options.people ?? 60);
     const create = (kind: ResourceKind, fields: JsonObject, createOptions: CreateOptions = {}) =>
       // Demo data, not acts: a subscriber is not sent the seeding as webhook events.
       records.create(tenant, kind, kind.parse(fields), { now, event: false, ...createOptions });
@@ -201,12 +206,12 @@ export function seedActionNetwork(
     const eventCampaigns: StoredRecord[] = [];
     const rsvps = new Set<string>();
     for (const spec of EVENT_CAMPAIGNS) {
-      const campaign = create(campaignKind, spec.fields);
+      const campaign = await create(campaignKind, spec.fields);
       eventCampaigns.push(campaign);
       counts.event_campaign++;
       for (const event of spec.events) {
         const start = new Date(now.getTime() + event.inDays * DAY);
-        const created = create(
+        const created = await create(
           eventKind,
           {
             title: event.title,
@@ -226,7 +231,7 @@ export function seedActionNetwork(
             person: { plural: personKind.plural, id: person.id },
             event: { plural: eventKind.plural, id: created.id },
           };
-          create(attendanceKind, { status: 'accepted' }, { links });
+          await create(attendanceKind, { status: 'accepted' }, { links });
           counts.attendance++;
           rsvps.add(person.id);
         }
@@ -240,18 +245,18 @@ export function seedActionNetwork(
           ? { volunteer_skill: SKILLS[Math.floor(random() * SKILLS.length)] }
           : {}),
       };
-      records.update(tenant, personKind, person.id, personKind.parse({ custom_fields }), { now });
+      await records.update(tenant, personKind, person.id, personKind.parse({ custom_fields }), { now });
       counts.person++;
     }
 
     if (rsvps.size > 0) {
-      create(listKind, { name: 'RSVPs to the event campaigns', unique_ids: [...rsvps] });
+      await create(listKind, { name: 'RSVPs to the event campaigns', unique_ids: [...rsvps] });
       counts.unique_id_list++;
     }
 
-    const petitions = recordsOf(storage, tenant, 'petition', 10);
-    const forms = recordsOf(storage, tenant, 'form', 10);
-    insertCampaign(
+    const petitions = await recordsOf(storage, tenant, 'petition', 10);
+    const forms = await recordsOf(storage, tenant, 'form', 10);
+    await insertCampaign(
       storage,
       tenant,
       campaignPageKind,
@@ -264,7 +269,7 @@ export function seedActionNetwork(
       [...petitions.slice(0, 1), ...forms.slice(0, 1), eventCampaigns[0] as StoredRecord],
       now,
     );
-    insertCampaign(
+    await insertCampaign(
       storage,
       tenant,
       campaignPageKind,

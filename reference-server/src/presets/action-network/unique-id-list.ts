@@ -29,15 +29,16 @@ function deriveCount(doc: JsonObject): JsonObject {
  * "cannot add new people", they name people already in the group. An ID is the id of
  * the person's URL (`people/<id>`), the part of its identifier after the namespace.
  */
-function checkPeopleExist(
+async function checkPeopleExist(
   doc: JsonObject,
   _refs: References,
   _id: string,
   context: CheckContext,
-): ErrorDescription[] {
-  const unknown = idsOf(doc)
-    .map((id, index) => ({ id, index }))
-    .filter(({ id }) => !context.document({ kind: 'person', id }));
+): Promise<ErrorDescription[]> {
+  const unknown: { id: string; index: number }[] = [];
+  for (const [index, id] of idsOf(doc).entries()) {
+    if (!(await context.document({ kind: 'person', id }))) unknown.push({ id, index });
+  }
   const errors: ErrorDescription[] = unknown.slice(0, REPORTED_IDS).map(({ id, index }) => ({
     error_code: ErrorCode.INVALID_PROPERTY,
     description: `unique_ids[${index}]: ${JSON.stringify(id)} is not the id of a person of this group`,
