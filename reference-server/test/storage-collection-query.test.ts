@@ -1,5 +1,5 @@
 /**
- * The one query builder of collections (storage/sqlite/collection-query.ts): the plain
+ * The one query builder of collections (storage/collection-query.ts): the plain
  * and the filtered paths share it, so they must give the same pages, every page query
  * carries the `LIMIT ? + 0` planner trick, and no read prepares a statement twice.
  */
@@ -8,7 +8,8 @@ import {
   type PageSelection,
   pageSql,
   type ResolvedScope,
-} from '../src/storage/sqlite/collection-query.js';
+} from '../src/storage/collection-query.js';
+import { SQLITE_COLLECTION_DIALECT } from '../src/storage/sqlite/collections.js';
 import type { SqliteStorage } from '../src/storage/sqlite.js';
 import type { CollectionScope, RecordFilter } from '../src/storage/storage.js';
 import { storageFixture } from './storage-fixture.js';
@@ -98,7 +99,7 @@ describe('collection queries', () => {
     ];
     for (const scope of scopes) {
       for (const page of PAGES) {
-        const { sql, varying } = pageSql(scope, page);
+        const { sql, varying } = pageSql(scope, page, SQLITE_COLLECTION_DIALECT);
         expect(sql).toContain('LIMIT ? + 0');
         // A bare `LIMIT ?` or `OFFSET ?` would be planned anew on every run.
         expect(sql).not.toMatch(/(LIMIT|OFFSET) \?(?! \+ 0)/);

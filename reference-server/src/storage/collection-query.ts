@@ -6,21 +6,31 @@
  * Every query starts from one source, `FROM … WHERE …` on the covering index of the
  * scope, and a page selects the seqs of its records first, then the rows by seq: OFFSET
  * scans stay on the index and skipped entries never load their documents. Nothing here
- * touches the database (collections.ts runs the queries); a sub-collection's parent comes
- * as its seq, looked up by the caller.
+ * touches the database (each engine's collections.ts runs the queries); a
+ * sub-collection's parent comes as its seq, looked up by the caller.
+ *
+ * One builder for both engines: what differs between them is a {@link CollectionDialect}
+ * (the columns of a page's rows, how LIMIT is written, how a whole collection is
+ * counted, the placeholders), so SQLite and PostgreSQL answer every page alike.
  */
-import type { DateFilter, RecordFilter } from '../storage.js';
-import { RECORD_COLUMNS } from './records.js';
+import type { DateFilter, RecordFilter } from './storage.js';
 
-/**
- * LIMIT and OFFSET of a page. `? + 0`, not a bare `?`: SQLite plans a statement with the
- * value bound to a bare `LIMIT ?`, so every run, which binds it anew, prepared the
- * statement again (6% of reading a page of 100). An expression is only evaluated; the
- * plans are the same. Every page query uses these (the filtered copy of this SQL once
- * lacked them).
- */
-const PAGE_LIMIT = 'LIMIT ? + 0';
-const PAGE_LIMIT_OFFSET = 'LIMIT ? + 0 OFFSET ? + 0';
+/** What differs between the engines in the SQL of a collection. */
+export interface CollectionDialect {
+  /** The columns of a page's rows, `records` joined as `r`. */
+  recordColumns: string;
+  /** `LIMIT` of a page, its value one placeholder. */
+  pageLimit: string;
+  /** `LIMIT … OFFSET …` of a page, two placeholders (limit, offset). */
+  pageLimitOffset: string;
+  /**
+   * A statement counting a whole collection from a table kept for it (placeholders
+   * tenant, kind; one row `{ n }`, or none read as 0); absent: its rows are counted.
+   */
+  wholeCollectionCount?: string;
+  /** `?` as written (SQLite), or renumbered `$1`, `$2`, … (PostgreSQL). */
+  placeholders: 'question' | 'numbered';
+}
 
 /**
  * SQL of each date column and comparison. Filter input selects an entry by key and is
@@ -75,23 +85,27 @@ export interface CollectionSql {
  *
  * @example
  * ```ts
- * countSql({ tenantId: 1, kind: 'person' });
+ * countSql({ tenantId: 1, kind: 'person' }, SQLITE_COLLECTION_DIALECT);
  * // { sql: 'SELECT n FROM record_counts WHERE tenant_id = ? AND kind = ?', params: [1, 'person'], varying: false }
  * ```
  */
-export function countSql(scope: ResolvedScope): CollectionSql {
-  if (scope.parentSeq === undefined && !scope.filters?.length) {
-    // Kept by triggers (migration 1): O(1) for a million records. It knows only whole
-    // collections; a sub-collection or a filter counts the matching rows.
+export function countSql(scope: ResolvedScope, dialect: CollectionDialect): CollectionSql {
+  if (
+    dialect.wholeCollectionCount !== undefined &&
+    scope.parentSeq === undefined &&
+    !scope.filters?.length
+  ) {
+    // Kept by triggers (SQLite migration 1): O(1) for a million records. It knows only
+    // whole collections; a sub-collection or a filter counts the matching rows.
     return {
-      sql: 'SELECT n FROM record_counts WHERE tenant_id = ? AND kind = ?',
+      sql: numbered(dialect.wholeCollectionCount, dialect),
       params: [scope.tenantId, scope.kind],
       varying: false,
     };
   }
   const source = collectionSource(scope);
   return {
-    sql: `SELECT count(*) AS n FROM ${source.from}`,
+    sql: numbered(`SELECT count(*) AS n FROM ${source.from}`, dialect),
     params: source.params,
     varying: source.varying,
   };
@@ -102,24 +116,30 @@ export function countSql(scope: ResolvedScope): CollectionSql {
  *
  * @example
  * ```ts
- * const { sql, params } = pageSql({ tenantId: 1, kind: 'person' }, { limit: 100, after: 4200 });
+ * const { sql, params } = pageSql({ tenantId: 1, kind: 'person' }, { limit: 100, after: 4200 },
+ *   SQLITE_COLLECTION_DIALECT);
  * connection.statement(sql).raw().all(...params); // RecordRow[]
  * ```
  */
-export function pageSql(scope: ResolvedScope, page: PageSelection): CollectionSql {
+export function pageSql(
+  scope: ResolvedScope,
+  page: PageSelection,
+  dialect: CollectionDialect,
+): CollectionSql {
   const { from, params, seq, varying } = collectionSource(scope);
+  const { pageLimit, pageLimitOffset } = dialect;
   let inner: string;
   if (page.after !== undefined) {
-    inner = `SELECT ${seq} FROM ${from} AND ${seq} > ? ORDER BY ${seq} ASC ${PAGE_LIMIT}`;
+    inner = `SELECT ${seq} FROM ${from} AND ${seq} > ? ORDER BY ${seq} ASC ${pageLimit}`;
     params.push(page.after, page.limit);
   } else if (page.before !== undefined) {
-    inner = `SELECT ${seq} FROM ${from} AND ${seq} < ? ORDER BY ${seq} DESC ${PAGE_LIMIT}`;
+    inner = `SELECT ${seq} FROM ${from} AND ${seq} < ? ORDER BY ${seq} DESC ${pageLimit}`;
     params.push(page.before, page.limit);
   } else if (page.offsetFromEnd !== undefined) {
-    inner = `SELECT ${seq} FROM ${from} ORDER BY ${seq} DESC ${PAGE_LIMIT_OFFSET}`;
+    inner = `SELECT ${seq} FROM ${from} ORDER BY ${seq} DESC ${pageLimitOffset}`;
     params.push(page.limit, Math.max(0, Math.floor(page.offsetFromEnd)));
   } else {
-    inner = `SELECT ${seq} FROM ${from} ORDER BY ${seq} ASC ${PAGE_LIMIT_OFFSET}`;
+    inner = `SELECT ${seq} FROM ${from} ORDER BY ${seq} ASC ${pageLimitOffset}`;
     params.push(page.limit, Math.max(0, Math.floor(page.offset ?? 0)));
   }
   // The outer query must look rows up by seq (rowid) only: adding `r.tenant_id = ?`
@@ -127,7 +147,10 @@ export function pageSql(scope: ResolvedScope, page: PageSelection): CollectionSq
   // query already limits to the tenant (a parent seq belongs to one tenant). Names in
   // the inner query resolve to its own `r` first, so it stays uncorrelated.
   return {
-    sql: `SELECT ${RECORD_COLUMNS} FROM records r WHERE r.seq IN (${inner}) ORDER BY r.seq ASC`,
+    sql: numbered(
+      `SELECT ${dialect.recordColumns} FROM records r WHERE r.seq IN (${inner}) ORDER BY r.seq ASC`,
+      dialect,
+    ),
     params,
     varying,
   };
@@ -139,14 +162,18 @@ export function pageSql(scope: ResolvedScope, page: PageSelection): CollectionSq
  *
  * @example
  * ```ts
- * const { sql, params } = hasAfterSql({ tenantId: 1, kind: 'person' }, 4299);
+ * const { sql, params } = hasAfterSql({ tenantId: 1, kind: 'person' }, 4299, SQLITE_COLLECTION_DIALECT);
  * connection.statement(sql).get(...params) !== undefined; // a next page exists
  * ```
  */
-export function hasAfterSql(scope: ResolvedScope, seq: number): CollectionSql {
+export function hasAfterSql(
+  scope: ResolvedScope,
+  seq: number,
+  dialect: CollectionDialect,
+): CollectionSql {
   const source = collectionSource(scope);
   return {
-    sql: `SELECT 1 FROM ${source.from} AND ${source.seq} > ? LIMIT 1`,
+    sql: numbered(`SELECT 1 FROM ${source.from} AND ${source.seq} > ? LIMIT 1`, dialect),
     params: [...source.params, seq],
     varying: source.varying,
   };
@@ -206,6 +233,16 @@ function collectionSource(scope: ResolvedScope): {
     }
   }
   return { from, params, seq, varying: filters.length > 0 };
+}
+
+/**
+ * `sql` with its `?` placeholders as the dialect writes them. Safe because the SQL here
+ * holds no other `?`: client input is always a parameter, never text.
+ */
+function numbered(sql: string, dialect: CollectionDialect): string {
+  if (dialect.placeholders === 'question') return sql;
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
 }
 
 function isDateFilter(filter: RecordFilter): filter is DateFilter {

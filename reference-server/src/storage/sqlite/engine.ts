@@ -9,7 +9,8 @@
  *   the event loop);
  * - `tenants.ts`: tenants, API keys, settings;
  * - `records.ts`: records and their lookups (identifiers, keys, parents, totals, children);
- * - `collection-query.ts` and `collections.ts`: counting and paging collections;
+ * - `../collection-query.ts` (shared with PostgreSQL) and `collections.ts`: counting and
+ *   paging collections;
  * - `idempotency.ts`: the answers kept for Idempotency-Key repeats;
  * - `webhooks.ts`: the webhook subscriptions, outbox and delivery log.
  *
