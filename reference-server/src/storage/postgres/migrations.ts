@@ -11,6 +11,7 @@
  * other's commits (a unit spans a whole request).
  */
 import type { PostgresConnection } from './connection.js';
+import { WEBHOOK_TABLES_SQL } from './webhook-schema.js';
 
 /** A schema step: `sql` upgrades a database from `version - 1` to `version`. */
 export interface PostgresMigration {
@@ -114,6 +115,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX idempotent_answers_by_age ON idempotent_answers (created_ms);
     `,
   },
+  // Webhook subscriptions, the outbox and the delivery log (webhook-schema.ts).
+  { version: 2, sql: WEBHOOK_TABLES_SQL },
 ];
 
 /**
