@@ -12,7 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { parseConfigFile } from './config-file.js';
-import { databaseSetting, parseDatabaseLocation } from './database-location.js';
+import {
+  type DatabaseLocation,
+  databaseSetting,
+  parseDatabaseLocation,
+} from './database-location.js';
 import { batchedLines } from './http/access-log.js';
 import { createApp, defaultRegistry } from './http/app.js';
 import { checkCorsOrigins } from './http/cors.js';
@@ -20,6 +24,7 @@ import { checkKeyRate } from './http/key-rate-limit.js';
 import { checkApiKeyHeader } from './http/middleware.js';
 import { checkCuriePrefix } from './http/relations.js';
 import { listenFailureMessage } from './listen-failure.js';
+import { describeDatabase, openDatabase } from './open-database.js';
 import { SERVER_PRESETS } from './presets/index.js';
 import { httpUrlOrUndefined } from './sdk-wire.js';
 import { seedPeople } from './seed.js';
@@ -27,7 +32,6 @@ import { describeActivity, seedActivity } from './seed-activity.js';
 import { startServer } from './server.js';
 import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts.js';
 import { stopGracefully } from './shutdown.js';
-import { openStorage } from './storage/sqlite.js';
 import { startWebhookDelivery } from './webhooks/delivery-worker.js';
 import {
   fileSubscriptions,
@@ -43,9 +47,12 @@ Usage: adis-server [options]     (npx adis-server where installed from npm;
 Options:
   --port <n>        TCP port (default 8000; 0 picks a free port)
   --host <addr>     interface to listen on (default 127.0.0.1)
-  --db <path>       SQLite file, or :memory: (default: $DATABASE_URL when set, else
-                    data/adis.db in the server's folder of this repository; ./adis.db
-                    when installed from npm); a URL (postgres://…) is refused
+  --db <path|url>   SQLite file, :memory:, or a PostgreSQL URL
+                    (postgres://user:password@host:5432/db; several instances may
+                    share it) (default: $DATABASE_URL when set, else data/adis.db in
+                    the server's folder of this repository; ./adis.db when installed
+                    from npm); a URL of another engine (mysql://…) is refused
+  --pool-size <n>   PostgreSQL connections of this instance (default 10)
   --keys <file>     JSON API keys: {"keys":[{"token":"…","tenant":"…","access":"read"|"write"}]}
                     (without it, a write key for the 'demo' tenant is created and printed)
   --webhooks <file> JSON webhook subscriptions: {"webhooks":[{"tenant":"…","url":"…",
@@ -156,15 +163,21 @@ function defaultDatabase(serverRoot: string, userDir: string): string {
 }
 
 /**
- * The SQLite file (or `:memory:`) that `--db`, else `DATABASE_URL`, names, else the
- * default; a URL (`postgres://…`) is a usage error, never a file name.
+ * The database that `--db`, else `DATABASE_URL`, names (a SQLite file, `:memory:` or a
+ * PostgreSQL URL), else the default file; a URL of another engine is a usage error,
+ * never a file name.
  */
-function databasePath(flag: string | undefined, serverRoot: string, userDir: string): string {
+function databaseLocation(
+  flag: string | undefined,
+  serverRoot: string,
+  userDir: string,
+): DatabaseLocation {
   const setting = databaseSetting(flag, process.env);
-  if (setting === undefined) return defaultDatabase(serverRoot, userDir);
+  if (setting === undefined)
+    return { engine: 'sqlite', path: defaultDatabase(serverRoot, userDir) };
   const location = parseDatabaseLocation(setting, userDir);
   if ('error' in location) throw new UsageError(location.error);
-  return location.path;
+  return location;
 }
 
 /**
@@ -307,7 +320,9 @@ async function main(argv: string[]): Promise<void> {
   const webhooksFile =
     values.webhooks === undefined ? undefined : readWebhooksFile(resolve(userDir, values.webhooks));
   const serverRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-  const dbPath = databasePath(values.db, serverRoot, userDir);
+  const location = databaseLocation(values.db, serverRoot, userDir);
+  const poolSize = integerOption('pool-size', values['pool-size'], 10, 1000);
+  if (poolSize === 0) throw new UsageError('--pool-size must be at least 1');
   if (values['public-url'] !== undefined && !httpUrlOrUndefined(values['public-url'])) {
     throw new UsageError('--public-url must be an absolute http(s) URL');
   }
@@ -337,9 +352,10 @@ async function main(argv: string[]): Promise<void> {
     );
   }
 
-  // Group commit: concurrent requests share one fsync; each answer waits for its commit.
-  // Tenants created from here on get the preset's namespace (`action_network:<id>`).
-  const storage = openStorage(dbPath, { groupCommit: true, defaultNamespace: preset.namespace });
+  // SQLite with group commit (concurrent requests share one fsync; each answer waits for
+  // its commit), or PostgreSQL migrated at start. Tenants created from here on get the
+  // preset's namespace (`action_network:<id>`).
+  const storage = await openDatabase(location, { defaultNamespace: preset.namespace, poolSize });
   const seedCount = integerOption('seed', values.seed, storage.created ? 300 : 0, 10_000_000);
 
   if (keysFile && namespaces) {
@@ -410,7 +426,7 @@ async function main(argv: string[]): Promise<void> {
       }
     }
   }
-  console.log(`Database: ${dbPath}`);
+  console.log(`Database: ${describeDatabase(location)}`);
 
   if (values.preset !== undefined || apiKeyHeader || curiePrefix || keyRate) {
     const rate = keyRate ?? preset.keyRateLimit;
@@ -472,6 +488,7 @@ function parseOptions(argv: string[]) {
       port: { type: 'string' },
       host: { type: 'string' },
       db: { type: 'string' },
+      'pool-size': { type: 'string' },
       keys: { type: 'string' },
       webhooks: { type: 'string' },
       'webhooks-allow-private': { type: 'boolean' },

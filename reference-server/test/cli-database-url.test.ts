@@ -1,6 +1,6 @@
 /**
  * `adis-server --db <url>` and `DATABASE_URL`: a URL of an engine the server does not
- * have is a start-up error (exit 2) that creates nothing, where it used to become a
+ * have is a start-up error (exit 2) that creates nothing, where a URL used to become a
  * SQLite file under a folder named `postgres:` in the working directory.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -36,21 +36,21 @@ describe('a database URL', () => {
   it('is refused with exit 2, naming the scheme, from --db and from DATABASE_URL, creating nothing', async () => {
     const flagDir = tempCwd();
     const envDir = tempCwd();
-    const fromFlag = runCli(['--port', '0', '--db', 'postgres://u@h/db'], {
+    const fromFlag = runCli(['--port', '0', '--db', 'mysql://u@h/db'], {
       cwd: flagDir,
       env: envFor(),
     });
     const fromEnv = runCli(['--port', '0'], {
       cwd: envDir,
-      env: envFor({ DATABASE_URL: 'postgresql://adis:s3cret@db.internal:5432/adis' }),
+      env: envFor({ DATABASE_URL: 'mariadb://adis:s3cret@db.internal:3306/adis' }),
     });
     expect(await fromFlag.exited).toBe(2);
     expect(await fromEnv.exited).toBe(2);
     expect(fromFlag.output().stderr).toContain(
-      'error: --db names a postgres:// database; this server supports a SQLite file path or :memory:',
+      'error: --db names a mysql:// database; this server supports a PostgreSQL URL (postgres://user@host:5432/db), a SQLite file path or :memory:',
     );
     expect(fromEnv.output().stderr).toContain(
-      'error: DATABASE_URL names a postgresql:// database; this server supports a SQLite file path or :memory:',
+      'error: DATABASE_URL names a mariadb:// database; this server supports a PostgreSQL URL (postgres://user@host:5432/db), a SQLite file path or :memory:',
     );
     // The password and host are not echoed.
     expect(fromEnv.output().stderr).not.toMatch(/s3cret|db\.internal/);
@@ -64,7 +64,7 @@ describe('a database URL', () => {
     const envDir = tempCwd();
     const flagWins = runCli(['--port', '0', '--db', ':memory:', '--quiet'], {
       cwd: flagDir,
-      env: envFor({ DATABASE_URL: 'postgres://u@h/db' }),
+      env: envFor({ DATABASE_URL: 'mysql://u@h/db' }),
     });
     const envPath = runCli(['--port', '0', '--seed', '0', '--quiet'], {
       cwd: envDir,

@@ -1,6 +1,7 @@
 /**
  * `--db` and `DATABASE_URL`: which one is in force, and what it names. A URL is never a
- * file name (it used to become a SQLite file under a folder named `postgres:`).
+ * file name (it used to become a SQLite file under a folder named `postgres:`): a
+ * PostgreSQL one names PostgreSQL, any other is refused.
  */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,12 +60,25 @@ describe('parseDatabaseLocation', () => {
     });
   });
 
+  it('takes postgres:// and postgresql:// URLs as PostgreSQL, kept as given', () => {
+    for (const value of [
+      'postgres://u@db.example.org/adis',
+      'postgresql://localhost:5432/adis?sslmode=require',
+      'POSTGRES://u@h/db',
+    ]) {
+      expect(parseDatabaseLocation(flag(value), BASE), value).toEqual({
+        engine: 'postgres',
+        url: value,
+      });
+    }
+  });
+
   it('refuses a URL of another engine, naming its scheme and what is supported', () => {
     for (const [value, scheme] of [
-      ['postgres://u@db.example.org/adis', 'postgres://'],
-      ['postgresql://localhost:5432/adis', 'postgresql://'],
-      ['POSTGRES://u@h/db', 'postgres://'],
       ['mysql://root@localhost/adis', 'mysql://'],
+      ['mariadb://root@localhost/adis', 'mariadb://'],
+      ['mongodb://localhost/adis', 'mongodb://'],
+      // libpq's `postgresql:dbname` without `//` is not a connection URL node-postgres reads.
       ['postgresql:adis', 'postgresql:'],
     ] as const) {
       const result = parseDatabaseLocation(flag(value), BASE);
@@ -72,17 +86,19 @@ describe('parseDatabaseLocation', () => {
         error: expect.stringContaining(`--db names a ${scheme} database`),
       });
       expect(result, value).toEqual({
-        error: expect.stringContaining('this server supports a SQLite file path or :memory:'),
+        error: expect.stringContaining(
+          'this server supports a PostgreSQL URL (postgres://user@host:5432/db), a SQLite file path or :memory:',
+        ),
       });
     }
   });
 
-  it('never repeats the rest of the URL, which may hold a password', () => {
+  it('never repeats the rest of a refused URL, which may hold a password', () => {
     const result = parseDatabaseLocation(
-      { value: 'postgres://adis:s3cret-pw@db.internal/adis', source: 'DATABASE_URL' },
+      { value: 'mysql://adis:s3cret-pw@db.internal/adis', source: 'DATABASE_URL' },
       BASE,
     );
-    expect(result).toEqual({ error: expect.stringMatching(/^DATABASE_URL names a postgres:\/\//) });
+    expect(result).toEqual({ error: expect.stringMatching(/^DATABASE_URL names a mysql:\/\//) });
     expect(JSON.stringify(result)).not.toMatch(/s3cret|db\.internal|adis:/);
   });
 
@@ -98,13 +114,13 @@ describe('parseDatabaseLocation', () => {
   it('tells how to write a file name that only looks like a scheme', () => {
     expect(parseDatabaseLocation(flag('backup:2024.db'), BASE)).toEqual({
       error:
-        '--db names a backup: database; this server supports a SQLite file path or :memory: (for a file named backup:…, write ./backup:…)',
+        '--db names a backup: database; this server supports a PostgreSQL URL (postgres://user@host:5432/db), a SQLite file path or :memory: (for a file named backup:…, write ./backup:…)',
     });
   });
 
   it('refuses an empty value', () => {
     expect(parseDatabaseLocation(flag(''), BASE)).toEqual({
-      error: '--db is empty: give a SQLite file path or :memory:',
+      error: '--db is empty: give a PostgreSQL URL, a SQLite file path or :memory:',
     });
   });
 });

@@ -80,6 +80,9 @@ export const ErrorCode = {
   TICKETS_NOT_ALLOWED: 'TICKETS_NOT_ALLOWED',
   ATTENDED_NOT_ALLOWED: 'ATTENDED_NOT_ALLOWED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
+  // The database cannot be reached or take more work now (PostgreSQL restarting, every
+  // pooled connection busy past the wait): 503 with Retry-After; nothing was committed.
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   // Requests refused before the app runs (HTTP layer: client-errors.ts): malformed
   // HTTP, headers over the parser's limit, a request not received in time.
   BAD_REQUEST: 'BAD_REQUEST',

@@ -5,12 +5,14 @@ import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from '
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, apiError, ErrorCode } from '../domain/errors.js';
 import { recordHomes } from '../presets/record-homes.js';
+import { StorageUnavailableError } from '../storage/storage.js';
 import { newRequestId } from './access-log.js';
 import { anonymousHelperOf } from './anonymous.js';
 import type { AppConfig, AppEnv } from './env.js';
 import { DOCS_PREFIX, requestRoot, Urls } from './links.js';
 import { requestHeader } from './request-header.js';
 import { errorResponse, setApiHeaders } from './respond.js';
+import { unavailable } from './unavailable.js';
 
 /** Methods a read-only key may use. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -201,6 +203,9 @@ export function notFound(config: AppConfig): NotFoundHandler<AppEnv> {
 export function errorHandler(config: AppConfig): ErrorHandler<AppEnv> {
   return (error, c) => {
     if (error instanceof ApiError) return errorResponse(error, config.curiePrefix);
+    if (error instanceof StorageUnavailableError) {
+      return errorResponse(unavailable(error), config.curiePrefix);
+    }
     if (error instanceof HTTPException && error.status < 500) {
       return errorResponse(
         apiError(error.status, `HTTP_${error.status}`, error.message || 'request refused'),
