@@ -84,6 +84,60 @@ describe('outbox order with concurrent writers', () => {
       .toEqual([low, high]);
   });
 
+  it('gives a reader every committed event once, in order, whatever the writers interleave', async () => {
+    const writers = [db.store(), db.store(), db.store()];
+    const reader = db.store();
+    const a = await db.tenant();
+    const committed: number[] = [];
+    let writing = true;
+    // Random but repeatable: each writer's choices follow its own counter.
+    const choice = (writer: number, step: number, of: number): number =>
+      (writer * 7 + step * 13 + ((writer + 1) * step) ** 2) % of;
+    const write = async (store: (typeof writers)[number], writer: number): Promise<void> => {
+      const connection = db.connectionOf(store);
+      for (let step = 0; step < 12; step++) {
+        const seqs: number[] = [];
+        const outcome = connection.transaction(async () => {
+          // Some take their transaction id early, as a write before the event does.
+          if (choice(writer, step, 2) === 0) await connection.query('SELECT pg_current_xact_id()');
+          await new Promise((resolve) => setTimeout(resolve, choice(writer, step, 4)));
+          for (let n = 0; n <= choice(writer, step, 2); n++) seqs.push(await append(store, a));
+          await new Promise((resolve) => setTimeout(resolve, choice(writer, step, 5)));
+          if (choice(writer, step, 5) === 1) throw new Error('rolled back');
+        });
+        await outcome.then(
+          () => committed.push(...seqs),
+          () => undefined,
+        );
+      }
+    };
+    const read: number[] = [];
+    let cursor = 0;
+    const readAll = async (): Promise<void> => {
+      for (const event of await reader.eventsAfter(a, cursor, 4)) {
+        expect(event.seq).toBeGreaterThan(cursor);
+        read.push(event.seq);
+        cursor = event.seq;
+      }
+    };
+    const reading = (async () => {
+      while (writing) await readAll();
+    })();
+    await Promise.all(writers.map(write));
+    writing = false;
+    await reading;
+    await expect
+      .poll(
+        async () => {
+          await readAll();
+          return read;
+        },
+        { timeout: 5_000, interval: 20 },
+      )
+      .toEqual([...committed].sort((x, y) => x - y));
+    expect(committed.length).toBeGreaterThan(20);
+  });
+
   it('gives out the events before a gap left by a rolled back append', async () => {
     const store = db.store();
     const a = await db.tenant();

@@ -59,6 +59,8 @@ export interface HorizonParams {
 export class OutboxHorizon {
   private bound = 0;
   private checkpoints: Checkpoint[] = [];
+  /** The checkpoint being taken: callers at the same moment share it. */
+  private taking: Promise<boolean> | undefined;
 
   constructor(private readonly connection: PostgresConnection) {}
 
@@ -118,16 +120,25 @@ export class OutboxHorizon {
 
   /**
    * Takes a checkpoint, unless the caller is inside a transaction (its transaction id
-   * may be older than seqs handed out since: it would be no clock). Returns whether
-   * one was taken.
+   * may be older than seqs handed out since: it would be no clock). Callers at the
+   * same moment share one. Returns whether one was taken.
    *
    * @example
    * ```ts
    * await horizon.checkpoint();
    * ```
    */
-  async checkpoint(): Promise<boolean> {
-    if (this.connection.inTransaction()) return false;
+  checkpoint(): Promise<boolean> {
+    if (this.connection.inTransaction()) return Promise.resolve(false);
+    if (!this.taking) {
+      this.taking = this.take().finally(() => {
+        this.taking = undefined;
+      });
+    }
+    return this.taking;
+  }
+
+  private async take(): Promise<boolean> {
     // The last value is read before the transaction id is taken (the CTE is read
     // first); synchronous_commit off: losing this commit record loses nothing.
     const { rows } = await this.connection.query<{ last: string; clock: string }>(
