@@ -67,6 +67,9 @@ export class PostgresConnection {
       // pg-pool applies it to waiting for a free client as well as to connecting.
       connectionTimeoutMillis: Math.max(1, Math.floor(options.poolWaitMs ?? 5000)),
       application_name: options.applicationName ?? 'adis-reference-server',
+      // Every commit durable before it resolves, whatever the server's default: nothing
+      // is acknowledged that a crash could lose.
+      options: '-c synchronous_commit=on',
     });
     // An idle client losing its server (a restart) must not crash the process: the
     // pool drops it, and the next query connects again or reports it.

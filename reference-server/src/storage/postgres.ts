@@ -1,0 +1,173 @@
+/**
+ * {@link Storage} on PostgreSQL, for several server processes on one database. It
+ * composes the parts in `postgres/`, one concern each, over one pool:
+ *
+ * - `connection.ts`: the pool, transactions and units (a unit is a database transaction
+ *   spanning a whole request; transactions inside it are savepoints), errors mapped
+ *   once (`errors.ts`: unreachable → StorageUnavailableError);
+ * - `migrations.ts`: the schema ({@link POSTGRES_MIGRATIONS}, run under an advisory lock);
+ * - `tenants.ts`, `records.ts`, `collections.ts`, `idempotency.ts`: as SQLite's;
+ * - `lookup-lock.ts`: the advisory locks that make look-up-then-insert safe;
+ * - `webhooks.ts`: the webhook subscriptions, outbox and delivery log.
+ *
+ * Every transaction commits before it resolves, with PostgreSQL's synchronous commit:
+ * there is no group commit to wait for, so {@link PostgresStorage.durable} resolves at once.
+ */
+import { PostgresCollections } from './postgres/collections.js';
+import { PostgresConnection } from './postgres/connection.js';
+import { PostgresIdempotentAnswers } from './postgres/idempotency.js';
+import { migrate } from './postgres/migrations.js';
+import { PostgresRecords } from './postgres/records.js';
+import { PostgresTenants } from './postgres/tenants.js';
+import { PostgresWebhookStore } from './postgres/webhooks.js';
+import type { Storage, UnitOptions } from './storage.js';
+
+export { PostgresConnection } from './postgres/connection.js';
+export { POSTGRES_MIGRATIONS } from './postgres/migrations.js';
+
+/** Options of {@link openPostgresStorage}. */
+export interface PostgresStorageOptions {
+  /** Most connections open at once. Default 10. */
+  poolSize?: number;
+  /**
+   * Milliseconds a call waits for a free connection before failing with
+   * StorageUnavailableError (503). Default 5000.
+   */
+  poolWaitMs?: number;
+  /** Namespace of tenants created without one. Default `adis`. */
+  defaultNamespace?: string;
+  /** `application_name` of the sessions, as pg_stat_activity shows them. */
+  applicationName?: string;
+}
+
+/**
+ * PostgreSQL storage. Open it with {@link openPostgresStorage}, which creates or
+ * migrates the schema first.
+ *
+ * @example
+ * ```ts
+ * const storage = await openPostgresStorage('postgres://localhost/adis');
+ * const tenant = await storage.ensureTenant('demo');
+ * await storage.countRecords({ tenantId: tenant.id, kind: 'person' }); // 0
+ * await storage.close();
+ * ```
+ */
+export class PostgresStorage implements Storage {
+  readonly engine = 'postgres' as const;
+  readonly webhooks: PostgresWebhookStore;
+  /** The pool and its units of work, for tools and tests that need SQL of their own. */
+  readonly connection: PostgresConnection;
+  private readonly tenants: PostgresTenants;
+  private readonly records: PostgresRecords;
+  private readonly collections: PostgresCollections;
+  private readonly idempotentAnswers: PostgresIdempotentAnswers;
+
+  /** Use {@link openPostgresStorage}: the schema must be migrated first. */
+  constructor(
+    connection: PostgresConnection,
+    /** True when this open created the schema. */
+    readonly created: boolean,
+    options: PostgresStorageOptions = {},
+  ) {
+    this.connection = connection;
+    this.tenants = new PostgresTenants(connection, options.defaultNamespace ?? 'adis');
+    this.records = new PostgresRecords(connection);
+    this.collections = new PostgresCollections(connection, this.records);
+    this.idempotentAnswers = new PostgresIdempotentAnswers(connection);
+    this.webhooks = new PostgresWebhookStore(connection);
+  }
+
+  ensureTenant: Storage['ensureTenant'] = (name, namespace) =>
+    this.tenants.ensureTenant(name, namespace);
+  getTenant: Storage['getTenant'] = (name) => this.tenants.getTenant(name);
+  putApiKey: Storage['putApiKey'] = (token, tenantName, access, source) =>
+    this.tenants.putApiKey(token, tenantName, access, source);
+  removeApiKeys: Storage['removeApiKeys'] = (source) => this.tenants.removeApiKeys(source);
+  authenticate: Storage['authenticate'] = (token) => this.tenants.authenticate(token);
+  getSetting: Storage['getSetting'] = (key) => this.tenants.getSetting(key);
+  setSetting: Storage['setSetting'] = (key, value) => this.tenants.setSetting(key, value);
+
+  insertRecord: Storage['insertRecord'] = (write) => this.records.insert(write);
+  insertRecords: Storage['insertRecords'] = (writes) => this.records.insertMany(writes);
+  updateRecord: Storage['updateRecord'] = (write) => this.records.update(write);
+  deleteRecord: Storage['deleteRecord'] = (tenantId, kind, id) =>
+    this.records.delete(tenantId, kind, id);
+  getRecord: Storage['getRecord'] = (tenantId, kind, id) => this.records.get(tenantId, kind, id);
+  findByIdentifier: Storage['findByIdentifier'] = (tenantId, kind, identifier) =>
+    this.records.findByIdentifier(tenantId, kind, identifier);
+  findByKey: Storage['findByKey'] = (tenantId, kind, name, value) =>
+    this.records.findByKey(tenantId, kind, name, value);
+  findByParents: Storage['findByParents'] = (tenantId, kind, parents) =>
+    this.records.findByParents(tenantId, kind, parents);
+  tenantOfRecord: Storage['tenantOfRecord'] = (kind, id) => this.records.tenantOfRecord(kind, id);
+  totalsOf: Storage['totalsOf'] = (tenantId, kind, ids) =>
+    this.records.totalsOf(tenantId, kind, ids);
+  childrenOf: Storage['childrenOf'] = (tenantId, parent) =>
+    this.records.childrenOf(tenantId, parent);
+
+  countRecords: Storage['countRecords'] = (scope) => this.collections.count(scope);
+  listRecords: Storage['listRecords'] = (query) => this.collections.list(query);
+  hasRecordAfter: Storage['hasRecordAfter'] = (scope, seq) => this.collections.hasAfter(scope, seq);
+
+  findIdempotentAnswer: Storage['findIdempotentAnswer'] = (ref, notBeforeMs) =>
+    this.idempotentAnswers.find(ref, notBeforeMs);
+  saveIdempotentAnswer: Storage['saveIdempotentAnswer'] = (ref, answer, expireBeforeMs) =>
+    this.idempotentAnswers.save(ref, answer, expireBeforeMs);
+
+  transaction<T>(fn: () => T | Promise<T>): Promise<T> {
+    return this.connection.transaction(fn);
+  }
+
+  unit<T>(fn: () => Promise<T>, options?: UnitOptions): Promise<T> {
+    return this.connection.unit(fn, options);
+  }
+
+  /** Always 0: every transaction is committed before it resolves. */
+  commitMark(): number {
+    return 0;
+  }
+
+  /** Resolves at once: nothing is ever pending (synchronous commit). */
+  durable(_mark?: number): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Resolves at once: nothing is ever pending. */
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Ends the pool. Safe to call twice. */
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+}
+
+/**
+ * Connects to the PostgreSQL database at `url`, creates or migrates its schema (under an
+ * advisory lock, so several processes may start at once), and returns the storage.
+ * Rejects with StorageUnavailableError when the database cannot be reached.
+ *
+ * @example
+ * ```ts
+ * const storage = await openPostgresStorage('postgres://adis@db.example/adis', { poolSize: 20 });
+ * storage.created; // true the first time
+ * ```
+ */
+export async function openPostgresStorage(
+  url: string,
+  options: PostgresStorageOptions = {},
+): Promise<PostgresStorage> {
+  const connection = new PostgresConnection(url, {
+    poolSize: options.poolSize,
+    poolWaitMs: options.poolWaitMs,
+    applicationName: options.applicationName,
+  });
+  try {
+    const created = await migrate(connection);
+    return new PostgresStorage(connection, created, options);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Tenants, their API keys and the settings, on PostgreSQL (tables `tenants`,
+ * `api_keys`, `settings`). Keys are stored hashed as SQLite stores them
+ * ({@link hashToken}); recent look-ups are cached for a second (key-cache.ts), so a key
+ * removed by another process stops working within that second.
+ */
+import { KeyCache } from '../key-cache.js';
+import { hashToken } from '../sqlite/tenants.js';
+import type { Access, ApiKeyInfo, Tenant } from '../storage.js';
+import type { PostgresConnection } from './connection.js';
+
+interface TenantRow {
+  id: number;
+  name: string;
+  namespace: string;
+}
+
+/**
+ * The tenants, API keys and settings of a {@link PostgresStorage}.
+ *
+ * @example
+ * ```ts
+ * const tenants = new PostgresTenants(connection, 'adis');
+ * await tenants.putApiKey('secret', 'demo', 'write');
+ * await tenants.authenticate('secret'); // { access: 'write', tenant: { id: 1, name: 'demo', … } }
+ * ```
+ */
+export class PostgresTenants {
+  private readonly keyCache = new KeyCache();
+
+  constructor(
+    private readonly connection: PostgresConnection,
+    /** Namespace of tenants created without one. */
+    private readonly defaultNamespace: string,
+  ) {}
+
+  /** See {@link Storage.ensureTenant}. Two processes creating the same tenant get one. */
+  async ensureTenant(name: string, namespace?: string): Promise<Tenant> {
+    const existing = await this.getTenant(name);
+    if (existing) return existing;
+    const ns = namespace ?? this.defaultNamespace;
+    const inserted = await this.connection.query<TenantRow>(
+      `INSERT INTO tenants (name, namespace, created_date) VALUES ($1, $2, $3)
+       ON CONFLICT (name) DO NOTHING RETURNING id, name, namespace`,
+      [name, ns, new Date().toISOString()],
+    );
+    const row = inserted.rows[0];
+    if (row) return { id: row.id, name: row.name, namespace: row.namespace };
+    // Another process created it meanwhile (ON CONFLICT waited for its commit).
+    const created = await this.getTenant(name);
+    if (!created) throw new Error(`tenant ${name} vanished while being created`);
+    return created;
+  }
+
+  /** See {@link Storage.getTenant}. */
+  async getTenant(name: string): Promise<Tenant | undefined> {
+    const { rows } = await this.connection.query<TenantRow>(
+      'SELECT id, name, namespace FROM tenants WHERE name = $1',
+      [name],
+    );
+    const row = rows[0];
+    return row ? { id: row.id, name: row.name, namespace: row.namespace } : undefined;
+  }
+
+  /** See {@link Storage.putApiKey}. */
+  async putApiKey(
+    token: string,
+    tenantName: string,
+    access: Access,
+    source = 'manual',
+  ): Promise<void> {
+    const tenant = await this.ensureTenant(tenantName);
+    await this.connection.query(
+      `INSERT INTO api_keys (token_hash, tenant_id, access, source, created_date) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (token_hash) DO UPDATE SET tenant_id = excluded.tenant_id, access = excluded.access, source = excluded.source`,
+      [hashToken(token), tenant.id, access, source, new Date().toISOString()],
+    );
+    this.keyCache.clear();
+  }
+
+  /** See {@link Storage.removeApiKeys}. */
+  async removeApiKeys(source: string): Promise<number> {
+    const result = await this.connection.query('DELETE FROM api_keys WHERE source = $1', [source]);
+    this.keyCache.clear();
+    return result.rowCount ?? 0;
+  }
+
+  /** See {@link Storage.authenticate}. */
+  async authenticate(token: string): Promise<ApiKeyInfo | undefined> {
+    const cached = this.keyCache.get(token);
+    if (cached) return cached;
+    const { rows } = await this.connection.query<TenantRow & { access: Access }>(
+      `SELECT k.access, t.id, t.name, t.namespace FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+       WHERE k.token_hash = $1`,
+      [hashToken(token)],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const info: ApiKeyInfo = {
+      access: row.access,
+      tenant: { id: row.id, name: row.name, namespace: row.namespace },
+    };
+    // Not inside a transaction: it may still roll back a key it added or changed.
+    return this.connection.inTransaction() ? info : this.keyCache.set(token, info);
+  }
+
+  /** See {@link Storage.getSetting}. */
+  async getSetting(key: string): Promise<string | undefined> {
+    const { rows } = await this.connection.query<{ value: string }>(
+      'SELECT value FROM settings WHERE key = $1',
+      [key],
+    );
+    return rows[0]?.value;
+  }
+
+  /** See {@link Storage.setSetting}. */
+  async setSetting(key: string, value: string): Promise<void> {
+    await this.connection.query(
+      'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      [key, value],
+    );
+  }
+}
