@@ -10,7 +10,7 @@ import {
   type ResolvedScope,
 } from '../src/storage/collection-query.js';
 import { SQLITE_COLLECTION_DIALECT } from '../src/storage/sqlite/collections.js';
-import type { SqliteStorage } from '../src/storage/sqlite.js';
+import type { SqliteEngine } from '../src/storage/sqlite.js';
 import type { CollectionScope, RecordFilter } from '../src/storage/storage.js';
 import { storageFixture } from './storage-fixture.js';
 
@@ -34,9 +34,12 @@ const PAGES: PageSelection[] = [
   { limit: 1, before: 1 },
 ];
 
-/** 25 people, each signing petition p1, and 5 people of another tenant. */
-function fixture(): { storage: SqliteStorage; whole: CollectionScope; sub: CollectionScope } {
-  const storage = memory();
+/**
+ * 25 people, each signing petition p1, and 5 people of another tenant, on the
+ * synchronous engine: these tests are about its SQL, not the async facade.
+ */
+function fixture(): { storage: SqliteEngine; whole: CollectionScope; sub: CollectionScope } {
+  const storage = memory().sqlite;
   const tenantId = storage.ensureTenant('acme').id;
   const other = storage.ensureTenant('other').id;
   const write = (tenant: number, kind: string, id: string, n: number, parent?: string) =>

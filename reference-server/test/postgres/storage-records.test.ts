@@ -29,7 +29,12 @@ afterAll(async () => {
 const BASE = Date.parse('2024-03-01T00:00:00.000Z');
 const at = (minutes: number) => new Date(BASE + minutes * 60_000).toISOString();
 
-function write(tenantId: number, kind: string, id: string, extra: Partial<RecordWrite> = {}): RecordWrite {
+function write(
+  tenantId: number,
+  kind: string,
+  id: string,
+  extra: Partial<RecordWrite> = {},
+): RecordWrite {
   return {
     tenantId,
     kind,
@@ -118,7 +123,10 @@ describe('PostgresStorage', () => {
         const t = tenant.id;
         await storage.insertRecords([
           write(t, 'petition', 'pet', { identifiers: [] }),
-          write(t, 'person', 'ana', { identifiers: [], keys: [{ name: 'email', value: 'ana@x.org' }] }),
+          write(t, 'person', 'ana', {
+            identifiers: [],
+            keys: [{ name: 'email', value: 'ana@x.org' }],
+          }),
         ]);
         const money = [0.1, 0.2, 19.99, 1e-4, 3.3333];
         for (const [i, amount] of money.entries()) {
@@ -144,7 +152,9 @@ describe('PostgresStorage', () => {
           write(t, 'donation', 'd3', {
             identifiers: [],
             parents: [{ kind: 'petition', id: 'pet' }],
-            contributions: [{ parent: { kind: 'petition', id: 'pet' }, name: 'total_amount', value: 5 }],
+            contributions: [
+              { parent: { kind: 'petition', id: 'pet' }, name: 'total_amount', value: 5 },
+            ],
           }),
         );
       }
@@ -155,8 +165,14 @@ describe('PostgresStorage', () => {
       expect(pgTotals.get('pet')).toEqual({ count: 6, total_amount: 25.29 });
       expect(Object.keys(pgTotals.get('pet') ?? {})).toEqual(['count', 'total_amount']);
       for (const [name, args] of [
-        ['childrenOf person', (s: Storage, t: number) => s.childrenOf(t, { kind: 'person', id: 'ana' })],
-        ['childrenOf petition', (s: Storage, t: number) => s.childrenOf(t, { kind: 'petition', id: 'pet' })],
+        [
+          'childrenOf person',
+          (s: Storage, t: number) => s.childrenOf(t, { kind: 'person', id: 'ana' }),
+        ],
+        [
+          'childrenOf petition',
+          (s: Storage, t: number) => s.childrenOf(t, { kind: 'petition', id: 'pet' }),
+        ],
         ['findByKey', (s: Storage, t: number) => s.findByKey(t, 'person', 'email', 'ana@x.org')],
         [
           'findByParents',
@@ -168,7 +184,8 @@ describe('PostgresStorage', () => {
         ],
         [
           'findByParents missing',
-          (s: Storage, t: number) => s.findByParents(t, 'donation', [{ kind: 'person', id: 'zed' }]),
+          (s: Storage, t: number) =>
+            s.findByParents(t, 'donation', [{ kind: 'person', id: 'zed' }]),
         ],
       ] as const) {
         expect(await args(pg, tp), name).toEqual(await args(sqlite, ts));
@@ -190,7 +207,11 @@ describe('PostgresStorage', () => {
         { name: 'whole', scope: (t) => ({ tenantId: t, kind: 'signature' }) },
         {
           name: 'sub',
-          scope: (t) => ({ tenantId: t, kind: 'signature', parent: { kind: 'petition', id: 'p0' } }),
+          scope: (t) => ({
+            tenantId: t,
+            kind: 'signature',
+            parent: { kind: 'petition', id: 'p0' },
+          }),
         },
         {
           name: 'filtered',
@@ -214,7 +235,11 @@ describe('PostgresStorage', () => {
         },
         {
           name: 'missing parent',
-          scope: (t) => ({ tenantId: t, kind: 'signature', parent: { kind: 'petition', id: 'zz' } }),
+          scope: (t) => ({
+            tenantId: t,
+            kind: 'signature',
+            parent: { kind: 'petition', id: 'zz' },
+          }),
         },
         { name: 'empty kind', scope: (t) => ({ tenantId: t, kind: 'nothing' }) },
       ];
@@ -266,7 +291,12 @@ describe('PostgresStorage', () => {
           const pgSeqs = (await pg.listRecords({ ...ps, limit: 100 })).map((r) => r.seq);
           const pivot = page.after ?? page.before;
           const pgPivot = pivot === undefined ? undefined : (pgSeqs[pivot] ?? pivot);
-          const pgPage = await pg.listRecords({ ...ps, ...page, after: page.after === undefined ? undefined : pgPivot, before: page.before === undefined ? undefined : pgPivot });
+          const pgPage = await pg.listRecords({
+            ...ps,
+            ...page,
+            after: page.after === undefined ? undefined : pgPivot,
+            before: page.before === undefined ? undefined : pgPivot,
+          });
           const sqPage = await sqlite.listRecords({
             ...ss,
             ...page,
@@ -296,7 +326,9 @@ describe('PostgresStorage', () => {
     expect((await pg.authenticate('secret-w'))?.access).toBe('write');
     expect((await pg.authenticate('secret-r'))?.tenant.name).toBe('acme');
     expect(await pg.authenticate('nope')).toBeUndefined();
-    const { rows } = await pg.connection.query<{ token_hash: string }>('SELECT token_hash FROM api_keys');
+    const { rows } = await pg.connection.query<{ token_hash: string }>(
+      'SELECT token_hash FROM api_keys',
+    );
     expect(rows.some((row) => row.token_hash.includes('secret'))).toBe(false);
     expect(await pg.removeApiKeys('file')).toBe(2);
     expect(await pg.authenticate('secret-w')).toBeUndefined();

@@ -1,0 +1,212 @@
+/**
+ * The guarantees of the Storage contract hold with several processes on one database:
+ * two PostgresStorage instances (two pools, as two server processes have) race on the
+ * same rows. Look-up-then-insert makes one record, read-then-update loses nothing,
+ * identifiers stay unique, tenants stay apart, and an exhausted pool fails fast.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresStorage, type PostgresStorage } from '../../src/storage/postgres.js';
+import {
+  DuplicateIdentifierError,
+  type RecordWrite,
+  StorageUnavailableError,
+} from '../../src/storage/storage.js';
+import { type FreshDatabase, freshDatabase } from './database.js';
+
+let db: FreshDatabase;
+let a: PostgresStorage;
+let b: PostgresStorage;
+
+beforeAll(async () => {
+  db = await freshDatabase('storage_concurrency');
+  // Both open at once: the migrations run once, under their advisory lock.
+  [a, b] = await Promise.all([
+    openPostgresStorage(db.url, { poolSize: 6 }),
+    openPostgresStorage(db.url, { poolSize: 6 }),
+  ]);
+});
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+  await db?.drop();
+});
+
+const now = '2024-03-01T00:00:00.000Z';
+function person(tenantId: number, id: string, extra: Partial<RecordWrite> = {}): RecordWrite {
+  return {
+    tenantId,
+    kind: 'person',
+    id,
+    doc: { n: 0 },
+    created_date: now,
+    modified_date: now,
+    identifiers: [],
+    ...extra,
+  };
+}
+
+describe('two PostgresStorage instances on one database', () => {
+  it('migrated once when opened together', () => {
+    expect([a.created, b.created].sort()).toEqual([false, true]);
+  });
+
+  it('20 concurrent "find by email, insert if none" transactions make exactly one record', async () => {
+    const t = (await a.ensureTenant('match')).id;
+    const email = 'ana@example.org';
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const storage = i % 2 ? a : b;
+        return storage.transaction(async () => {
+          const found = await storage.findByKey(t, 'person', 'email', email);
+          if (found.length > 0) return 'matched';
+          // Give the others every chance to slip in between the look-up and the insert.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await storage.insertRecord(
+            person(t, `p${i}`, { keys: [{ name: 'email', value: email }] }),
+          );
+          return 'inserted';
+        });
+      }),
+    );
+    expect(outcomes.filter((o) => o === 'inserted')).toHaveLength(1);
+    expect(await a.findByKey(t, 'person', 'email', email)).toHaveLength(1);
+    expect(await b.countRecords({ tenantId: t, kind: 'person' })).toBe(1);
+  });
+
+  it('concurrent "find by parents, insert if none" make one child per parent pair', async () => {
+    const t = (await a.ensureTenant('parents')).id;
+    await a.insertRecords([person(t, 'ana'), { ...person(t, 'pet'), kind: 'petition' }]);
+    const parents = [
+      { kind: 'person', id: 'ana' },
+      { kind: 'petition', id: 'pet' },
+    ];
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => {
+        const storage = i % 2 ? a : b;
+        return storage.transaction(async () => {
+          if ((await storage.findByParents(t, 'signature', parents)).length > 0) return;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await storage.insertRecord({ ...person(t, `s${i}`, { parents }), kind: 'signature' });
+        });
+      }),
+    );
+    expect(await b.findByParents(t, 'signature', [...parents].reverse())).toHaveLength(1);
+  });
+
+  it('concurrent "get, then update" transactions lose no update', async () => {
+    const t = (await a.ensureTenant('counter')).id;
+    await a.insertRecord(person(t, 'c'));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const storage = i % 2 ? a : b;
+        return storage.transaction(async () => {
+          const record = await storage.getRecord(t, 'person', 'c');
+          const n = Number(record?.doc.n ?? 0);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          await storage.updateRecord(person(t, 'c', { doc: { n: n + 1 } }));
+        });
+      }),
+    );
+    expect((await b.getRecord(t, 'person', 'c'))?.doc.n).toBe(20);
+  });
+
+  it('refuses an identifier taken through the other instance, even when both insert at once', async () => {
+    const t = (await a.ensureTenant('ids')).id;
+    await a.insertRecord(person(t, 'x1', { identifiers: ['ext:1'] }));
+    await expect(b.insertRecord(person(t, 'x2', { identifiers: ['ext:1'] }))).rejects.toEqual(
+      new DuplicateIdentifierError('ext:1'),
+    );
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 ? a : b).insertRecord(person(t, `y${i}`, { identifiers: ['ext:2'] })),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(DuplicateIdentifierError);
+    }
+  });
+
+  it('keeps tenants apart across instances', async () => {
+    const t1 = await a.ensureTenant('iso-1');
+    const t2 = await b.ensureTenant('iso-2');
+    expect(await b.ensureTenant('iso-1')).toEqual(t1);
+    await a.insertRecord(
+      person(t1.id, 'shared-id', { identifiers: ['e:1'], keys: [{ name: 'email', value: 'x' }] }),
+    );
+    await b.insertRecord(
+      person(t2.id, 'other-id', { identifiers: ['e:1'], keys: [{ name: 'email', value: 'x' }] }),
+    );
+    expect(await b.getRecord(t2.id, 'person', 'shared-id')).toBeUndefined();
+    expect(await b.findByKey(t2.id, 'person', 'email', 'x')).toEqual(['other-id']);
+    expect(await a.findByIdentifier(t1.id, 'person', 'e:1')).toBe('shared-id');
+    expect(await b.tenantOfRecord('person', 'shared-id')).toEqual(t1);
+    expect(await a.countRecords({ tenantId: t2.id, kind: 'person' })).toBe(1);
+  });
+
+  it('a unit spans awaits of anything and its writes are seen by the other instance only once it ends', async () => {
+    const t = (await a.ensureTenant('unit')).id;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const unit = a.unit(async () => {
+      await a.insertRecord(person(t, 'u1'));
+      await gate;
+      await a.insertRecord(person(t, 'u2'));
+    });
+    const deadline = Date.now() + 2000;
+    // Wait until the unit's first insert ran (visible to the unit's own connection only).
+    while (
+      (
+        await a.connection.query(
+          "SELECT 1 FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()",
+        )
+      ).rowCount === 0
+    ) {
+      if (Date.now() > deadline) throw new Error('the unit never started');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(await b.getRecord(t, 'person', 'u1')).toBeUndefined();
+    release();
+    await unit;
+    expect(await b.getRecord(t, 'person', 'u1')).toBeDefined();
+    expect(await b.getRecord(t, 'person', 'u2')).toBeDefined();
+  });
+
+  it('an exhausted pool fails with StorageUnavailableError within bounded time', async () => {
+    const small = await openPostgresStorage(db.url, { poolSize: 1, poolWaitMs: 200 });
+    try {
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const holding = small.transaction(async () => {
+        await small.getSetting('x');
+        await gate;
+      });
+      // Another unit of work (not inside the transaction) needs a connection of its own.
+      const started = performance.now();
+      const error = await small
+        .unit(() => small.getSetting('y'), { detached: true })
+        .catch((e: unknown) => e);
+      const waited = performance.now() - started;
+      expect(error).toBeInstanceOf(StorageUnavailableError);
+      expect((error as StorageUnavailableError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect((error as StorageUnavailableError).retryAfterSeconds).toBeLessThanOrEqual(5);
+      expect(waited).toBeGreaterThanOrEqual(150);
+      expect(waited).toBeLessThan(2000);
+      release();
+      await holding;
+      // Free again: the next call is served.
+      expect(await small.getSetting('y')).toBeUndefined();
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('an unreachable database is StorageUnavailableError', async () => {
+    const url = new URL(db.url);
+    url.port = '1';
+    const error = await openPostgresStorage(url.toString(), { poolWaitMs: 1000 }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(StorageUnavailableError);
+  });
+});
