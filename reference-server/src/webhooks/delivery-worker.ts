@@ -9,7 +9,14 @@
  * subscription. A request whose events committed (`answer-after-commit.ts`) and
  * `notify()` only make it sooner. The timers are
  * unref'd: the worker never keeps a process alive by itself.
+ *
+ * Why claims: several server processes may share one database, each with a worker. A
+ * lane delivers a subscription only while it holds the subscription's claim
+ * (`WebhookStore.claimSubscription`), renewed before each batch and released when the
+ * lane ends, so each subscription is delivered by one process at a time, in order. A
+ * lane that finds the claim held elsewhere ends quietly: the holder delivers.
  */
+import { randomUUID } from 'node:crypto';
 import { appConfigOf } from '../http/app.js';
 import type { Storage } from '../storage/storage.js';
 import { refusedAddress } from './address-check.js';
@@ -23,6 +30,14 @@ import { WebhookBodies, type WebhookRenderConfig } from './webhook-body.js';
 
 /** How long a subscription may fail before it is switched off, by default: 24 hours. */
 export const DEFAULT_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How long a delivery claim lasts unless renewed: 60 s, far longer than one batch
+ * (an attempt times out after 10 s by default; a longer `timeoutMs` lengthens the lease
+ * to twice it). A lane renews its claim before each batch; a process killed
+ * mid-delivery holds its subscriptions back for at most this long.
+ */
+export const DELIVERY_CLAIM_LEASE_MS = 60_000;
 
 /** Options of {@link startWebhookDelivery}. */
 export interface WebhookDeliveryOptions {
@@ -99,7 +114,7 @@ export interface WebhookDelivery {
  * const delivery = startWebhookDelivery({ app, rootUrl: running.url });
  * // … on shutdown, after the requests have drained:
  * await delivery.stop(5000);
- * storage.close();
+ * await storage.close();
  * ```
  */
 export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDelivery {
@@ -131,6 +146,9 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
     log,
     signal: aborter.signal,
   };
+  /** This worker's name in the claims it takes: one per worker, never reused. */
+  const owner = randomUUID();
+  const leaseMs = Math.max(DELIVERY_CLAIM_LEASE_MS, 2 * context.timeoutMs);
   const pollMs = positive('pollMs', options.pollMs ?? 500);
   const pruneEveryMs = positive('pruneEveryMs', options.pruneEveryMs ?? 60_000);
   const background = options.background ?? true;
@@ -141,13 +159,27 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
   let timer: NodeJS.Timeout | undefined;
   let lastPruneMs = now();
 
-  /** Delivers one subscription's batches while it makes progress; answers how it ended. */
+  /**
+   * Delivers one subscription's batches while it makes progress and holds the claim;
+   * answers how it ended (`nothing` when another process holds the claim).
+   */
   const runLane = async (id: string): Promise<StepOutcome> => {
-    let outcome: StepOutcome = 'sent';
-    while (!stopped && (outcome === 'sent' || outcome === 'skipped')) {
-      outcome = await deliverNextBatch(context, id);
+    try {
+      let outcome: StepOutcome = 'sent';
+      while (!stopped && (outcome === 'sent' || outcome === 'skipped')) {
+        // Taken, or renewed, before each batch: a batch lasts far less than the lease.
+        const at = now();
+        if (!(await context.store.claimSubscription(id, owner, at, at + leaseMs))) {
+          return 'nothing';
+        }
+        outcome = await deliverNextBatch(context, id);
+      }
+      return outcome;
+    } finally {
+      await context.store.releaseSubscription(id, owner).catch(() => {
+        // Storage failing: the claim expires by itself at the end of its lease.
+      });
     }
-    return outcome;
   };
   const startLane = (id: string) => {
     const lane = runLane(id)
@@ -166,15 +198,18 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
   /**
    * Starts a lane for every active subscription with events pending that is due and has
    * none running; answers in how many ms the earliest later attempt is due, if any.
+   * Run through {@link requestTick} only: one at a time.
    */
-  const tick = (): number | undefined => {
+  const tick = async (): Promise<number | undefined> => {
     if (stopped) return undefined;
     const at = now();
     let nextDueMs: number | undefined;
-    for (const subscription of context.store.listSubscriptions()) {
+    for (const subscription of await context.store.listSubscriptions()) {
       if (!subscription.active || lanes.has(subscription.id)) continue;
       const pending =
-        context.store.eventsAfter(subscription.tenantId, subscription.cursor, 1).length > 0;
+        (await context.store.eventsAfter(subscription.tenantId, subscription.cursor, 1)).length > 0;
+      // Stopped while reading: no lane may start after stop() looked at the lanes.
+      if (stopped) return undefined;
       if (!pending) continue;
       const due = subscription.nextAttemptMs;
       if (due !== undefined && due > at) {
@@ -186,9 +221,34 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
     if (at - lastPruneMs >= pruneEveryMs) {
       lastPruneMs = at;
       // A full round pruned: more may wait, pruned at the next tick.
-      if (context.store.pruneEvents() > 0) lastPruneMs = at - pruneEveryMs;
+      if ((await context.store.pruneEvents()) > 0) lastPruneMs = at - pruneEveryMs;
     }
     return nextDueMs;
+  };
+
+  /** The tick running, and the one asked for while it runs (begun once it ends). */
+  let running: Promise<number | undefined> | undefined;
+  let queued: Promise<number | undefined> | undefined;
+  /**
+   * A tick begun after this call: now, or when the one running ends (a timer firing,
+   * `notify()` or `idle()` while a tick still awaits storage). Ticks never overlap, so
+   * two of them cannot both start a lane for the same subscription; the requests made
+   * while one runs share the next.
+   */
+  const requestTick = (): Promise<number | undefined> => {
+    if (!running) {
+      running = tick().finally(() => {
+        running = undefined;
+      });
+      return running;
+    }
+    queued ??= running
+      .catch(() => undefined)
+      .then(() => {
+        queued = undefined;
+        return requestTick();
+      });
+    return queued;
   };
 
   /** The next tick in `delayMs` (0: now), replacing the one planned. */
@@ -197,13 +257,15 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      let nextDueMs: number | undefined;
-      try {
-        nextDueMs = tick();
-      } catch (error) {
-        log(`webhook delivery: ${String(error)}`);
-      }
-      if (!timer) schedule(Math.min(pollMs, nextDueMs ?? pollMs));
+      // Handled whole: a failing tick is logged, and the next one is planned either way.
+      void requestTick()
+        .catch((error: unknown) => {
+          if (!stopped) log(`webhook delivery: ${String(error)}`);
+          return undefined;
+        })
+        .then((nextDueMs) => {
+          if (!timer) schedule(Math.min(pollMs, nextDueMs ?? pollMs));
+        });
     }, delayMs);
     timer.unref();
   }
@@ -217,7 +279,7 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
     },
     async idle() {
       for (;;) {
-        tick();
+        await requestTick();
         if (lanes.size === 0) return;
         await Promise.all(lanes.values());
       }
@@ -227,6 +289,8 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
       unwatch();
       if (timer) clearTimeout(timer);
       timer = undefined;
+      // A tick still reading storage starts no lane now; let it end before the storage does.
+      await Promise.allSettled([running, queued]);
       if (lanes.size === 0) return;
       let graceTimer: NodeJS.Timeout | undefined;
       const graceOver = new Promise<void>((done) => {

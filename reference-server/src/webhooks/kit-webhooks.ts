@@ -73,10 +73,10 @@ export interface TestWebhooks {
   /** Every delivery so far (since the last `reset()`), oldest first. */
   readonly deliveries: readonly TestWebhookDelivery[];
   /**
-   * Subscribes to the server's events from now on. Its deliveries happen at
-   * {@link deliver}.
+   * Subscribes to the server's events from now on (once it resolves). Its deliveries
+   * happen at {@link deliver}.
    */
-  subscribe(options?: TestWebhookSubscribeOptions): TestWebhookSubscription;
+  subscribe(options?: TestWebhookSubscribeOptions): Promise<TestWebhookSubscription>;
   /**
    * Delivers every pending event, until nothing is due: resolves once each
    * subscription's events were delivered, or failed (retried after a backoff, by a later
@@ -108,7 +108,7 @@ const DEFAULT_SECRET = 'test-webhook-secret';
  * @example
  * ```ts
  * const webhooks = kitWebhooks({ origin, defaultTenant: 'demo', backend: () => current() });
- * webhooks.subscribe({ handler: async () => new Response(null, { status: 204 }) });
+ * await webhooks.subscribe({ handler: async () => new Response(null, { status: 204 }) });
  * await webhooks.deliver();
  * ```
  */
@@ -162,7 +162,7 @@ export function kitWebhooks(options: {
     get deliveries() {
       return deliveries;
     },
-    subscribe(subscribeOptions = {}) {
+    async subscribe(subscribeOptions = {}) {
       const { storage } = options.backend();
       const id = `test-webhook-${++count}`;
       const handler =
@@ -173,9 +173,10 @@ export function kitWebhooks(options: {
       const url = new URL(subscribeOptions.url ?? `${HANDLER_HOST}/${count}`).href;
       if (handler) handlers.set(url, handler);
       const secret = subscribeOptions.secret ?? DEFAULT_SECRET;
-      storage.webhooks.addSubscription({
+      const tenant = await storage.ensureTenant(subscribeOptions.tenant ?? options.defaultTenant);
+      await storage.webhooks.addSubscription({
         id,
-        tenantId: storage.ensureTenant(subscribeOptions.tenant ?? options.defaultTenant).id,
+        tenantId: tenant.id,
         url,
         secret,
         triggers: [...(subscribeOptions.triggers ?? ['*'])],
@@ -184,15 +185,15 @@ export function kitWebhooks(options: {
       });
       return { id, url, secret };
     },
-    deliver(deliverOptions = {}) {
+    async deliver(deliverOptions = {}) {
       const delivery = current();
       if (deliverOptions.retry) {
         const { storage } = options.backend();
-        for (const subscription of storage.webhooks.listSubscriptions()) {
-          storage.webhooks.retryNow(subscription.id);
+        for (const subscription of await storage.webhooks.listSubscriptions()) {
+          await storage.webhooks.retryNow(subscription.id);
         }
       }
-      return delivery.idle();
+      await delivery.idle();
     },
     reset() {
       deliveries.length = 0;

@@ -69,16 +69,16 @@ interface Batch {
  * The next events the subscription takes, at most `batchSize`, reading at most a few
  * batches' worth of events it does not take.
  */
-function nextBatch(
+async function nextBatch(
   store: WebhookStore,
   subscription: WebhookSubscription,
   batchSize: number,
-): Batch {
+): Promise<Batch> {
   const events: WebhookEvent[] = [];
   let throughSeq = subscription.cursor;
   let read = 0;
   while (events.length < batchSize && read < batchSize * SCAN_LIMIT_FACTOR) {
-    const page = store.eventsAfter(subscription.tenantId, throughSeq, batchSize);
+    const page = await store.eventsAfter(subscription.tenantId, throughSeq, batchSize);
     for (const event of page) {
       if (takesEvent(subscription.triggers, event.type)) events.push(event);
       throughSeq = event.seq;
@@ -93,8 +93,12 @@ function nextBatch(
 }
 
 /** The attempt number of a batch starting at `firstSeq`: one more than its last failure's. */
-function attemptNumber(store: WebhookStore, subscriptionId: string, firstSeq: number): number {
-  const [last] = store.listAttempts(subscriptionId, 1);
+async function attemptNumber(
+  store: WebhookStore,
+  subscriptionId: string,
+  firstSeq: number,
+): Promise<number> {
+  const [last] = await store.listAttempts(subscriptionId, 1);
   return last && last.outcome === 'failed' && last.firstSeq === firstSeq ? last.attempt + 1 : 1;
 }
 
@@ -112,22 +116,22 @@ export async function deliverNextBatch(
   subscriptionId: string,
 ): Promise<StepOutcome> {
   const { store, now } = context;
-  const subscription = store.getSubscription(subscriptionId);
+  const subscription = await store.getSubscription(subscriptionId);
   if (!subscription?.active) return 'nothing';
   const startMs = now();
   if (subscription.nextAttemptMs !== undefined && subscription.nextAttemptMs > startMs) {
     return 'nothing';
   }
-  const batch = nextBatch(store, subscription, context.batchSize);
+  const batch = await nextBatch(store, subscription, context.batchSize);
   const first = batch.events[0];
   const last = batch.events[batch.events.length - 1];
   if (!first || !last) {
     if (batch.throughSeq === subscription.cursor) return 'nothing';
-    store.skipTo(subscription.id, batch.throughSeq);
+    await store.skipTo(subscription.id, batch.throughSeq);
     return 'skipped';
   }
 
-  const attempt = attemptNumber(store, subscription.id, first.seq);
+  const attempt = await attemptNumber(store, subscription.id, first.seq);
   // The operator's file may name any URL; one given through the API is checked again
   // now, since its name may resolve elsewhere than when it was created.
   const refused =
@@ -152,14 +156,14 @@ export async function deliverNextBatch(
     ...(result.status === undefined ? {} : { status: result.status }),
   };
   if (result.delivered) {
-    store.recordAttempt({ ...logged, outcome: 'delivered' }, { advanceTo: batch.throughSeq });
+    await store.recordAttempt({ ...logged, outcome: 'delivered' }, { advanceTo: batch.throughSeq });
     return 'sent';
   }
   const error = result.error ?? 'failed';
   const failingSinceMs = subscription.failingSinceMs ?? startMs;
   if (endMs - failingSinceMs >= context.retryWindowMs) {
     const disabledReason = `switched off at ${new Date(endMs).toISOString()}: deliveries failed since ${new Date(failingSinceMs).toISOString()}, longer than the retry window of ${describeDuration(context.retryWindowMs)} (last error: ${error})`;
-    store.recordAttempt(
+    await store.recordAttempt(
       { ...logged, outcome: 'gave_up', error },
       { disabledReason, failingSinceMs },
     );
@@ -167,7 +171,10 @@ export async function deliverNextBatch(
     return 'switched_off';
   }
   const nextAttemptMs = endMs + retryDelayMs(attempt, context.random, context.backoff);
-  store.recordAttempt({ ...logged, outcome: 'failed', error, nextAttemptMs }, { failingSinceMs });
+  await store.recordAttempt(
+    { ...logged, outcome: 'failed', error, nextAttemptMs },
+    { failingSinceMs },
+  );
   context.log(
     `webhook delivery to ${subscription.url} failed (${error}), attempt ${attempt}; next at ${new Date(nextAttemptMs).toISOString()}`,
   );
@@ -182,7 +189,7 @@ async function send(
 ): Promise<BatchPostResult> {
   let body: string;
   try {
-    body = context.bodies.body(events);
+    body = await context.bodies.body(events);
   } catch (error) {
     return { delivered: false, error: `cannot render the events: ${(error as Error).message}` };
   }

@@ -79,15 +79,18 @@ export function parseWebhooksFile(text: string, path: string): WebhooksFile {
 
 /**
  * The subscriptions a `--webhooks` file makes, for `storage.webhooks.replaceFileSubscriptions`:
- * ids derived from tenant and URL, tenants by id (`tenantIdOf` creates missing ones).
+ * ids derived from tenant and URL, tenants by id (`tenantIdOf`: the caller ensures them
+ * first, since storage answers asynchronously).
  *
  * @example
  * ```ts
- * storage.transaction(() =>
- *   storage.webhooks.replaceFileSubscriptions(
- *     fileSubscriptions(file, (name) => storage.ensureTenant(name).id, Date.now()),
- *   ),
- * );
+ * await storage.transaction(async () => {
+ *   const ids = new Map<string, number>();
+ *   for (const { tenant } of file.webhooks) ids.set(tenant, (await storage.ensureTenant(tenant)).id);
+ *   await storage.webhooks.replaceFileSubscriptions(
+ *     fileSubscriptions(file, (name) => ids.get(name) ?? 0, Date.now()),
+ *   );
+ * });
  * ```
  */
 export function fileSubscriptions(

@@ -36,7 +36,7 @@ export type WebhookRenderConfig = Pick<
  * @example
  * ```ts
  * const bodies = new WebhookBodies(appConfigOf(app)!, 'https://api.example.org');
- * const body = bodies.body(storage.webhooks.eventsAfter(tenantId, cursor, 25));
+ * const body = await bodies.body(await storage.webhooks.eventsAfter(tenantId, cursor, 25));
  * // '[{"std:signature":{…},"idempotency_key":"…"}]'
  * ```
  */
@@ -70,17 +70,21 @@ export class WebhookBodies {
    *
    * @example
    * ```ts
-   * bodies.element(event); // { 'std:signature': { identifiers: […], person: {…}, _links: {…} }, idempotency_key: '…' }
+   * await bodies.element(event); // { 'std:signature': { identifiers: […], person: {…}, _links: {…} }, idempotency_key: '…' }
    * ```
    */
-  element(event: WebhookEvent): JsonObject {
+  async element(event: WebhookEvent): Promise<JsonObject> {
     const payload = event.payload as WebhookEventPayload;
-    const rendered = this.render(event.tenantId, payload.record, true);
+    const rendered = await this.render(event.tenantId, payload.record, true);
     const { _links: recordLinks, ...members } = rendered;
     const links: Record<string, unknown> = { ...(recordLinks as Record<string, unknown>) };
     const closure: JsonObject = { ...members };
     if (payload.person) {
-      const { curies: _curies, ...person } = this.render(event.tenantId, payload.person, false);
+      const { curies: _curies, ...person } = await this.render(
+        event.tenantId,
+        payload.person,
+        false,
+      );
       closure.person = person;
       const personRel = this.urls.rel('person');
       const personKind = this.registry.bySingular(payload.person.kind);
@@ -98,15 +102,22 @@ export class WebhookBodies {
    *
    * @example
    * ```ts
-   * await fetch(url, { method: 'POST', body: bodies.body(events) });
+   * await fetch(url, { method: 'POST', body: await bodies.body(events) });
    * ```
    */
-  body(events: readonly WebhookEvent[]): string {
-    return JSON.stringify(events.map((event) => this.element(event)));
+  async body(events: readonly WebhookEvent[]): Promise<string> {
+    // One after the other: each reads storage, and a batch is a few dozen events.
+    const elements: JsonObject[] = [];
+    for (const event of events) elements.push(await this.element(event));
+    return JSON.stringify(elements);
   }
 
   /** A snapshot as a GET of it renders (with its totals as they are now). */
-  private render(tenantId: number, snapshot: EventRecordSnapshot, withCuries: boolean): JsonObject {
+  private async render(
+    tenantId: number,
+    snapshot: EventRecordSnapshot,
+    withCuries: boolean,
+  ): Promise<JsonObject> {
     const kind = this.registry.bySingular(snapshot.kind);
     // A kind the server no longer serves (a preset changed between write and delivery):
     // its members as stored, so the event still says what happened.
@@ -114,12 +125,13 @@ export class WebhookBodies {
       const { _refs: _dropped, ...members } = snapshot.doc;
       return { ...members, _links: {} };
     }
+    const totals = await this.config.records.totals({ id: tenantId }, kind, [snapshot.id]);
     return renderRecord({
       urls: this.urls,
       registry: this.registry,
       kind,
       record: asStoredRecord(snapshot),
-      totals: this.config.records.totals({ id: tenantId }, kind, [snapshot.id]).get(snapshot.id),
+      totals: totals.get(snapshot.id),
       withCuries,
     });
   }

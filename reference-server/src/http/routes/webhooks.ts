@@ -173,9 +173,9 @@ export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): voi
   const deliveriesPath = `${recordPath}/${DELIVERIES}`;
 
   /** The caller's tenant's subscription named in the path; 404 for any other. */
-  const subscriptionOf = (c: Context<AppEnv>): WebhookSubscription => {
+  const subscriptionOf = async (c: Context<AppEnv>): Promise<WebhookSubscription> => {
     const id = c.req.param('id') ?? '';
-    const subscription = store.getSubscription(id, c.get('auth').tenant.id);
+    const subscription = await store.getSubscription(id, c.get('auth').tenant.id);
     if (!subscription) {
       throw apiError(404, ErrorCode.NOT_FOUND, `no webhook subscription ${id}`, {
         resource: RESOURCE,
@@ -184,14 +184,12 @@ export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): voi
     return subscription;
   };
 
-  app.get(collectionPath, (c) => {
+  app.get(collectionPath, async (c) => {
     const urls = c.get('urls');
     const { tenant } = c.get('auth');
-    const items = store
-      .listSubscriptions(tenant.id)
-      .map((subscription) =>
-        renderSubscription(urls, tenant, subscription, { secretShown: false, withCuries: false }),
-      );
+    const items = (await store.listSubscriptions(tenant.id)).map((subscription) =>
+      renderSubscription(urls, tenant, subscription, { secretShown: false, withCuries: false }),
+    );
     return hal(
       collectionPage(c, config, urls.api(WEBHOOKS_PATH), urls.rel(WEBHOOKS_PATH), items, true),
     );
@@ -208,7 +206,7 @@ export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): voi
       });
     }
     const { tenant } = c.get('auth');
-    const subscription = store.addSubscription({
+    const subscription = await store.addSubscription({
       id: randomUUID(),
       tenantId: tenant.id,
       url: input.url,
@@ -226,16 +224,16 @@ export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): voi
   });
   app.all(collectionPath, methodNotAllowed(['GET', 'POST']));
 
-  app.get(recordPath, (c) =>
+  app.get(recordPath, async (c) =>
     hal(
-      renderSubscription(c.get('urls'), c.get('auth').tenant, subscriptionOf(c), {
+      renderSubscription(c.get('urls'), c.get('auth').tenant, await subscriptionOf(c), {
         secretShown: false,
         withCuries: true,
       }),
     ),
   );
-  app.delete(recordPath, (c) => {
-    const subscription = subscriptionOf(c);
+  app.delete(recordPath, async (c) => {
+    const subscription = await subscriptionOf(c);
     if (subscription.source === 'file') {
       throw apiError(
         403,
@@ -244,16 +242,16 @@ export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): voi
         { hint: 'ask the operator to remove it from the file', resource: RESOURCE },
       );
     }
-    store.deleteSubscription(subscription.tenantId, subscription.id);
+    await store.deleteSubscription(subscription.tenantId, subscription.id);
     const notice = config.preset.deleteNotice?.replaceAll('{kind}', 'webhook subscription');
     return notice === undefined ? hal(undefined, 204) : hal({ notice }, 200);
   });
   app.all(recordPath, methodNotAllowed(['GET', 'DELETE']));
 
-  app.get(deliveriesPath, (c) => {
-    const subscription = subscriptionOf(c);
+  app.get(deliveriesPath, async (c) => {
+    const subscription = await subscriptionOf(c);
     const urls = c.get('urls');
-    const items = store.listAttempts(subscription.id, ATTEMPTS_READ).map(renderAttempt);
+    const items = (await store.listAttempts(subscription.id, ATTEMPTS_READ)).map(renderAttempt);
     const href = `${urls.api(`${WEBHOOKS_PATH}/${encodeURIComponent(subscription.id)}`)}/${DELIVERIES}`;
     return hal(collectionPage(c, config, href, urls.rel(DELIVERIES), items, false));
   });
