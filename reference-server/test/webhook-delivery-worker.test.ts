@@ -1,12 +1,18 @@
 /**
  * The delivery worker on its own: retry spacing (exponential, full jitter, capped, never
  * zero), delivery in the background without `idle()` (woken by a request's commit, by `notify()`, or by the poll), the
- * outbox pruned once delivered, and options checked when it starts.
+ * outbox pruned once delivered, options checked when it starts, and delivery claims (a
+ * subscription another process claimed is left to it; a lane that lost its claim ends).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { appConfigOf } from '../src/http/app.js';
+import type { WebhookStore } from '../src/storage/webhook-store.js';
 import { retryDelayMs } from '../src/webhooks/backoff.js';
-import { startWebhookDelivery, type WebhookDelivery } from '../src/webhooks/delivery-worker.js';
+import {
+  DELIVERY_CLAIM_LEASE_MS,
+  startWebhookDelivery,
+  type WebhookDelivery,
+} from '../src/webhooks/delivery-worker.js';
 import { takesEvent } from '../src/webhooks/subscription-delivery.js';
 import { harness, ORIGIN } from './helpers.js';
 import { type Receiver, startReceiver, waitFor } from './webhook-receiver.js';
@@ -47,8 +53,8 @@ describe('startWebhookDelivery in the background', () => {
     const h = harness({ anonymousRateLimit: false });
     const hook = await startReceiver();
     receivers.push(hook);
-    const tenant = h.storage.ensureTenant('acme');
-    h.storage.webhooks.addSubscription({
+    const tenant = await h.storage.ensureTenant('acme');
+    await h.storage.webhooks.addSubscription({
       id: 'sub-bg',
       tenantId: tenant.id,
       url: hook.url,
@@ -79,13 +85,13 @@ describe('startWebhookDelivery in the background', () => {
     if (!person) throw new Error('no person kind');
     // Written straight through the domain (a background job, another process): nobody
     // announces the commit.
-    records.create(tenant, person, { given_name: 'Ana' });
+    await records.create(tenant, person, { given_name: 'Ana' });
     worker.notify();
     await waitFor(() => delivered() === 1, 'the first delivery');
-    records.create(tenant, person, { given_name: 'Bo' });
+    await records.create(tenant, person, { given_name: 'Bo' });
     await waitFor(() => delivered() === 2, 'the second, found by the poll');
     await waitFor(
-      () => h.storage.webhooks.eventsAfter(tenant.id, 0, 10).length === 0,
+      async () => (await h.storage.webhooks.eventsAfter(tenant.id, 0, 10)).length === 0,
       'the delivered events pruned',
     );
     expect(hook.received).toHaveLength(2);
@@ -98,5 +104,98 @@ describe('startWebhookDelivery in the background', () => {
     expect(() =>
       startWebhookDelivery({ app: h.app, rootUrl: ORIGIN, batchSize: 0, background: false }),
     ).toThrow(/batchSize must be a positive number/);
+  });
+});
+
+describe('delivery claims (several processes on one database)', () => {
+  /** acme with a subscription, `count` events, and a worker driven by `idle()` on a clock the test moves. */
+  async function claimed(count: number, fetch: typeof globalThis.fetch, clock: { at: number }) {
+    const h = harness();
+    const tenant = await h.storage.ensureTenant('acme');
+    await h.storage.webhooks.addSubscription({
+      id: 'sub-claimed',
+      tenantId: tenant.id,
+      url: 'http://receiver.test/hook',
+      secret: 'whsec_claimed_sub',
+      triggers: ['*'],
+      source: 'file',
+      createdMs: clock.at,
+    });
+    for (let n = 0; n < count; n++) {
+      await h.storage.webhooks.appendEvent({
+        tenantId: tenant.id,
+        type: 'unknown-kind',
+        idempotencyKey: `key-${n}`,
+        payload: { record: { kind: 'unknown-kind', id: `r${n}`, doc: { n } } },
+        createdMs: clock.at,
+      });
+    }
+    const logs: string[] = [];
+    const worker = startWebhookDelivery({
+      app: h.app,
+      rootUrl: ORIGIN,
+      background: false,
+      batchSize: 1,
+      fetch,
+      now: () => clock.at,
+      log: (message) => logs.push(message),
+    });
+    workers.push(worker);
+    return { store: h.storage.webhooks, worker, logs };
+  }
+
+  it('leaves a subscription another process claimed to it, and delivers it once released', async () => {
+    const clock = { at: 1_700_000_000_000 };
+    const posts: string[] = [];
+    const fetch: typeof globalThis.fetch = async (input) => {
+      posts.push(String(input));
+      return new Response(null, { status: 204 });
+    };
+    const { store, worker, logs } = await claimed(2, fetch, clock);
+    expect(await store.claimSubscription('sub-claimed', 'other', clock.at, clock.at + 60_000)).toBe(
+      true,
+    );
+    await worker.idle();
+    expect(posts).toEqual([]);
+    expect(await store.listAttempts('sub-claimed', 10)).toEqual([]);
+
+    await store.releaseSubscription('sub-claimed', 'other');
+    await worker.idle();
+    expect(posts).toHaveLength(2);
+    expect(logs).toEqual([]);
+    // The lane released its claim when it ended: another process may take it at once.
+    expect(await store.claimSubscription('sub-claimed', 'other', clock.at, clock.at + 1)).toBe(
+      true,
+    );
+  });
+
+  it('renews its claim before each batch, and ends quietly when it lost it', async () => {
+    const clock = { at: 1_700_000_000_000 };
+    const posts: string[] = [];
+    let store: WebhookStore | undefined;
+    const fetch: typeof globalThis.fetch = async (input) => {
+      posts.push(String(input));
+      if (posts.length === 1 && store) {
+        // The attempt outlasts the lease (a paused process); another takes the claim over.
+        clock.at += DELIVERY_CLAIM_LEASE_MS * 10;
+        expect(
+          await store.claimSubscription('sub-claimed', 'other', clock.at, clock.at + 60_000),
+        ).toBe(true);
+      }
+      return new Response(null, { status: 204 });
+    };
+    const made = await claimed(3, fetch, clock);
+    store = made.store;
+    await made.worker.idle();
+    // The first batch was sent and logged; the second not, since the claim is the other's.
+    expect(posts).toHaveLength(1);
+    expect((await store.listAttempts('sub-claimed', 10)).map((a) => a.outcome)).toEqual([
+      'delivered',
+    ]);
+    expect(made.logs).toEqual([]);
+
+    await store.releaseSubscription('sub-claimed', 'other');
+    await made.worker.idle();
+    expect(posts).toHaveLength(3);
   });
 });

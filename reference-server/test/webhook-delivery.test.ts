@@ -41,15 +41,15 @@ async function receiver(): Promise<Receiver> {
 let subscriptions = 0;
 
 /** Subscribes tenant `acme` to `url`; from the operator's file by default (loopback allowed). */
-function subscribe(
+async function subscribe(
   storage: SqliteStorage,
   url: string,
   options: { triggers?: string[]; source?: SubscriptionSource; tenant?: string } = {},
-): string {
+): Promise<string> {
   const id = `sub-${++subscriptions}`;
-  storage.webhooks.addSubscription({
+  await storage.webhooks.addSubscription({
     id,
-    tenantId: storage.ensureTenant(options.tenant ?? 'acme').id,
+    tenantId: (await storage.ensureTenant(options.tenant ?? 'acme')).id,
     url,
     secret: SECRET,
     triggers: options.triggers ?? ['*'],
@@ -103,7 +103,7 @@ describe('webhook delivery', () => {
   it('a helper call arrives as one signed event, its record as a GET renders it', async () => {
     const h = harness({ anonymousRateLimit: false });
     const hook = await receiver();
-    subscribe(h.storage, hook.url);
+    await subscribe(h.storage, hook.url);
     const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
     await create(h, 'tags', { name: 'volunteer' });
     const signature = await signHelperCall(h, 'Ana', petition, ['volunteer']);
@@ -141,7 +141,7 @@ describe('webhook delivery', () => {
     const h = harness({ anonymousRateLimit: false });
     const hook = await receiver();
     const time = clock();
-    subscribe(h.storage, hook.url);
+    await subscribe(h.storage, hook.url);
     hook.answer(({ n }) => (n < 4 ? 503 : 200));
     const petition = await create(h, 'petitions', { title: 'Fix the bridge' });
     const worker = delivery(h, { now: time.now, random: () => 0.5, batchSize: 2 });
@@ -177,7 +177,7 @@ describe('webhook delivery', () => {
     // Retried as it was: a failed batch starts with the same event every time.
     const firstKeys = failed.map((post) => elementsOf(post)[0]?.idempotency_key);
     expect(new Set(firstKeys).size).toBe(1);
-    const attempts = h.storage.webhooks.listAttempts(`sub-${subscriptions}`, 100).reverse();
+    const attempts = (await h.storage.webhooks.listAttempts(`sub-${subscriptions}`, 100)).reverse();
     expect(attempts.slice(0, 5).map((a) => [a.outcome, a.attempt, a.status])).toEqual([
       ['failed', 1, 503],
       ['failed', 2, 503],
@@ -191,14 +191,14 @@ describe('webhook delivery', () => {
       [500, 1000, 2000],
     );
     expect(
-      h.storage.webhooks.getSubscription(`sub-${subscriptions}`)?.failingSinceMs,
+      (await h.storage.webhooks.getSubscription(`sub-${subscriptions}`))?.failingSinceMs,
     ).toBeUndefined();
   });
 
   it('a subscription takes only the events its triggers name; the cursor passes the others', async () => {
     const h = harness({ anonymousRateLimit: false });
     const hook = await receiver();
-    const id = subscribe(h.storage, hook.url, { triggers: ['attendance'] });
+    const id = await subscribe(h.storage, hook.url, { triggers: ['attendance'] });
     const petition = await create(h, 'petitions', { title: 'Plant trees' });
     const event = await create(h, 'events', {
       title: 'Tree planting',
@@ -217,9 +217,9 @@ describe('webhook delivery', () => {
     const elements = elementsOf(hook.received[0] as (typeof hook.received)[number]);
     expect(elements.map((element) => Object.keys(element)[0])).toEqual(['std:attendance']);
     expect(elements[0]?.['std:attendance'].person.given_name).toBe('Bo');
-    const tenantId = h.storage.ensureTenant('acme').id;
-    const newest = h.storage.webhooks.eventsAfter(tenantId, 0, 100).at(-1)?.seq;
-    expect(h.storage.webhooks.getSubscription(id)?.cursor).toBe(newest);
+    const tenantId = (await h.storage.ensureTenant('acme')).id;
+    const newest = (await h.storage.webhooks.eventsAfter(tenantId, 0, 100)).at(-1)?.seq;
+    expect((await h.storage.webhooks.getSubscription(id))?.cursor).toBe(newest);
   });
 
   it('a subscription failing for its whole retry window is switched off, and says why', async () => {
@@ -227,21 +227,25 @@ describe('webhook delivery', () => {
     const hook = await receiver();
     hook.answer(() => 500);
     const time = clock();
-    const id = subscribe(h.storage, hook.url);
+    const id = await subscribe(h.storage, hook.url);
     const petition = await create(h, 'petitions', { title: 'Save the pool' });
     await signHelperCall(h, 'Ana', petition);
     const worker = delivery(h, { now: time.now, random: () => 0.99, retryWindowMs: 10_000 });
 
-    for (let round = 0; round < 50 && h.storage.webhooks.getSubscription(id)?.active; round++) {
+    for (
+      let round = 0;
+      round < 50 && (await h.storage.webhooks.getSubscription(id))?.active;
+      round++
+    ) {
       await worker.idle();
       time.advance(3000);
     }
 
-    const subscription = h.storage.webhooks.getSubscription(id);
+    const subscription = await h.storage.webhooks.getSubscription(id);
     expect(subscription?.active).toBe(false);
     expect(subscription?.disabledReason).toMatch(/longer than the retry window of 10 seconds/);
     expect(subscription?.disabledReason).toContain('HTTP 500');
-    const [last] = h.storage.webhooks.listAttempts(id, 1);
+    const [last] = await h.storage.webhooks.listAttempts(id, 1);
     expect(last?.outcome).toBe('gave_up');
     expect(worker.logs.at(-1)).toContain(`webhook subscription ${id} (${hook.url}) switched off`);
     // Switched off: nothing more is sent, whatever comes.
@@ -255,13 +259,13 @@ describe('webhook delivery', () => {
   it('checks the address of an API subscription at delivery: loopback is refused unless allowed', async () => {
     const h = harness({ anonymousRateLimit: false });
     const hook = await receiver();
-    const id = subscribe(h.storage, hook.url, { source: 'api' });
+    const id = await subscribe(h.storage, hook.url, { source: 'api' });
     const petition = await create(h, 'petitions', { title: 'Open the library' });
     await signHelperCall(h, 'Ana', petition);
 
     await delivery(h).idle();
     expect(hook.received).toHaveLength(0);
-    const [refused] = h.storage.webhooks.listAttempts(id, 1);
+    const [refused] = await h.storage.webhooks.listAttempts(id, 1);
     expect(refused?.outcome).toBe('failed');
     expect(refused?.error).toMatch(/^address refused: .*loopback/);
 
@@ -271,13 +275,13 @@ describe('webhook delivery', () => {
     });
     await allowed.idle();
     expect(hook.received).toHaveLength(1);
-    expect(h.storage.webhooks.listAttempts(id, 1)[0]?.outcome).toBe('delivered');
+    expect((await h.storage.webhooks.listAttempts(id, 1))[0]?.outcome).toBe('delivered');
   });
 
   it('keys events as the preset does: osdi: types, and signups as action_network:action', async () => {
     const h = presetHarness(ACTION_NETWORK_PRESET);
     const hook = await receiver();
-    subscribe(h.storage, hook.url);
+    await subscribe(h.storage, hook.url);
     const created = await h.json('POST', '/api/v2/people', {
       body: { person: person('Ana', 'ana@example.org'), add_tags: [] },
     });
@@ -299,8 +303,8 @@ describe('webhook delivery', () => {
     const fast = await receiver();
     let release: (status: number) => void = () => undefined;
     slow.answer(() => new Promise<number>((done) => (release = done)));
-    subscribe(h.storage, slow.url);
-    subscribe(h.storage, fast.url);
+    await subscribe(h.storage, slow.url);
+    await subscribe(h.storage, fast.url);
     const petition = await create(h, 'petitions', { title: 'Light the park' });
     await signHelperCall(h, 'Ana', petition);
 
@@ -323,20 +327,22 @@ describe('webhook delivery', () => {
     const hook = await receiver();
     let release: (status: number) => void = () => undefined;
     hook.answer(() => new Promise<number>((done) => (release = done)));
-    const id = subscribe(h.storage, hook.url);
+    const id = await subscribe(h.storage, hook.url);
     const petition = await create(h, 'petitions', { title: 'Open the library' });
     await signHelperCall(h, 'Ana', petition);
     const worker = delivery(h);
     const idle = worker.idle();
     await waitFor(() => hook.received.length === 1, 'the delivery to be in flight');
 
-    expect(h.storage.webhooks.deleteSubscription(h.storage.ensureTenant('acme').id, id)).toBe(true);
+    expect(
+      await h.storage.webhooks.deleteSubscription((await h.storage.ensureTenant('acme')).id, id),
+    ).toBe(true);
     release(200);
     await idle;
 
     expect(worker.logs).toEqual([]);
-    expect(h.storage.webhooks.getSubscription(id)).toBeUndefined();
-    expect(h.storage.webhooks.listAttempts(id, 10)).toEqual([]);
+    expect(await h.storage.webhooks.getSubscription(id)).toBeUndefined();
+    expect(await h.storage.webhooks.listAttempts(id, 10)).toEqual([]);
     expect(hook.received).toHaveLength(1);
   });
 
@@ -345,7 +351,7 @@ describe('webhook delivery', () => {
     const hook = await receiver();
     let release: (status: number) => void = () => undefined;
     hook.answer(() => new Promise<number>((done) => (release = done)));
-    const id = subscribe(h.storage, hook.url);
+    const id = await subscribe(h.storage, hook.url);
     const petition = await create(h, 'petitions', { title: 'Keep the clinic' });
     await signHelperCall(h, 'Ana', petition);
     const worker = delivery(h);
@@ -360,11 +366,11 @@ describe('webhook delivery', () => {
     await stopping;
     await idle;
 
-    const [attempt] = h.storage.webhooks.listAttempts(id, 1);
+    const [attempt] = await h.storage.webhooks.listAttempts(id, 1);
     expect(attempt?.outcome).toBe('delivered');
-    const tenantId = h.storage.ensureTenant('acme').id;
-    expect(h.storage.webhooks.getSubscription(id)?.cursor).toBe(
-      h.storage.webhooks.eventsAfter(tenantId, 0, 10).at(-1)?.seq,
+    const tenantId = (await h.storage.ensureTenant('acme')).id;
+    expect((await h.storage.webhooks.getSubscription(id))?.cursor).toBe(
+      (await h.storage.webhooks.eventsAfter(tenantId, 0, 10)).at(-1)?.seq,
     );
   });
 
@@ -372,8 +378,8 @@ describe('webhook delivery', () => {
     const h = harness({ anonymousRateLimit: false });
     const hook = await receiver();
     hook.answer(() => new Promise<number>(() => undefined));
-    const id = subscribe(h.storage, hook.url);
-    const cursor = h.storage.webhooks.getSubscription(id)?.cursor;
+    const id = await subscribe(h.storage, hook.url);
+    const cursor = (await h.storage.webhooks.getSubscription(id))?.cursor;
     const petition = await create(h, 'petitions', { title: 'Keep the bus' });
     await signHelperCall(h, 'Ana', petition);
     const worker = delivery(h);
@@ -385,8 +391,8 @@ describe('webhook delivery', () => {
     await idle;
     expect(Date.now() - started).toBeLessThan(5000);
     expect(worker.logs).toContain('webhook deliveries still in flight after 100 ms are cut short');
-    expect(h.storage.webhooks.listAttempts(id, 10)).toEqual([]);
-    const subscription = h.storage.webhooks.getSubscription(id);
+    expect(await h.storage.webhooks.listAttempts(id, 10)).toEqual([]);
+    const subscription = await h.storage.webhooks.getSubscription(id);
     expect(subscription?.cursor).toBe(cursor);
     expect(subscription?.nextAttemptMs).toBeUndefined();
   });

@@ -76,12 +76,12 @@ export async function startReceiver(port = 0): Promise<Receiver> {
 
 /** Waits until `condition()` holds, checking every 20 ms; fails after `deadlineMs`. */
 export async function waitFor(
-  condition: () => boolean,
+  condition: () => boolean | Promise<boolean>,
   what: string,
   deadlineMs = 10_000,
 ): Promise<void> {
   const until = Date.now() + deadlineMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > until) throw new Error(`timed out after ${deadlineMs} ms waiting for ${what}`);
     await new Promise((done) => setTimeout(done, 20));
   }

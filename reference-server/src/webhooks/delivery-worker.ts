@@ -95,7 +95,8 @@ export interface WebhookDelivery {
   notify(): void;
   /**
    * Delivers until nothing is due now: every pending event is delivered, or its
-   * subscription waits for a retry later or was switched off. Resolves then.
+   * subscription waits for a retry later, was switched off, or is claimed by another
+   * process sharing the database (which delivers it). Resolves then.
    */
   idle(): Promise<void>;
   /**
@@ -155,6 +156,11 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
 
   /** Lanes in flight, by subscription id: at most one per subscription (its order). */
   const lanes = new Map<string, Promise<void>>();
+  /**
+   * Subscriptions whose claim another worker held, by when to ask again: not at every
+   * wake-up, since its holder delivers them; `idle()` asks once per call.
+   */
+  const heldElsewhere = new Map<string, number>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let lastPruneMs = now();
@@ -170,8 +176,10 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
         // Taken, or renewed, before each batch: a batch lasts far less than the lease.
         const at = now();
         if (!(await context.store.claimSubscription(id, owner, at, at + leaseMs))) {
+          heldElsewhere.set(id, at + pollMs);
           return 'nothing';
         }
+        heldElsewhere.delete(id);
         outcome = await deliverNextBatch(context, id);
       }
       return outcome;
@@ -206,6 +214,7 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
     let nextDueMs: number | undefined;
     for (const subscription of await context.store.listSubscriptions()) {
       if (!subscription.active || lanes.has(subscription.id)) continue;
+      if ((heldElsewhere.get(subscription.id) ?? at) > at) continue;
       const pending =
         (await context.store.eventsAfter(subscription.tenantId, subscription.cursor, 1)).length > 0;
       // Stopped while reading: no lane may start after stop() looked at the lanes.
@@ -278,6 +287,7 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
       schedule(0);
     },
     async idle() {
+      heldElsewhere.clear();
       for (;;) {
         await requestTick();
         if (lanes.size === 0) return;
