@@ -16,6 +16,8 @@ export interface Call {
 export interface Harness {
   storage: SqliteStorage;
   app: ReturnType<typeof createApp>;
+  /** Resolves once the test keys are stored; `call` and `json` wait for it. */
+  ready: Promise<void>;
   call(method: string, path: string, options?: Call): Promise<Response>;
   json(
     method: string,
@@ -28,7 +30,7 @@ export interface Harness {
 export type Json = any;
 
 export function harness(options: Partial<Parameters<typeof createApp>[0]> = {}): Harness {
-  const storage = storageWithKeys(openStorage(':memory:'));
+  const storage = openStorage(':memory:');
   const app = createApp({ storage, logError: () => {}, ...options });
   return harnessOf(storage, app, 'STD-API-Token');
 }
@@ -42,22 +44,28 @@ export function presetHarness(
   preset: ServerPreset,
   options: Partial<Parameters<typeof createApp>[0]> = {},
 ): Harness {
-  const storage = storageWithKeys(openStorage(':memory:', { defaultNamespace: preset.namespace }));
+  const storage = openStorage(':memory:', { defaultNamespace: preset.namespace });
   const app = createApp({ storage, logError: () => {}, preset, keyRateLimit: false, ...options });
   return harnessOf(storage, app, options.apiKeyHeader ?? preset.apiKeyHeader);
 }
 
-/** The storage with the three keys the tests use: write and read for acme, write for other. */
-function storageWithKeys(storage: SqliteStorage): SqliteStorage {
-  storage.putApiKey(WRITE, 'acme', 'write');
-  storage.putApiKey(READ, 'acme', 'read');
-  storage.putApiKey(OTHER, 'other', 'write');
-  return storage;
+/** Stores the three keys the tests use: write and read for acme, write for other. */
+async function putKeys(storage: SqliteStorage): Promise<void> {
+  await storage.putApiKey(WRITE, 'acme', 'write');
+  await storage.putApiKey(READ, 'acme', 'read');
+  await storage.putApiKey(OTHER, 'other', 'write');
 }
 
-/** Calls to `app` with the key (WRITE unless told otherwise) in `header`. */
+/**
+ * Calls to `app` with the key (WRITE unless told otherwise) in `header`. The keys are
+ * written now and awaited by every call, so the harness is ready to use when returned.
+ */
 function harnessOf(storage: SqliteStorage, app: Harness['app'], header: string): Harness {
+  const ready = putKeys(storage);
+  // Its failure is every call's answer (they await it), never an unhandled rejection.
+  ready.catch(() => undefined);
   const call = async (method: string, path: string, opts: Call = {}) => {
+    await ready;
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.key !== null) headers[header] = opts.key ?? WRITE;
     let body: string | undefined;
@@ -72,6 +80,7 @@ function harnessOf(storage: SqliteStorage, app: Harness['app'], header: string):
   return {
     storage,
     app,
+    ready,
     call,
     async json(method, path, opts) {
       const res = await call(method, path, opts);

@@ -71,20 +71,25 @@ export interface ServerOptions {
  */
 export function actionNetworkServer(options: ServerOptions = {}): ActionNetworkServer {
   const storage = openStorage(':memory:', { defaultNamespace: ACTION_NETWORK_PRESET.namespace });
-  storage.putApiKey(WRITE_KEY, GROUP, 'write');
-  storage.putApiKey(READ_KEY, GROUP, 'read');
-  storage.putApiKey(OTHER_GROUP_KEY, 'river-friends', 'write');
-  if (options.seedPeople) {
-    seedPeople(storage, { tenant: GROUP, count: options.seedPeople, seed: 21 });
-    // Written with the preset's kinds, as the server's own seeding does: its derived
-    // members (native ids) are stored, and lists and items are written though read only.
-    seedActivity(storage, {
-      tenant: GROUP,
-      seed: 21,
-      people: options.seedPeople,
-      registry: defaultRegistry(ACTION_NETWORK_PRESET),
-    });
-  }
+  // Written now, awaited by every call: the server is ready to use when returned.
+  const ready = (async () => {
+    await storage.putApiKey(WRITE_KEY, GROUP, 'write');
+    await storage.putApiKey(READ_KEY, GROUP, 'read');
+    await storage.putApiKey(OTHER_GROUP_KEY, 'river-friends', 'write');
+    if (options.seedPeople) {
+      await seedPeople(storage, { tenant: GROUP, count: options.seedPeople, seed: 21 });
+      // Written with the preset's kinds, as the server's own seeding does: its derived
+      // members (native ids) are stored, and lists and items are written though read only.
+      await seedActivity(storage, {
+        tenant: GROUP,
+        seed: 21,
+        people: options.seedPeople,
+        registry: defaultRegistry(ACTION_NETWORK_PRESET),
+      });
+    }
+  })();
+  // Its failure is every call's answer (they await it), never an unhandled rejection.
+  ready.catch(() => undefined);
   const app = createApp({
     storage,
     preset: ACTION_NETWORK_PRESET,
@@ -94,6 +99,7 @@ export function actionNetworkServer(options: ServerOptions = {}): ActionNetworkS
     ...options.app,
   });
   const call = async (method: string, path: string, body?: unknown, opts: CallOptions = {}) => {
+    await ready;
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.key !== null) headers['OSDI-API-Token'] = opts.key ?? WRITE_KEY;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
