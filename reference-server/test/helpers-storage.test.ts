@@ -3,10 +3,10 @@ import { ALL_KINDS } from '../src/domain/catalog.js';
 import { KindRegistry, openStorage, personSignup, RecordService } from '../src/index.js';
 
 describe('storage for helpers', () => {
-  it('tenantOfRecord finds the tenant of a record by kind and id, through an index', () => {
+  it('tenantOfRecord finds the tenant of a record by kind and id, through an index', async () => {
     const storage = openStorage(':memory:');
-    const acme = storage.ensureTenant('acme', 'acme');
-    const other = storage.ensureTenant('other');
+    const acme = await storage.ensureTenant('acme', 'acme');
+    const other = await storage.ensureTenant('other');
     const write = (tenantId: number, id: string) =>
       storage.insertRecord({
         tenantId,
@@ -17,41 +17,41 @@ describe('storage for helpers', () => {
         modified_date: '2026-01-01T00:00:00.000Z',
         identifiers: [],
       });
-    write(acme.id, 'p1');
-    write(other.id, 'p2');
-    expect(storage.tenantOfRecord('petition', 'p1')).toEqual(acme);
-    expect(storage.tenantOfRecord('petition', 'p2')).toEqual(other);
-    expect(storage.tenantOfRecord('signature', 'p1')).toBeUndefined();
-    expect(storage.tenantOfRecord('petition', 'p3')).toBeUndefined();
+    await write(acme.id, 'p1');
+    await write(other.id, 'p2');
+    expect(await storage.tenantOfRecord('petition', 'p1')).toEqual(acme);
+    expect(await storage.tenantOfRecord('petition', 'p2')).toEqual(other);
+    expect(await storage.tenantOfRecord('signature', 'p1')).toBeUndefined();
+    expect(await storage.tenantOfRecord('petition', 'p3')).toBeUndefined();
     const plan = storage.database
       .prepare('EXPLAIN QUERY PLAN SELECT tenant_id FROM records WHERE kind = ? AND id = ?')
       .all('petition', 'p1')
       .map((row) => (row as { detail: string }).detail)
       .join(' ');
     expect(plan).toContain('INDEX records_by_id (kind=? AND id=?)');
-    storage.close();
+    await storage.close();
   });
 
-  it('personSignup (library use) runs the action functions, hrefs read by their path', () => {
+  it('personSignup (library use) runs the action functions, hrefs read by their path', async () => {
     const storage = openStorage(':memory:');
-    const tenant = storage.ensureTenant('acme');
+    const tenant = await storage.ensureTenant('acme');
     const registry = new KindRegistry();
     for (const kind of ALL_KINDS) registry.register(kind);
     const records = new RecordService(storage, registry);
-    const tag = records.create(tenant, registry.bySingular('tag')!, { name: 'volunteer' });
-    const first = personSignup(records, tenant, {
+    const tag = await records.create(tenant, registry.bySingular('tag')!, { name: 'volunteer' });
+    const first = await personSignup(records, tenant, {
       person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
       add_tags_uri: [`https://elsewhere.example/api/v1/tags/${tag.id}`],
       add_lists: ['missing'],
     });
     expect(first.created).toBe(true);
     expect(first.parts.map((part) => part.response_code)).toEqual([201, 400]);
-    const again = personSignup(records, tenant, {
+    const again = await personSignup(records, tenant, {
       person: { email_addresses: [{ address: 'ANA@example.org' }], family_name: 'Diaz' },
     });
     expect(again).toMatchObject({ created: false, parts: [] });
     expect(again.record.id).toBe(first.record.id);
     expect(again.record.doc.family_name).toBe('Diaz');
-    storage.close();
+    await storage.close();
   });
 });

@@ -42,8 +42,8 @@ const COLLECTIONS = registry
 
 beforeAll(async () => {
   h = harness({ anonymousRateLimit: false, logError: (message) => logged.push(message) });
-  seedPeople(h.storage, { tenant: 'acme', count: 60, seed: 7 });
-  seedActivity(h.storage, { tenant: 'acme', seed: 7 });
+  await seedPeople(h.storage, { tenant: 'acme', count: 60, seed: 7 });
+  await seedActivity(h.storage, { tenant: 'acme', seed: 7 });
   for (const plural of COLLECTIONS) {
     const page = await h.json('GET', `/api/v1/${plural}?per_page=1`);
     sample[plural] = page.body._embedded[`std:${plural}`][0];

@@ -519,12 +519,12 @@ describe('actOnMessage', () => {
   it('acts at the moment given', async () => {
     const h = harness();
     const { message } = await setUp(h);
-    const tenant = h.storage.getTenant('acme');
+    const tenant = await h.storage.getTenant('acme');
     if (!tenant) throw new Error('no tenant');
     const service = new RecordService(h.storage, defaultRegistry());
     const id = href(message).split('/').pop() ?? '';
     const now = new Date('2020-01-01T00:00:00.000Z');
-    expect(actOnMessage(service, tenant, id, { type: 'send' }, { sendRate: 1, now })).toBe(
+    expect(await actOnMessage(service, tenant, id, { type: 'send' }, { sendRate: 1, now })).toBe(
       'Sending started: 3 recipients at 1 per second',
     );
     // Long since sent, seen from today.

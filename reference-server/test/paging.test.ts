@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parsePageRequest, planPage, seedPeople } from '../src/index.js';
 import { errorOf, harness, type Json, ORIGIN } from './helpers.js';
 
-function seeded(count: number) {
+async function seeded(count: number) {
   const h = harness();
-  seedPeople(h.storage, { tenant: 'acme', count, seed: 7 });
+  await seedPeople(h.storage, { tenant: 'acme', count, seed: 7 });
   return h;
 }
 
@@ -14,7 +14,7 @@ function ids(body: Json): string[] {
 
 describe('people collection paging', () => {
   it('reports totals, links and embedded people', async () => {
-    const h = seeded(25);
+    const h = await seeded(25);
     const { status, body } = await h.json('GET', '/api/v1/people?per_page=10');
     expect(status).toBe(200);
     expect(body).toMatchObject({ total_pages: 3, per_page: 10, page: 1, total_records: 25 });
@@ -31,7 +31,7 @@ describe('people collection paging', () => {
   });
 
   it('previous on later pages; the last page has no next; a page past the end is empty', async () => {
-    const h = seeded(25);
+    const h = await seeded(25);
     const second = await h.json('GET', '/api/v1/people?per_page=10&page=2');
     expect(second.body._links.previous.href).toMatch(/[?&]page=1(&|$)/);
     const last = await h.json('GET', '/api/v1/people?per_page=10&page=3');
@@ -47,7 +47,7 @@ describe('people collection paging', () => {
   });
 
   it('bare page numbers read from either end give the same records as walking', async () => {
-    const h = seeded(57);
+    const h = await seeded(57);
     const walked: string[][] = [];
     let href: string | undefined = '/api/v1/people?per_page=8';
     while (href) {
@@ -69,7 +69,7 @@ describe('people collection paging', () => {
   });
 
   it('per_page defaults to and is capped at max_pagesize', async () => {
-    const h = seeded(130);
+    const h = await seeded(130);
     const plain = await h.json('GET', '/api/v1/people');
     expect(plain.body.per_page).toBe(100);
     expect(plain.body._embedded['std:people']).toHaveLength(100);
@@ -79,7 +79,7 @@ describe('people collection paging', () => {
   });
 
   it('invalid paging parameters are 400 naming the parameter', async () => {
-    const h = seeded(3);
+    const h = await seeded(3);
     for (const [query, param] of [
       ['page=0', 'page'],
       ['page=-1', 'page'],
@@ -111,7 +111,7 @@ describe('people collection paging', () => {
   });
 
   it('following next never repeats or skips records, even when records are deleted or added mid-walk', async () => {
-    const h = seeded(50);
+    const h = await seeded(50);
     const all = ids((await h.json('GET', '/api/v1/people?per_page=100')).body);
     const seen: string[] = [];
     let href: string | undefined = '/api/v1/people?per_page=7';

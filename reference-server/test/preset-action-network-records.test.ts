@@ -57,9 +57,12 @@ async function newPerson(h: Harness, prefix: string, email: string): Promise<Jso
 }
 
 /** The tenant of the harness keys with demo people and activity (lists and items among it). */
-function seedTenant(h: Harness, registry = defaultRegistry(ACTION_NETWORK_PRESET)): void {
-  seedPeople(h.storage, { tenant: 'acme', count: 12, seed: 5 });
-  seedActivity(h.storage, { tenant: 'acme', seed: 5, people: 12, registry });
+async function seedTenant(
+  h: Harness,
+  registry = defaultRegistry(ACTION_NETWORK_PRESET),
+): Promise<void> {
+  await seedPeople(h.storage, { tenant: 'acme', count: 12, seed: 5 });
+  await seedActivity(h.storage, { tenant: 'acme', seed: 5, people: 12, registry });
 }
 
 /** Waits until the background work accepted so far has run. */
@@ -138,23 +141,23 @@ describe('self links at the nested address (action-network preset)', () => {
     expect(put.body.identifiers).toContain('crm:t-1');
   });
 
-  it('renders every seeded record as renderRecord does, the nested kinds at their parents', () => {
+  it('renders every seeded record as renderRecord does, the nested kinds at their parents', async () => {
     const h = an();
     const registry = defaultRegistry(ACTION_NETWORK_PRESET);
-    seedTenant(h, registry);
-    const tenant = h.storage.ensureTenant('acme');
+    await seedTenant(h, registry);
+    const tenant = await h.storage.ensureTenant('acme');
     const records = new RecordService(h.storage, registry);
     const homes = recordHomes(ACTION_NETWORK_PRESET, registry);
     const urls = new Urls('http://an.test', 'osdi', AN, ['action_network'], {}, homes);
     let nested = 0;
     for (const kind of registry.all()) {
-      const list = h.storage.listRecords({
+      const list = await h.storage.listRecords({
         tenantId: tenant.id,
         kind: kind.singular,
         limit: 1000,
         offset: 0,
       });
-      const totals = records.totals(
+      const totals = await records.totals(
         tenant,
         kind,
         list.map((r) => r.id),
@@ -256,7 +259,7 @@ describe('native ids (action-network preset)', () => {
 describe('lists and items read only (action-network preset)', () => {
   it('refuses writes to lists and items with 405, serves the seeded ones, items without totals', async () => {
     const h = an();
-    seedTenant(h);
+    await seedTenant(h);
     const lists = (await h.json('GET', `${AN}/lists`)).body._embedded['osdi:lists'];
     expect(lists.length).toBeGreaterThan(0);
     const list = pathOf(lists[0]._links.self.href);

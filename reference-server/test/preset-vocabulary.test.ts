@@ -32,10 +32,10 @@ function refusedProperties(server: Server, answer: { status: number; body: Json 
 }
 
 /** The stored document of a record, as the storage holds it. */
-function stored(server: Server, kind: string, id: string): Json {
-  const tenant = server.h.storage.getTenant('acme');
+async function stored(server: Server, kind: string, id: string): Promise<Json> {
+  const tenant = await server.h.storage.getTenant('acme');
   if (!tenant) throw new Error('no tenant acme');
-  return server.h.storage.getRecord(tenant.id, kind, id)?.doc;
+  return (await server.h.storage.getRecord(tenant.id, kind, id))?.doc;
 }
 
 const SIGNER = { given_name: 'Rosa', email_addresses: [{ address: 'rosa@example.org' }] };
@@ -137,7 +137,7 @@ describe('date-times as Action Network takes them', () => {
     const an = actionNetwork();
     const id = await created(an, 'events', { title: 'Ferry rally', start_date: written });
     expect((await send(an, 'GET', `events/${id}`)).body.start_date).toBe(iso);
-    expect(stored(an, 'event', id).start_date).toBe(iso);
+    expect((await stored(an, 'event', id)).start_date).toBe(iso);
   });
 
   it('the plain server refuses a date-time without an offset, naming it', async () => {
@@ -169,7 +169,9 @@ describe('date-times as Action Network takes them', () => {
       action_date: '2026-08-30 09:15:00',
     });
     expect(signed.status, JSON.stringify(signed.body)).toBe(201);
-    expect(stored(an, 'signature', idOf(signed.body)).action_date).toBe('2026-08-30T09:15:00Z');
+    expect((await stored(an, 'signature', idOf(signed.body))).action_date).toBe(
+      '2026-08-30T09:15:00Z',
+    );
   });
 });
 
@@ -242,7 +244,7 @@ describe('money as decimal strings', () => {
     const donation = (await send(an, 'GET', `donations/${first}`)).body;
     expect(donation.amount).toBe('25.00');
     expect(donation.recipients[0].amount).toBe('25.00');
-    expect(stored(an, 'donation', first).amount).toBe(25);
+    expect((await stored(an, 'donation', first)).amount).toBe(25);
     const totals = (await send(an, 'GET', `fundraising_pages/${page}`)).body;
     expect(totals).toMatchObject({ total_donations: 2, total_amount: '35.50' });
     const listed = (await send(an, 'GET', 'donations')).body._embedded['osdi:donations'];
@@ -250,7 +252,7 @@ describe('money as decimal strings', () => {
     // Written back as read: the decimal string is taken and stays the same amount.
     const put = await send(an, 'PUT', `donations/${first}`, { amount: donation.amount });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    expect(stored(an, 'donation', first).amount).toBe(25);
+    expect((await stored(an, 'donation', first)).amount).toBe(25);
   });
 
   it('events, their ticket levels and attendances', async () => {

@@ -9,23 +9,27 @@ import { recordFromJson, storedDocJson } from '../src/storage/doc-json.js';
 import { openStorage, type SqliteStorage } from '../src/storage/sqlite.js';
 
 const opened: SqliteStorage[] = [];
-afterEach(() => {
-  for (const storage of opened.splice(0)) storage.close();
+afterEach(async () => {
+  for (const storage of opened.splice(0)) await storage.close();
 });
 
-function seeded() {
+async function seeded() {
   const storage = openStorage(':memory:');
   opened.push(storage);
-  seedPeople(storage, { tenant: 'demo', count: 80, seed: 3 });
-  seedActivity(storage, { tenant: 'demo', seed: 3, now: new Date('2026-04-15T16:00:00.000Z') });
+  await seedPeople(storage, { tenant: 'demo', count: 80, seed: 3 });
+  await seedActivity(storage, {
+    tenant: 'demo',
+    seed: 3,
+    now: new Date('2026-04-15T16:00:00.000Z'),
+  });
   const registry = defaultRegistry();
-  const tenant = storage.ensureTenant('demo');
+  const tenant = await storage.ensureTenant('demo');
   return { storage, registry, tenant, records: new RecordService(storage, registry) };
 }
 
 describe('renderRecordJson', () => {
-  it('gives exactly the text of renderRecord for every record of every kind', () => {
-    const { storage, registry, tenant, records } = seeded();
+  it('gives exactly the text of renderRecord for every record of every kind', async () => {
+    const { storage, registry, tenant, records } = await seeded();
     // A root that JSON must escape, and one that it need not.
     for (const urls of [new Urls('http://adis.test'), new Urls('http://h"\\x.test:81')]) {
       let spliced = 0;
@@ -33,9 +37,9 @@ describe('renderRecordJson', () => {
       for (const kind of registry.all()) {
         const page = () =>
           storage.listRecords({ tenantId: tenant.id, kind: kind.singular, limit: 1000, offset: 0 });
-        const fresh = page();
-        const parsed = page();
-        const totals = records.totals(
+        const fresh = await page();
+        const parsed = await page();
+        const totals = await records.totals(
           tenant,
           kind,
           fresh.map((r) => r.id),
@@ -77,11 +81,11 @@ describe('renderRecordJson', () => {
     }
   });
 
-  it('renders a document changed after it was read, not the stored text', () => {
-    const { storage, registry, tenant } = seeded();
+  it('renders a document changed after it was read, not the stored text', async () => {
+    const { storage, registry, tenant } = await seeded();
     const person = registry.bySingular('person');
     if (!person) throw new Error('no person kind');
-    const [record] = storage.listRecords({ tenantId: tenant.id, kind: 'person', limit: 1 });
+    const [record] = await storage.listRecords({ tenantId: tenant.id, kind: 'person', limit: 1 });
     if (!record) throw new Error('no person');
     record.doc.given_name = 'Changed';
     const json = renderRecordJson({

@@ -11,8 +11,8 @@ import type { JsonObject, StoredRecord, Tenant } from '../src/storage/storage.js
 
 const NOW = new Date('2026-04-15T16:00:00.000Z');
 const opened: SqliteStorage[] = [];
-afterEach(() => {
-  for (const storage of opened.splice(0)) storage.close();
+afterEach(async () => {
+  for (const storage of opened.splice(0)) await storage.close();
 });
 
 const registry = new KindRegistry();
@@ -24,6 +24,10 @@ function kindOf(singular: string) {
   return kind;
 }
 
+/** The kinds read back after seeding: the people and every kind of activity. */
+const SEEDED_KINDS = ['person', ...ACTIVITY_KINDS];
+
+/** The seeded database, and its records and totals as read right after seeding. */
 interface Seeded {
   storage: SqliteStorage;
   tenant: Tenant;
@@ -36,15 +40,36 @@ interface Seeded {
   totals(record: StoredRecord): Record<string, number>;
 }
 
-function seeded(people: number, seed = 7): Seeded {
+async function seeded(people: number, seed = 7): Promise<Seeded> {
   const storage = openStorage(':memory:');
   opened.push(storage);
-  if (people > 0) seedPeople(storage, { tenant: 'demo', count: people, seed: 1 });
-  const counts = seedActivity(storage, { tenant: 'demo', seed, now: NOW });
-  const tenant = storage.ensureTenant('demo');
+  if (people > 0) await seedPeople(storage, { tenant: 'demo', count: people, seed: 1 });
+  const counts = await seedActivity(storage, { tenant: 'demo', seed, now: NOW });
+  const tenant = await storage.ensureTenant('demo');
   const records = new RecordService(storage, registry);
-  const all = (kind: string) =>
-    storage.listRecords({ tenantId: tenant.id, kind, limit: 100_000, offset: 0 });
+  // Read once, so that the checks below stay synchronous: nothing writes records after.
+  const byKind = new Map<string, StoredRecord[]>();
+  const totalsById = new Map<string, Record<string, number>>();
+  for (const kind of SEEDED_KINDS) {
+    const list = await storage.listRecords({
+      tenantId: tenant.id,
+      kind,
+      limit: 100_000,
+      offset: 0,
+    });
+    byKind.set(kind, list);
+    const totals = await records.totals(
+      tenant,
+      kindOf(kind),
+      list.map((record) => record.id),
+    );
+    for (const [id, sums] of totals) totalsById.set(id, sums);
+  }
+  const all = (kind: string) => {
+    const list = byKind.get(kind);
+    if (!list) throw new Error(`${kind} is not a seeded kind`);
+    return list;
+  };
   return {
     storage,
     tenant,
@@ -53,8 +78,7 @@ function seeded(people: number, seed = 7): Seeded {
     all,
     childrenOf: (kind, rel, parent) =>
       all(kind).filter((record) => referencesOf(record.doc)[rel]?.id === parent.id),
-    totals: (record) =>
-      records.totals(tenant, kindOf(record.kind), [record.id]).get(record.id) ?? {},
+    totals: (record) => totalsById.get(record.id) ?? {},
   };
 }
 
@@ -99,8 +123,8 @@ const CONTENT_COUNTS = {
 };
 
 describe('seedActivity with 100 people', () => {
-  it('creates records of every kind, and counts them as stored', () => {
-    const data = seeded(100);
+  it('creates records of every kind, and counts them as stored', async () => {
+    const data = await seeded(100);
     expect(Object.keys(data.counts).sort()).toEqual([...ACTIVITY_KINDS].sort());
     for (const kind of ACTIVITY_KINDS) {
       expect(data.counts[kind], kind).toBeGreaterThan(0);
@@ -109,8 +133,8 @@ describe('seedActivity with 100 people', () => {
     expect(data.counts).toMatchObject({ ...CONTENT_COUNTS, canvass: 3 });
   });
 
-  it("keeps each petition's total_signatures equal to its signatures", () => {
-    const data = seeded(100);
+  it("keeps each petition's total_signatures equal to its signatures", async () => {
+    const data = await seeded(100);
     const titles: string[] = [];
     for (const petition of data.all('petition')) {
       titles.push(String(petition.doc.title));
@@ -119,7 +143,7 @@ describe('seedActivity with 100 people', () => {
       expect(signatures.length).toBeLessThanOrEqual(40);
       expect(data.totals(petition).total_signatures).toBe(signatures.length);
       // The sub-collection the HTTP layer pages agrees.
-      const page = data.records.page(
+      const page = await data.records.page(
         data.tenant,
         { kind: 'signature', parent: { kind: 'petition', id: petition.id } },
         { page: 1, perPage: 100 },
@@ -132,8 +156,8 @@ describe('seedActivity with 100 people', () => {
     expect(titles).toContain('Keep Willow Bend Park Public');
   });
 
-  it('links a sponsored petition with share counts per network', () => {
-    const data = seeded(100);
+  it('links a sponsored petition with share counts per network', async () => {
+    const data = await seeded(100);
     const sponsored = data.all('petition').filter((p) => referencesOf(p.doc).sponsor);
     expect(sponsored).toHaveLength(1);
     const petition = sponsored[0] as StoredRecord;
@@ -148,8 +172,8 @@ describe('seedActivity with 100 people', () => {
     expect(petition.doc.target).toEqual(expect.arrayContaining([{ name: expect.any(String) }]));
   });
 
-  it('totals donations without the voided one, with amounts in cents', () => {
-    const data = seeded(100);
+  it('totals donations without the voided one, with amounts in cents', async () => {
+    const data = await seeded(100);
     let voided = 0;
     for (const page of data.all('fundraising_page')) {
       expect(page.doc.currency).toBe('USD');
@@ -174,8 +198,8 @@ describe('seedActivity with 100 people', () => {
     expect(withCents.length).toBeGreaterThan(0);
   });
 
-  it('sells tickets by level, takes RSVPs of every status, and has an all-day event', () => {
-    const data = seeded(100);
+  it('sells tickets by level, takes RSVPs of every status, and has an all-day event', async () => {
+    const data = await seeded(100);
     const events = data.all('event');
     const ticketed = events.find((e) => e.doc.type === 'ticketed') as StoredRecord;
     const attendances = data.childrenOf('attendance', 'event', ticketed);
@@ -219,8 +243,8 @@ describe('seedActivity with 100 people', () => {
     expect(events.filter((e) => e.doc.all_day === true)).toHaveLength(1);
   });
 
-  it('links answers and taggings to the canvasses that recorded them', () => {
-    const data = seeded(100);
+  it('links answers and taggings to the canvasses that recorded them', async () => {
+    const data = await seeded(100);
     const canvasses = data.all('canvass');
     const successful = canvasses.filter((c) => c.doc.success === true);
     expect(successful).toHaveLength(2);
@@ -239,8 +263,8 @@ describe('seedActivity with 100 people', () => {
     for (const answer of answers) expect(answer.doc.responses).toHaveLength(1);
   });
 
-  it('tags people and petitions, fills lists and links messages to wrappers and lists', () => {
-    const data = seeded(100);
+  it('tags people and petitions, fills lists and links messages to wrappers and lists', async () => {
+    const data = await seeded(100);
     const tags = data.all('tag');
     expect(tags.map((t) => t.doc.name)).toEqual([
       'Volunteer',
@@ -269,8 +293,8 @@ describe('seedActivity with 100 people', () => {
   });
 
   it('serves the seeded records over HTTP with their totals', async () => {
-    const data = seeded(100);
-    data.storage.putApiKey('seed-test-key', 'demo', 'read');
+    const data = await seeded(100);
+    await data.storage.putApiKey('seed-test-key', 'demo', 'read');
     const app = createApp({ storage: data.storage, logError: () => undefined });
     const res = await app.fetch(
       new Request('http://adis.test/api/v1/petitions', {
@@ -288,12 +312,12 @@ describe('seedActivity with 100 people', () => {
 });
 
 describe('seedActivity determinism', () => {
-  it('gives the same documents and links for the same seed', () => {
-    expect(projection(seeded(100, 7))).toEqual(projection(seeded(100, 7)));
+  it('gives the same documents and links for the same seed', async () => {
+    expect(projection(await seeded(100, 7))).toEqual(projection(await seeded(100, 7)));
   });
 
-  it('gives other choices for another seed', () => {
-    expect(projection(seeded(100, 8))).not.toEqual(projection(seeded(100, 7)));
+  it('gives other choices for another seed', async () => {
+    expect(projection(await seeded(100, 8))).not.toEqual(projection(await seeded(100, 7)));
   });
 });
 
@@ -309,8 +333,8 @@ function fingerprint(data: Seeded): string {
 // that data, so a change there shows here first. Change the pins only when the demo data
 // is meant to change.
 describe('seedActivity pinned for a fixed seed and now', () => {
-  it('creates these counts for seed 7 with 100 people (60 taking part)', () => {
-    expect(seeded(100, 7).counts).toEqual({
+  it('creates these counts for seed 7 with 100 people (60 taking part)', async () => {
+    expect((await seeded(100, 7)).counts).toEqual({
       organization: 2,
       petition: 3,
       signature: 90,
@@ -336,8 +360,8 @@ describe('seedActivity pinned for a fixed seed and now', () => {
     });
   });
 
-  it('creates these counts for seed 42 with 20 people', () => {
-    expect(seeded(20, 42).counts).toMatchObject({
+  it('creates these counts for seed 42 with 20 people', async () => {
+    expect((await seeded(20, 42)).counts).toMatchObject({
       signature: 58,
       submission: 22,
       donation: 28,
@@ -350,16 +374,16 @@ describe('seedActivity pinned for a fixed seed and now', () => {
     });
   });
 
-  it('creates these very documents and links for seed 7', () => {
-    expect(fingerprint(seeded(100, 7))).toBe(
+  it('creates these very documents and links for seed 7', async () => {
+    expect(fingerprint(await seeded(100, 7))).toBe(
       '67533f8589557f7de9c97797e548bac5184a5ffd402398d4d0eae47350c68c8f',
     );
   });
 });
 
 describe('seedActivity with few or no people', () => {
-  it('creates only what needs no person when the tenant has no people', () => {
-    const data = seeded(0);
+  it('creates only what needs no person when the tenant has no people', async () => {
+    const data = await seeded(0);
     expect(data.counts).toMatchObject({
       ...CONTENT_COUNTS,
       signature: 0,
@@ -378,8 +402,8 @@ describe('seedActivity with few or no people', () => {
     }
   });
 
-  it('gives each person at most one signature per petition when there are few', () => {
-    const data = seeded(3);
+  it('gives each person at most one signature per petition when there are few', async () => {
+    const data = await seeded(3);
     for (const petition of data.all('petition')) {
       expect(data.childrenOf('signature', 'petition', petition)).toHaveLength(3);
     }
@@ -388,8 +412,8 @@ describe('seedActivity with few or no people', () => {
 
   it.each([3, 100])(
     "keeps the server's one record per person and parent with %i people",
-    (people) => {
-      const data = seeded(people);
+    async (people) => {
+      const data = await seeded(people);
       const once = registry.all().filter((kind) => kind.oneRecordPer?.length);
       expect(once.map((kind) => kind.singular).sort()).toEqual([
         'attendance',
