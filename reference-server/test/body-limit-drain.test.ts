@@ -23,7 +23,7 @@ let running: RunningServer;
 const accepted: Socket[] = [];
 
 beforeAll(async () => {
-  storage.putApiKey(KEY, 'acme', 'write');
+  await storage.putApiKey(KEY, 'acme', 'write');
   running = await startServer({
     app: createApp({ storage, anonymousRateLimit: false, logError: () => {} }),
     port: 0,
@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await running.close();
-  storage.close();
+  await storage.close();
 });
 
 /** What a client read from a connection, and how the connection ended for it. */

@@ -71,13 +71,14 @@ describe('CORS', () => {
   it('puts Access-Control-Allow-Origin and the exposed headers on successes and on every error', async () => {
     let failing = false;
     const h = harness();
+    await h.ready; // this test calls its own app, not h.call
     // A storage that fails on demand: a 500 goes through the error handler's other branch.
     const storage = h.storage;
     const app = createApp({
       storage: new Proxy(storage, {
         get(target, prop, receiver) {
           if (prop === 'authenticate' && failing) {
-            return () => {
+            return async () => {
               throw new Error('disk on fire');
             };
           }
@@ -162,7 +163,7 @@ describe('CORS', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('refuses origins written unlike a browser would send them', () => {
+  it('refuses origins written unlike a browser would send them', async () => {
     const storage = openStorage(':memory:');
     for (const origin of [
       'https://site.example/',
@@ -173,7 +174,7 @@ describe('CORS', () => {
       expect(() => createApp({ storage, corsOrigins: [origin] }), origin).toThrow(RangeError);
     }
     expect(() => createApp({ storage, corsOrigins: ['https://site.example:8443'] })).not.toThrow();
-    storage.close();
+    await storage.close();
   });
 
   it('leaves the HTML documentation alone', async () => {

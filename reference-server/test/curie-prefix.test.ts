@@ -303,13 +303,13 @@ describe('curiePrefix osdi', () => {
     }
   });
 
-  it('refuses a prefix that cannot be a curie name', () => {
+  it('refuses a prefix that cannot be a curie name', async () => {
     const storage = openStorage(':memory:');
     for (const bad of ['', 'osdi:', 'os di', '1osdi', 'x'.repeat(33), 'ösdi']) {
       expect(() => createApp({ storage, curiePrefix: bad }), bad).toThrow(RangeError);
     }
     expect(() => createApp({ storage, curiePrefix: 'my_org-2.v1' })).not.toThrow();
-    storage.close();
+    await storage.close();
   });
 });
 
@@ -372,7 +372,7 @@ describe('apiKeyHeader', () => {
     );
   });
 
-  it('refuses names that are not header names or that mean something else', () => {
+  it('refuses names that are not header names or that mean something else', async () => {
     const storage = openStorage(':memory:');
     for (const bad of [
       '',
@@ -387,7 +387,7 @@ describe('apiKeyHeader', () => {
       expect(() => createApp({ storage, apiKeyHeader: bad }), bad).toThrow(RangeError);
     }
     expect(() => createApp({ storage, apiKeyHeader: 'Authorization' })).not.toThrow();
-    storage.close();
+    await storage.close();
   });
 });
 

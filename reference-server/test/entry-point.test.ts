@@ -43,8 +43,8 @@ describe('entry point', () => {
 
   it('uses the configured public URL and namespace', async () => {
     const h = harness({ publicUrl: 'https://api.example.org/' });
-    h.storage.ensureTenant('custom', 'acmeorg');
-    h.storage.putApiKey('custom-tenant-key', 'custom', 'read');
+    await h.storage.ensureTenant('custom', 'acmeorg');
+    await h.storage.putApiKey('custom-tenant-key', 'custom', 'read');
     const { body } = await h.json('GET', '/api/v1/', { key: 'custom-tenant-key' });
     expect(body.namespace).toBe('acmeorg');
     expect(body._links['std:people'].href).toBe('https://api.example.org/api/v1/people');
@@ -95,14 +95,15 @@ describe('authentication', () => {
     ).toBe(403);
   });
 
-  it('keys are stored hashed', () => {
+  it('keys are stored hashed', async () => {
     const h = harness();
+    await h.ready;
     const rows = h.storage.database.prepare('SELECT token_hash FROM api_keys').all() as {
       token_hash: string;
     }[];
     expect(rows.length).toBe(3);
     for (const row of rows) expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(h.storage.authenticate(OTHER)?.tenant.name).toBe('other');
+    expect((await h.storage.authenticate(OTHER))?.tenant.name).toBe('other');
   });
 });
 
@@ -159,7 +160,7 @@ describe('headers and generic errors', () => {
   it('an unexpected exception is a 500 std:error with a logged reference_code', async () => {
     const logs: string[] = [];
     const h = harness({ logError: (line) => logs.push(line) });
-    h.storage.countRecords = () => {
+    h.storage.countRecords = async () => {
       throw new Error('disk on fire');
     };
     const { status, body } = await h.json('GET', '/api/v1/people');

@@ -178,7 +178,7 @@ describe('shutdown with background work pending', () => {
     dirs.push(dir);
     const file = join(dir, 'data.db');
     const storage = openStorage(file, { groupCommit: true });
-    storage.putApiKey(WRITE, 'acme', 'write');
+    await storage.putApiKey(WRITE, 'acme', 'write');
     const logs: string[] = [];
     const app = createApp({ storage, logError: (m) => logs.push(m) });
     const call = async (method: string, path: string, body?: Json) => {
@@ -200,23 +200,23 @@ describe('shutdown with background work pending', () => {
     );
     expect(accepted.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
     // The shutdown comes before the work has run.
-    expect(storage.countRecords({ tenantId: 1, kind: 'signature' })).toBe(0);
+    expect(await storage.countRecords({ tenantId: 1, kind: 'signature' })).toBe(0);
     await closeStorageWhenIdle(storage, 2000, (m) => logs.push(m));
     expect(logs).toEqual([]);
     const reopened = openStorage(file);
     try {
-      expect(reopened.countRecords({ tenantId: 1, kind: 'signature' })).toBe(5);
+      expect(await reopened.countRecords({ tenantId: 1, kind: 'signature' })).toBe(5);
     } finally {
-      reopened.close();
+      await reopened.close();
     }
   });
 });
 
 describe('a keyed background call', () => {
   const dirs: string[] = [];
-  const closers: (() => void)[] = [];
-  afterEach(() => {
-    for (const close of closers.splice(0)) close();
+  const closers: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -224,13 +224,13 @@ describe('a keyed background call', () => {
    * A server on a database file, and a second, read-only connection to the file: what
    * it sees is what a crash at that moment would leave.
    */
-  function onFile(groupCommit: boolean) {
+  async function onFile(groupCommit: boolean) {
     const dir = mkdtempSync(join(tmpdir(), 'adis-background-key-'));
     dirs.push(dir);
     const file = join(dir, 'data.db');
     const storage = openStorage(file, { groupCommit });
-    storage.putApiKey(WRITE, 'acme', 'write');
-    storage.flush();
+    await storage.putApiKey(WRITE, 'acme', 'write');
+    await storage.flush();
     const logs: string[] = [];
     const app = createApp({ storage, logError: (m) => logs.push(m) });
     const reader = new Database(file, { readonly: true });
@@ -264,7 +264,7 @@ describe('a keyed background call', () => {
   it.each([false, true])(
     'commits its stored 202 with the work, never before it (groupCommit %s)',
     async (groupCommit) => {
-      const { call, onDisk, logs } = onFile(groupCommit);
+      const { call, onDisk, logs } = await onFile(groupCommit);
       const petition = await call('/api/v1/petitions', { title: 'Save Elm Park' });
       const href = new URL(helperOf(petition.body, 'record_signature_helper')).pathname;
       const accepted = await call(inBackground(href), { person: ANA }, 'sign-once');
@@ -286,7 +286,7 @@ describe('a keyed background call', () => {
   );
 
   it('a work that throws still releases the commits: the 202 is kept, later writes commit', async () => {
-    const { storage, call, onDisk, logs } = onFile(false);
+    const { storage, call, onDisk, logs } = await onFile(false);
     const event = await call('/api/v1/events', {
       title: 'Gala',
       type: 'ticketed',

@@ -96,8 +96,8 @@ describe('the key of a keyed POST, echoed', () => {
       }
     }
     const storage = new SlowDisk(':memory:', { groupCommit: true });
-    storage.putApiKey(WRITE, 'acme', 'write');
-    storage.flush();
+    await storage.putApiKey(WRITE, 'acme', 'write');
+    await storage.flush();
     const app = createApp({ storage, logError: () => {}, idempotency: { waitMs: 10 } });
     const post = () =>
       app.fetch(
@@ -115,6 +115,6 @@ describe('the key of a keyed POST, echoed', () => {
     expect(busy.headers.get(IDEMPOTENCY_KEY_HEADER)).toBe('busy');
     expect(busy.headers.get(IDEMPOTENCY_KEY_HONOURED_HEADER)).toBe('true');
     expect((await first).status).toBe(201);
-    storage.close();
+    await storage.close();
   });
 });

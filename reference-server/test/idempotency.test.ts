@@ -16,8 +16,8 @@ const DAY = 24 * 60 * 60 * 1000;
 const dirs: string[] = [];
 const opened: SqliteStorage[] = [];
 
-afterEach(() => {
-  for (const storage of opened.splice(0)) storage.close();
+afterEach(async () => {
+  for (const storage of opened.splice(0)) await storage.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -75,10 +75,10 @@ function answersStored(storage: SqliteStorage): number {
 const ANA = JSON.stringify(person('Ana', 'ana@example.org'));
 
 /** A server on `storage` (closed after the test), called in-process with the write key. */
-function serve(storage: SqliteStorage, idempotency?: { waitMs?: number }) {
+async function serve(storage: SqliteStorage, idempotency?: { waitMs?: number }) {
   opened.push(storage);
-  storage.putApiKey(WRITE, 'acme', 'write');
-  storage.flush();
+  await storage.putApiKey(WRITE, 'acme', 'write');
+  await storage.flush();
   const app = createApp({ storage, logError: () => {}, ...(idempotency ? { idempotency } : {}) });
   const call: Harness['call'] = async (method, path, options = {}) =>
     app.fetch(
@@ -221,7 +221,7 @@ describe('Idempotency-Key: refusals and scope', () => {
   it('does not store 5xx: a repeat after a server error runs again', async () => {
     const h = harness();
     const insertRecord = h.storage.insertRecord.bind(h.storage);
-    h.storage.insertRecord = () => {
+    h.storage.insertRecord = async () => {
       h.storage.insertRecord = insertRecord;
       throw new Error('the disk is on fire');
     };
@@ -269,13 +269,13 @@ class SlowDisk extends SqliteStorage {
   }
 }
 
-function slowServer(waitMs: number) {
+function slowServer(waitMs: number): ReturnType<typeof serve> {
   return serve(new SlowDisk(200), { waitMs });
 }
 
 describe('Idempotency-Key: concurrent repeats', () => {
   it('two identical requests at once: one write, the second gets the same answer', async () => {
-    const { call } = serve(openStorage(':memory:', { groupCommit: true }));
+    const { call } = await serve(openStorage(':memory:', { groupCommit: true }));
     const [a, b] = await Promise.all([
       post({ call }, '/api/v1/people', ANA, 'twins'),
       post({ call }, '/api/v1/people', ANA, 'twins'),
@@ -288,7 +288,7 @@ describe('Idempotency-Key: concurrent repeats', () => {
   });
 
   it('a repeat waits for the first up to waitMs, then gets 409 IDEMPOTENCY_KEY_IN_PROGRESS', async () => {
-    const s = slowServer(20);
+    const s = await slowServer(20);
     const first = post(s, '/api/v1/people', ANA, 'slow');
     // The first is still running (its commit takes 200 ms): a repeat waits 20 ms, no more.
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -305,7 +305,7 @@ describe('Idempotency-Key: concurrent repeats', () => {
   });
 
   it('within the bound, the repeat gets the first answer once it is durable', async () => {
-    const s = slowServer(5000);
+    const s = await slowServer(5000);
     const first = post(s, '/api/v1/people', ANA, 'patient');
     await new Promise((resolve) => setTimeout(resolve, 5));
     const repeat = await post(s, '/api/v1/people', ANA, 'patient');
@@ -313,11 +313,11 @@ describe('Idempotency-Key: concurrent repeats', () => {
     expect(repeat.status).toBe(201);
     expect(same(repeat)).toEqual(same(done));
     expect(repeat.replayed).toBe('true');
-    expect(s.storage.countRecords({ tenantId: 1, kind: 'person' })).toBe(1);
+    expect(await s.storage.countRecords({ tenantId: 1, kind: 'person' })).toBe(1);
   });
 
   it('Retry-After on the 409', async () => {
-    const s = slowServer(0);
+    const s = await slowServer(0);
     const first = post(s, '/api/v1/people', ANA, 'now');
     await new Promise((resolve) => setTimeout(resolve, 5));
     const res = await s.call('POST', '/api/v1/people', {
@@ -358,19 +358,19 @@ describe('Idempotency-Key: retention, restart, atomicity', () => {
     const dir = mkdtempSync(join(tmpdir(), 'adis-idempotency-'));
     dirs.push(dir);
     const path = join(dir, 'test.db');
-    const before = serve(openStorage(path, { groupCommit: true }));
+    const before = await serve(openStorage(path, { groupCommit: true }));
     const first = await post(before, '/api/v1/people', ANA, 'durable');
-    before.storage.close();
-    const after = serve(openStorage(path, { groupCommit: true }));
+    await before.storage.close();
+    const after = await serve(openStorage(path, { groupCommit: true }));
     const again = await post(after, '/api/v1/people', ANA, 'durable');
     expect(same(again)).toEqual(same(first));
     expect(again.replayed).toBe('true');
-    expect(after.storage.countRecords({ tenantId: 1, kind: 'person' })).toBe(1);
+    expect(await after.storage.countRecords({ tenantId: 1, kind: 'person' })).toBe(1);
   });
 
   it('the answer commits in the same commit as the writes, with or without group commit', async () => {
     for (const groupCommit of [false, true]) {
-      const { storage, call } = serve(openStorage(':memory:', { groupCommit }));
+      const { storage, call } = await serve(openStorage(':memory:', { groupCommit }));
       const before = storage.commits;
       expect((await post({ call }, '/api/v1/people', ANA, 'one-commit')).status).toBe(201);
       expect(storage.commits - before, `groupCommit ${groupCommit}`).toBe(1);
@@ -379,10 +379,10 @@ describe('Idempotency-Key: retention, restart, atomicity', () => {
   });
 
   it('a failed commit loses the answer with the writes: the repeat runs again', async () => {
-    const { storage, call } = serve(openStorage(':memory:', { groupCommit: true }));
+    const { storage, call } = await serve(openStorage(':memory:', { groupCommit: true }));
     const pending = post({ call }, '/api/v1/people', ANA, 'lost');
     // A unit in the same batch whose COMMIT fails (a foreign key checked at COMMIT).
-    storage.transaction(() => {
+    await storage.transaction(() => {
       storage.database.pragma('defer_foreign_keys = ON');
       storage.database
         .prepare('INSERT INTO identifiers (tenant_id, kind, identifier, seq) VALUES (?, ?, ?, ?)')
@@ -393,11 +393,11 @@ describe('Idempotency-Key: retention, restart, atomicity', () => {
     const retried = await post({ call }, '/api/v1/people', ANA, 'lost');
     expect(retried.status).toBe(201);
     expect(retried.replayed).toBeNull();
-    expect(storage.countRecords({ tenantId: 1, kind: 'person' })).toBe(1);
+    expect(await storage.countRecords({ tenantId: 1, kind: 'person' })).toBe(1);
   });
 });
 
-describe('Storage.holdCommit', () => {
+describe('Storage.unit', () => {
   const write = (tenantId: number, n: number) => ({
     tenantId,
     kind: 'person',
@@ -409,43 +409,43 @@ describe('Storage.holdCommit', () => {
   });
   const turn = () => new Promise((resolve) => setImmediate(resolve));
 
-  it('without group commit: writes while held commit together at the last release', async () => {
+  it('without group commit: writes inside nested units commit together when the outer ends', async () => {
     const storage = openStorage(':memory:');
     opened.push(storage);
-    const tenant = storage.ensureTenant('acme');
+    const tenant = await storage.ensureTenant('acme');
     const before = storage.commits;
-    const outer = storage.holdCommit();
-    const inner = storage.holdCommit();
-    const mark = storage.commitMark();
-    storage.insertRecord(write(tenant.id, 1));
-    storage.insertRecord(write(tenant.id, 2));
     let durable = false;
-    void storage.durable(mark).then(() => (durable = true));
-    inner();
-    await turn();
-    expect([storage.commits - before, durable]).toEqual([0, false]);
-    outer();
+    await storage.unit(async () => {
+      await storage.unit(async () => {
+        const mark = storage.commitMark();
+        await storage.insertRecord(write(tenant.id, 1));
+        await storage.insertRecord(write(tenant.id, 2));
+        void storage.durable(mark).then(() => (durable = true));
+      });
+      await turn();
+      expect([storage.commits - before, durable]).toEqual([0, false]);
+    });
     expect(storage.commits - before).toBe(1);
     await turn();
     expect(durable).toBe(true);
-    outer(); // a second call of a release changes nothing
-    storage.insertRecord(write(tenant.id, 3));
+    // Outside any unit a write commits at once.
+    await storage.insertRecord(write(tenant.id, 3));
     expect(storage.commits - before).toBe(2);
   });
 
-  it('with group commit: the batch waits past its turn for the release', async () => {
+  it('with group commit: the batch waits past its turn for the unit to end', async () => {
     const storage = openStorage(':memory:', { groupCommit: true });
     opened.push(storage);
-    const tenant = storage.ensureTenant('acme');
-    storage.flush();
+    const tenant = await storage.ensureTenant('acme');
+    await storage.flush();
     const before = storage.commits;
-    const release = storage.holdCommit();
-    storage.insertRecord(write(tenant.id, 1));
-    await turn();
-    await turn();
-    expect(storage.commits - before).toBe(0);
-    storage.insertRecord(write(tenant.id, 2));
-    release();
+    await storage.unit(async () => {
+      await storage.insertRecord(write(tenant.id, 1));
+      await turn();
+      await turn();
+      expect(storage.commits - before).toBe(0);
+      await storage.insertRecord(write(tenant.id, 2));
+    });
     await storage.durable();
     expect(storage.commits - before).toBe(1);
   });

@@ -121,17 +121,17 @@ describe('keyRateLimit', () => {
     }
   });
 
-  it('refuses a rate that is not a whole number of calls', () => {
+  it('refuses a rate that is not a whole number of calls', async () => {
     const storage = openStorage(':memory:');
     for (const rate of [0, -4, 2.5, Number.POSITIVE_INFINITY]) {
       expect(() => createApp({ storage, keyRateLimit: rate }), String(rate)).toThrow(
         /^keyRateLimit must be an integer from 1 to 10000, got .* \(false for no limit\)$/,
       );
     }
-    storage.close();
+    await storage.close();
   });
 
-  it('is one check for the option and for --key-rate, which gives the digits', () => {
+  it('is one check for the option and for --key-rate, which gives the digits', async () => {
     const cli = { name: '--key-rate', unlimited: 'leave it out' };
     expect(checkKeyRate(4)).toBe(4);
     expect(checkKeyRate('4', cli)).toBe(4);
@@ -147,6 +147,6 @@ describe('keyRateLimit', () => {
     expect(() => createApp({ storage, keyRateLimit: 0 })).toThrow(
       'keyRateLimit must be an integer from 1 to 10000, got 0 (false for no limit)',
     );
-    storage.close();
+    await storage.close();
   });
 });

@@ -19,7 +19,7 @@ let running: RunningServer;
 let petition: string;
 
 beforeAll(async () => {
-  storage.putApiKey(KEY, 'acme', 'write');
+  await storage.putApiKey(KEY, 'acme', 'write');
   running = await startServer({
     app: createApp({ storage, anonymousRateLimit: false, logError: () => {} }),
     port: 0,
@@ -35,7 +35,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await running.close();
-  storage.close();
+  await storage.close();
 });
 
 /** One parsed HTTP/1.1 response. */

@@ -21,14 +21,14 @@ const app = createApp({ storage, publicUrl: PUBLIC, corsOrigins: ['https://page.
 let running: RunningServer;
 
 beforeAll(async () => {
-  storage.putApiKey(KEY, 'acme', 'read');
-  seedPeople(storage, { tenant: 'acme', count: 120, seed: 5 });
+  await storage.putApiKey(KEY, 'acme', 'read');
+  await seedPeople(storage, { tenant: 'acme', count: 120, seed: 5 });
   running = await startServer({ app, port: 0 });
 });
 
 afterAll(async () => {
   await running.close();
-  storage.close();
+  await storage.close();
 });
 
 /** A GET over HTTP with raw header lines (so that a header may be repeated). */

@@ -118,7 +118,7 @@ async function started(spawned: Spawned) {
 }
 
 /** The number of people in a database file, read after the server is gone. */
-function peopleIn(db: string): number {
+async function peopleIn(db: string): Promise<number> {
   const storage = openStorage(db);
   try {
     const row = storage.database
@@ -126,7 +126,7 @@ function peopleIn(db: string): number {
       .get() as { n: number };
     return row.n;
   } finally {
-    storage.close();
+    await storage.close();
   }
 }
 
@@ -169,7 +169,7 @@ describe('SIGTERM to npm', () => {
     expect(npm.stdout()).toContain('SIGTERM: shutting down');
     // Closed cleanly: the WAL was checkpointed into the file and removed.
     expect(existsSync(`${db}-wal`)).toBe(false);
-    expect(peopleIn(db)).toBe(1);
+    expect(await peopleIn(db)).toBe(1);
   });
 
   it('npm exec (as npx runs the bin): stops when npm’s shell dies, cutting a stalled request after the grace period', async () => {
@@ -221,6 +221,6 @@ describe('SIGTERM to npm', () => {
     expect(cutAfter).toBeLessThan(SHUTDOWN_GRACE_MS + 2000);
     expect(npm.stdout()).toMatch(/parent process \d+ exited: shutting down/);
     expect(existsSync(`${db}-wal`)).toBe(false);
-    expect(peopleIn(db)).toBe(0);
+    expect(await peopleIn(db)).toBe(0);
   });
 });

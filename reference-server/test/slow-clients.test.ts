@@ -29,7 +29,7 @@ let running: RunningServer;
 const loggedErrors: unknown[] = [];
 
 beforeAll(async () => {
-  storage.putApiKey(KEY, 'acme', 'write');
+  await storage.putApiKey(KEY, 'acme', 'write');
   running = await startServer({
     app: createApp({
       storage,
@@ -44,7 +44,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await running.close();
-  storage.close();
+  await storage.close();
 });
 
 afterEach(killCliRuns);
