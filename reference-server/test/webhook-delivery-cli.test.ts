@@ -124,13 +124,13 @@ describe('webhook delivery by the command line', () => {
     const db = args[args.indexOf('--db') + 1] as string;
     const storage = openStorage(db);
     try {
-      const [subscription] = storage.webhooks.listSubscriptions();
-      const attempts = storage.webhooks.listAttempts(subscription?.id ?? '', 10);
+      const [subscription] = await storage.webhooks.listSubscriptions();
+      const attempts = await storage.webhooks.listAttempts(subscription?.id ?? '', 10);
       expect(attempts.map((attempt) => [attempt.outcome, attempt.status])).toEqual([
         ['delivered', 200],
       ]);
     } finally {
-      storage.close();
+      await storage.close();
     }
   });
 });

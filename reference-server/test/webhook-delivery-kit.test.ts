@@ -64,7 +64,7 @@ describe('kit.webhooks', () => {
   it("drives the SDK's webhook handler directly, signed, and records the delivery", async () => {
     const server = kit();
     const signatures: KnownWebhookEvent<'signature'>[] = [];
-    const { url, secret } = server.webhooks.subscribe({
+    const { url, secret } = await server.webhooks.subscribe({
       secret: 'whsec_kit',
       handler: webhookHandler({
         secret: 'whsec_kit',
@@ -102,14 +102,14 @@ describe('kit.webhooks', () => {
   it('a handler refusing is logged as failed, retried after its backoff, or at once with retry: true', async () => {
     const server = kit();
     const statuses = [503];
-    server.webhooks.subscribe({
+    await server.webhooks.subscribe({
       handler: async () => new Response(null, { status: statuses.shift() ?? 204 }),
     });
     await signPetition(server, 'Bo');
     await server.webhooks.deliver();
     expect(server.webhooks.deliveries.map((d) => d.status)).toEqual([503]);
     // Not due yet: the backoff holds the retry.
-    const [attempt] = server.storage.webhooks.listAttempts('test-webhook-1', 1);
+    const [attempt] = await server.storage.webhooks.listAttempts('test-webhook-1', 1);
     expect(attempt?.outcome).toBe('failed');
     expect(attempt?.nextAttemptMs).toBeGreaterThan(attempt?.atMs ?? 0);
     await server.webhooks.deliver();
@@ -121,13 +121,13 @@ describe('kit.webhooks', () => {
     expect(retried?.status).toBe(204);
     expect(retried?.body).toBe(failed?.body);
     expect(idempotencyKeys(retried?.events)).toEqual(idempotencyKeys(failed?.events));
-    const [delivered] = server.storage.webhooks.listAttempts('test-webhook-1', 1);
+    const [delivered] = await server.storage.webhooks.listAttempts('test-webhook-1', 1);
     expect(delivered).toMatchObject({ outcome: 'delivered', attempt: 2 });
   });
 
   it('an event says what was written, even when its record is deleted before delivery', async () => {
     const server = kit();
-    server.webhooks.subscribe();
+    await server.webhooks.subscribe();
     await signPetition(server, 'Flo');
     const headers = { 'STD-API-Token': server.keys.write };
     const page = await server.fetch(`${server.entryPoint}signatures`, { headers });
@@ -150,8 +150,8 @@ describe('kit.webhooks', () => {
 
   it('subscribes per tenant and trigger; reset() forgets deliveries and subscriptions', async () => {
     const server = kit();
-    server.webhooks.subscribe({ triggers: ['signup'] });
-    server.webhooks.subscribe({ tenant: 'other' });
+    await server.webhooks.subscribe({ triggers: ['signup'] });
+    await server.webhooks.subscribe({ tenant: 'other' });
     await signPetition(server, 'Cy');
     const created = await server.fetch(`${server.entryPoint}people`, {
       method: 'POST',

@@ -21,9 +21,13 @@ import { callHelper, create, helperOf, person } from './helpers-setup.js';
 
 const API = '/api/v1';
 
-function subscribe(storage: SqliteStorage, tenant: string, id = `sub-${tenant}`): void {
-  const tenantId = storage.ensureTenant(tenant).id;
-  storage.webhooks.addSubscription({
+async function subscribe(
+  storage: SqliteStorage,
+  tenant: string,
+  id = `sub-${tenant}`,
+): Promise<void> {
+  const tenantId = (await storage.ensureTenant(tenant)).id;
+  await storage.webhooks.addSubscription({
     id,
     tenantId,
     url: 'https://receiver.example.org/hook',
@@ -35,15 +39,15 @@ function subscribe(storage: SqliteStorage, tenant: string, id = `sub-${tenant}`)
 }
 
 /** A server whose tenant `acme` (the WRITE key's) has a subscription. */
-function subscribed(): Harness {
+async function subscribed(): Promise<Harness> {
   const h = harness({ anonymousRateLimit: false });
-  subscribe(h.storage, 'acme');
+  await subscribe(h.storage, 'acme');
   return h;
 }
 
-function eventsOf(storage: SqliteStorage, tenant = 'acme'): WebhookEvent[] {
-  const tenantId = storage.getTenant(tenant)?.id;
-  return tenantId === undefined ? [] : storage.webhooks.eventsAfter(tenantId, 0, 1000);
+async function eventsOf(storage: SqliteStorage, tenant = 'acme'): Promise<WebhookEvent[]> {
+  const tenantId = (await storage.getTenant(tenant))?.id;
+  return tenantId === undefined ? [] : await storage.webhooks.eventsAfter(tenantId, 0, 1000);
 }
 
 function payloadOf(event: WebhookEvent | undefined): WebhookEventPayload {
@@ -55,7 +59,7 @@ const idOf = (record: Json): string => String(record._links.self.href).split('/'
 
 describe('helper calls', () => {
   it('a signature helper call appends one event carrying the person and the tags added', async () => {
-    const h = subscribed();
+    const h = await subscribed();
     const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
     await create(h, 'tags', { name: 'volunteer' });
     const before = Date.now();
@@ -66,7 +70,7 @@ describe('helper calls', () => {
     });
     expect(status, JSON.stringify(body)).toBe(201);
 
-    const events = eventsOf(h.storage);
+    const events = await eventsOf(h.storage);
     // The person created for the signature makes no signup event of its own.
     expect(events.map((event) => event.type)).toEqual(['signature']);
     const [event] = events;
@@ -84,22 +88,22 @@ describe('helper calls', () => {
   });
 
   it('signing again updates the signature: no new event', async () => {
-    const h = subscribed();
+    const h = await subscribed();
     const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
     const href = helperOf(petition, 'record_signature_helper');
     const ana = { person: person('Ana', 'ana@example.org') };
     expect((await callHelper(h, href, ana)).status).toBe(201);
     expect((await callHelper(h, href, { ...ana, comments: 'Again' })).status).toBe(200);
-    expect(eventsOf(h.storage).map((event) => event.type)).toEqual(['signature']);
+    expect((await eventsOf(h.storage)).map((event) => event.type)).toEqual(['signature']);
   });
 
   it('the person signup helper makes a signup event for a new and for a known person', async () => {
-    const h = subscribed();
+    const h = await subscribed();
     const helper = `${API}/people/person_signup_helper`;
     const ana = { person: person('Ana', 'ana@example.org') };
     expect((await callHelper(h, helper, ana)).status).toBe(201);
     expect((await callHelper(h, helper, { ...ana, add_tags: [] })).status).toBe(200);
-    const events = eventsOf(h.storage);
+    const events = await eventsOf(h.storage);
     expect(events.map((event) => event.type)).toEqual(['signup', 'signup']);
     const payload = payloadOf(events[1]);
     expect(payload.record.kind).toBe('person');
@@ -111,21 +115,21 @@ describe('helper calls', () => {
   });
 
   it('a canvass carries its target as the person; the canvasser makes no event', async () => {
-    const h = subscribed();
+    const h = await subscribed();
     const target = await create(h, 'people', person('Tia'));
     const { status, body } = await callHelper(h, helperOf(target, 'record_canvass_helper'), {
       canvass: { contact_type: 'door', canvasser: person('Cal', 'cal@example.org') },
     });
     expect(status, JSON.stringify(body)).toBe(201);
-    const events = eventsOf(h.storage);
+    const events = await eventsOf(h.storage);
     expect(events.map((event) => event.type)).toEqual(['signup', 'canvass']);
     expect(payloadOf(events[1]).person).toMatchObject({ id: idOf(target) });
   });
 
   it('a helper call whose atomic part fails appends nothing', async () => {
-    const h = subscribed();
+    const h = await subscribed();
     const target = await create(h, 'people', person('Tia'));
-    const before = eventsOf(h.storage).length;
+    const before = (await eventsOf(h.storage)).length;
     // The answer belongs to the canvass: a missing question rolls the canvass back.
     const { status } = await callHelper(h, helperOf(target, 'record_canvass_helper'), {
       canvass: {
@@ -134,13 +138,13 @@ describe('helper calls', () => {
       },
     });
     expect(status).toBe(400);
-    expect(eventsOf(h.storage)).toHaveLength(before);
+    expect(await eventsOf(h.storage)).toHaveLength(before);
   });
 });
 
 describe('creates through collections', () => {
   it('a POST of a signature appends one event; a POST of a person a signup', async () => {
-    const h = subscribed();
+    const h = await subscribed();
     const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
     const ana = await create(h, 'people', person('Ana', 'ana@example.org'));
     const signatures = petition._links['std:signatures'].href;
@@ -148,7 +152,7 @@ describe('creates through collections', () => {
       body: { comments: 'Yes!', _links: { 'std:person': { href: ana._links.self.href } } },
     });
     expect(signed.status, JSON.stringify(signed.body)).toBe(201);
-    const events = eventsOf(h.storage);
+    const events = await eventsOf(h.storage);
     expect(events.map((event) => event.type)).toEqual(['signup', 'signature']);
     const payload = payloadOf(events[1]);
     expect(payload.record.id).toBe(idOf(signed.body));
@@ -158,20 +162,20 @@ describe('creates through collections', () => {
   });
 
   it('a write refused (invalid, duplicate identifier) appends nothing', async () => {
-    const h = subscribed();
+    const h = await subscribed();
     await create(h, 'people', { ...person('Ana'), identifiers: ['crm:1'] });
-    const before = eventsOf(h.storage).length;
+    const before = (await eventsOf(h.storage)).length;
     const duplicate = await h.json('POST', `${API}/people`, {
       body: { ...person('Ben'), identifiers: ['crm:1'] },
     });
     expect(duplicate.status).toBe(400);
     const invalid = await h.json('POST', `${API}/people`, { body: { given_name: 42 } });
     expect(invalid.status).toBe(400);
-    expect(eventsOf(h.storage)).toHaveLength(before);
+    expect(await eventsOf(h.storage)).toHaveLength(before);
   });
 
   it('a repeat with the same Idempotency-Key appends nothing more', async () => {
-    const h = subscribed();
+    const h = await subscribed();
     const post = () =>
       h.json('POST', `${API}/people`, {
         body: person('Ana', 'ana@example.org'),
@@ -182,17 +186,17 @@ describe('creates through collections', () => {
     expect(first.status).toBe(201);
     expect(repeat.status).toBe(201);
     expect(repeat.res.headers.get('Idempotent-Replayed')).toBe('true');
-    expect(eventsOf(h.storage)).toHaveLength(1);
+    expect(await eventsOf(h.storage)).toHaveLength(1);
   });
 });
 
 describe('subscribers', () => {
   it('a tenant without subscriptions appends nothing; another tenant’s subscription gets none', async () => {
     const h = harness({ anonymousRateLimit: false });
-    subscribe(h.storage, 'other');
+    await subscribe(h.storage, 'other');
     await create(h, 'people', person('Ana'));
-    expect(eventsOf(h.storage, 'acme')).toEqual([]);
-    expect(eventsOf(h.storage, 'other')).toEqual([]);
+    expect(await eventsOf(h.storage, 'acme')).toEqual([]);
+    expect(await eventsOf(h.storage, 'other')).toEqual([]);
     // The outbox is empty: nothing was written for acme at all.
     const rows = h.storage.database.prepare('SELECT count(*) AS n FROM webhook_events').get() as {
       n: number;
@@ -200,25 +204,25 @@ describe('subscribers', () => {
     expect(rows.n).toBe(0);
   });
 
-  it('seeding demo activity is no act: a subscribed tenant gets no events from it', () => {
+  it('seeding demo activity is no act: a subscribed tenant gets no events from it', async () => {
     const storage = openStorage(':memory:');
     try {
-      subscribe(storage, 'demo');
-      seedPeople(storage, { tenant: 'demo', count: 20, seed: 1 });
-      const counts = seedActivity(storage, { tenant: 'demo', seed: 1 });
+      await subscribe(storage, 'demo');
+      await seedPeople(storage, { tenant: 'demo', count: 20, seed: 1 });
+      const counts = await seedActivity(storage, { tenant: 'demo', seed: 1 });
       expect(counts.signature).toBeGreaterThan(0);
-      expect(eventsOf(storage, 'demo')).toEqual([]);
+      expect(await eventsOf(storage, 'demo')).toEqual([]);
     } finally {
-      storage.close();
+      await storage.close();
     }
   });
 
   it('starts appending as soon as the tenant subscribes', async () => {
     const h = harness({ anonymousRateLimit: false });
     await create(h, 'people', person('Ana'));
-    subscribe(h.storage, 'acme');
+    await subscribe(h.storage, 'acme');
     await create(h, 'people', person('Ben'));
-    const events = eventsOf(h.storage);
+    const events = await eventsOf(h.storage);
     expect(events.map((event) => payloadOf(event).record.doc.given_name)).toEqual(['Ben']);
   });
 });
@@ -227,9 +231,9 @@ describe('one commit', () => {
   it('a failed group commit loses the record and its event together', async () => {
     const storage = openStorage(':memory:', { groupCommit: true });
     try {
-      storage.putApiKey(WRITE, 'acme', 'write');
-      subscribe(storage, 'acme');
-      storage.flush();
+      await storage.putApiKey(WRITE, 'acme', 'write');
+      await subscribe(storage, 'acme');
+      await storage.flush();
       const app = createApp({ storage, logError: () => {} });
       const post = app.fetch(
         new Request(`http://adis.test${API}/people`, {
@@ -239,16 +243,16 @@ describe('one commit', () => {
         }),
       );
       // A write in the same batch that breaks its COMMIT (a dangling foreign key).
-      storage.transaction(() => {
+      await storage.transaction(() => {
         storage.database.pragma('defer_foreign_keys = ON');
         storage.database
           .prepare('INSERT INTO identifiers (tenant_id, kind, identifier, seq) VALUES (?, ?, ?, ?)')
           .run(1, 'nothing', 'dangling', 999_999_999);
       });
       expect((await post).status).toBe(500);
-      const tenantId = storage.getTenant('acme')?.id ?? 0;
-      expect(storage.countRecords({ tenantId, kind: 'person' })).toBe(0);
-      expect(storage.webhooks.eventsAfter(tenantId, 0, 10)).toEqual([]);
+      const tenantId = (await storage.getTenant('acme'))?.id ?? 0;
+      expect(await storage.countRecords({ tenantId, kind: 'person' })).toBe(0);
+      expect(await storage.webhooks.eventsAfter(tenantId, 0, 10)).toEqual([]);
       // The next write commits with its event.
       const next = await app.fetch(
         new Request(`http://adis.test${API}/people`, {
@@ -258,9 +262,9 @@ describe('one commit', () => {
         }),
       );
       expect(next.status).toBe(201);
-      expect(storage.webhooks.eventsAfter(tenantId, 0, 10)).toHaveLength(1);
+      expect(await storage.webhooks.eventsAfter(tenantId, 0, 10)).toHaveLength(1);
     } finally {
-      storage.close();
+      await storage.close();
     }
   });
 });
