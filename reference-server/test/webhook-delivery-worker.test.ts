@@ -97,6 +97,37 @@ describe('startWebhookDelivery in the background', () => {
     expect(hook.received).toHaveLength(2);
   });
 
+  it('runs one tick at a time, however often it is woken while one awaits storage', async () => {
+    const h = harness();
+    await h.storage.ensureTenant('acme');
+    const inner = h.storage.webhooks;
+    let inFlight = 0;
+    let most = 0;
+    let lists = 0;
+    const webhooks: WebhookStore = Object.assign(Object.create(inner) as WebhookStore, {
+      async listSubscriptions(tenantId?: number) {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        // Slower than the poll: timers and notify() fire while the tick awaits.
+        await new Promise((done) => setTimeout(done, 15));
+        inFlight--;
+        lists++;
+        return inner.listSubscriptions(tenantId);
+      },
+    });
+    const storage = Object.assign(Object.create(h.storage) as typeof h.storage, { webhooks });
+    const worker = startWebhookDelivery({ app: h.app, storage, rootUrl: ORIGIN, pollMs: 1 });
+    workers.push(worker);
+    const waking = setInterval(() => worker.notify(), 2);
+    try {
+      await Promise.all([worker.idle(), worker.idle()]);
+      await waitFor(() => lists >= 8, 'eight ticks');
+    } finally {
+      clearInterval(waking);
+    }
+    expect(most).toBe(1);
+  });
+
   it('refuses to start without a root URL or with a bad option', () => {
     const h = harness();
     expect(() => startWebhookDelivery({ app: h.app })).toThrow(/rootUrl/);
