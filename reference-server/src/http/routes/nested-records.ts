@@ -33,10 +33,7 @@ export interface NestedRecord {
  * const { kind, id } = await nestedRecordOf(c, config); // for GET …/petitions/p1/signatures/s1
  * ```
  */
-export async function nestedRecordOf(
-  c: Context<AppEnv>,
-  config: AppConfig,
-): Promise<NestedRecord> {
+export async function nestedRecordOf(c: Context<AppEnv>, config: AppConfig): Promise<NestedRecord> {
   const { registry, records } = config;
   const plural = c.req.param('collection') ?? '';
   const parentKind = registry.byPlural(plural);
