@@ -204,7 +204,7 @@ export interface TestServer<Keys = DefaultKeys> {
    * import { webhookHandler } from 'adis-sdk/webhooks';
    *
    * const comments: string[] = [];
-   * kit.webhooks.subscribe({
+   * await kit.webhooks.subscribe({
    *   secret: 'whsec_test',
    *   handler: webhookHandler({
    *     secret: 'whsec_test',
