@@ -91,7 +91,7 @@ describe('webhook subscriptions through the API', () => {
     expect(given.body['acme:note']).toBeUndefined();
     const all = await create(h, { url: PUBLIC_URL, triggers: ['signup', '*'] });
     expect(all.body.triggers).toEqual(['*']);
-    expect(h.storage.webhooks.listSubscriptions().map((s) => s.triggers)).toEqual([
+    expect((await h.storage.webhooks.listSubscriptions()).map((s) => s.triggers)).toEqual([
       ['signature', 'donation'],
       ['*'],
     ]);
@@ -131,7 +131,7 @@ describe('webhook subscriptions through the API', () => {
     expect(
       errorOf((await create(h, { url: PUBLIC_URL, secret: 'short' })).body)[0]?.description,
     ).toBe('secret: must have at least 16 characters');
-    expect(h.storage.webhooks.listSubscriptions()).toEqual([]);
+    expect(await h.storage.webhooks.listSubscriptions()).toEqual([]);
   });
 
   it('refuses URLs of loopback, private and link-local hosts, naming the address', async () => {
@@ -150,7 +150,7 @@ describe('webhook subscriptions through the API', () => {
       expect(error?.description).toContain(says);
       expect(error?.hint).toContain('--webhooks-allow-private');
     }
-    expect(h.storage.webhooks.listSubscriptions()).toEqual([]);
+    expect(await h.storage.webhooks.listSubscriptions()).toEqual([]);
 
     const allowing = harness({ webhooksAllowPrivate: true });
     const local = await create(allowing, { url: 'http://127.0.0.1:9000/hook' });
@@ -177,7 +177,7 @@ describe('webhook subscriptions through the API', () => {
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(errorOf(res.body)[0]?.description).toBe(`no webhook subscription ${id}`);
     }
-    expect(h.storage.webhooks.getSubscription(id)).toBeDefined();
+    expect(await h.storage.webhooks.getSubscription(id)).toBeDefined();
   });
 
   it('lets read keys list but not create or delete', async () => {
@@ -214,8 +214,9 @@ describe('webhook subscriptions through the API', () => {
 
   it("lists the operator's file subscriptions, which the API cannot delete", async () => {
     const h = harness();
-    const tenant = h.storage.ensureTenant('acme');
-    h.storage.webhooks.replaceFileSubscriptions([
+    await h.ready;
+    const tenant = await h.storage.ensureTenant('acme');
+    await h.storage.webhooks.replaceFileSubscriptions([
       {
         id: '6f1c2b3a-0000-5000-8000-000000000001',
         tenantId: tenant.id,
@@ -241,7 +242,7 @@ describe('webhook subscriptions through the API', () => {
       description:
         "webhook subscription 6f1c2b3a-0000-5000-8000-000000000001 comes from the operator's --webhooks file and cannot be deleted through the API",
     });
-    expect(h.storage.webhooks.listSubscriptions(tenant.id)).toHaveLength(1);
+    expect(await h.storage.webhooks.listSubscriptions(tenant.id)).toHaveLength(1);
   });
 
   it('shows the delivery log newest first, and the failure state on the subscription', async () => {
@@ -252,7 +253,7 @@ describe('webhook subscriptions through the API', () => {
     const t0 = Date.parse('2025-03-01T12:00:00Z');
     const store = h.storage.webhooks;
     const batch = { subscriptionId: id, firstSeq: 1, lastSeq: 3, eventCount: 3 };
-    store.recordAttempt(
+    await store.recordAttempt(
       {
         ...batch,
         attempt: 1,
@@ -265,7 +266,7 @@ describe('webhook subscriptions through the API', () => {
       },
       {},
     );
-    store.recordAttempt(
+    await store.recordAttempt(
       {
         ...batch,
         attempt: 2,
@@ -284,7 +285,7 @@ describe('webhook subscriptions through the API', () => {
       next_attempt_date: '2025-03-01T12:01:30.000Z',
     });
 
-    store.recordAttempt(
+    await store.recordAttempt(
       {
         ...batch,
         attempt: 3,
@@ -337,7 +338,7 @@ describe('webhook subscriptions through the API', () => {
     expect(paged.body._links.previous.href).toBe(`${self}/deliveries?page=1&per_page=2`);
     expect(paged.body._links.next).toBeUndefined();
 
-    store.recordAttempt(
+    await store.recordAttempt(
       {
         ...batch,
         attempt: 1,
