@@ -16,6 +16,12 @@
  *   npm run bench:helpers --workspace adis-server -- --clients 1,10 --duration 5 --people 20000
  *   npm run bench:helpers --workspace adis-server -- --idempotency-keys   # as the SDK calls
  *   npm run bench:helpers --workspace adis-server -- --db file --webhook  # the outbox written
+ *   npm run bench:helpers --workspace adis-server -- --db postgres --instances 1,2
+ *
+ * With `--db postgres` each row gets a new database on a throwaway PostgreSQL cluster
+ * (Debian's postgresql, started as the tests start theirs; `ADIS_BENCH_POSTGRES_URL`
+ * names an existing one instead), and `--instances n` runs n server processes on it,
+ * the clients taking them in turn as a round-robin load balancer would.
  *
  * With `--webhook` (file database only) the `bench` tenant has a webhook subscription
  * before the server starts, to an address nothing answers at: every call then appends
@@ -33,14 +39,26 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startCli } from '../../bench/reference-server.js';
 import { openStorage } from '../src/storage/sqlite.js';
+import { type PostgresCluster, startPostgresCluster } from '../test/postgres/cluster.js';
+import { freshDatabase } from '../test/postgres/database.js';
 
 /** The write key of the benchmark server's `bench` tenant. */
 const KEY = 'bench-helpers-key';
 
 /** Options of {@link benchHelpers}. */
 export interface HelperBenchOptions {
-  /** `'file'` (a temporary SQLite file) or `':memory:'`. Default `'file'`. */
-  db?: 'file' | ':memory:';
+  /**
+   * `'file'` (a temporary SQLite file), `':memory:'`, or `'postgres'` (a new database on
+   * `postgresUrl`'s cluster). Default `'file'`.
+   */
+  db?: HelperBenchDatabase;
+  /**
+   * Server processes on the one database (`'postgres'` only), the clients spread over
+   * them in turn, as behind a round-robin load balancer. Default 1.
+   */
+  instances?: number;
+  /** Admin URL of the PostgreSQL cluster for `'postgres'` (its databases are made there). */
+  postgresUrl?: string;
   /** Concurrent clients, each making sequential calls. Default 10. */
   clients?: number;
   /** Measured seconds (after a one-second warm-up). Default 5. */
@@ -63,9 +81,14 @@ export interface HelperBenchOptions {
   webhook?: boolean;
 }
 
+/** Where a {@link benchHelpers} run keeps its data. */
+export type HelperBenchDatabase = 'file' | ':memory:' | 'postgres';
+
 /** What {@link benchHelpers} measured. */
 export interface HelperBenchResult {
-  db: 'file' | ':memory:';
+  db: HelperBenchDatabase;
+  /** Server processes measured together. */
+  instances: number;
   clients: number;
   /** Calls answered 2xx during the measured seconds. */
   calls: number;
@@ -90,7 +113,7 @@ const UNREACHABLE_WEBHOOK = 'http://192.0.2.1/bench-webhook';
 
 /** Creates the database with the `bench` tenant subscribed, before the server opens it. */
 function subscribeBenchTenant(path: string): void {
-  const storage = openStorage(path);
+  const storage = openStorage(path).sqlite;
   try {
     storage.webhooks.addSubscription({
       id: randomUUID(),
@@ -108,7 +131,7 @@ function subscribeBenchTenant(path: string): void {
 
 /** `signature` events in the outbox of the database at `path`. */
 function signatureEvents(path: string): number {
-  const storage = openStorage(path);
+  const storage = openStorage(path).sqlite;
   try {
     const row = storage.database
       .prepare("SELECT count(*) AS n FROM webhook_events WHERE type = 'signature'")
@@ -160,11 +183,18 @@ function selfHref(record: Record<string, unknown>): string {
  */
 export async function benchHelpers(options: HelperBenchOptions = {}): Promise<HelperBenchResult> {
   const db = options.db ?? 'file';
+  const instances = options.instances ?? 1;
   const clients = options.clients ?? 10;
   const durationSeconds = options.durationSeconds ?? 5;
   const people = options.people ?? 10_000;
   if (!(clients >= 1 && durationSeconds > 0 && people >= 0)) {
     throw new RangeError('need clients >= 1, durationSeconds > 0 and people >= 0');
+  }
+  if (instances < 1 || (instances > 1 && db !== 'postgres')) {
+    throw new RangeError('several instances need the postgres database');
+  }
+  if (db === 'postgres' && !options.postgresUrl) {
+    throw new RangeError("db 'postgres' needs postgresUrl, the cluster's admin URL");
   }
   if (options.webhook && db !== 'file') {
     throw new RangeError(
@@ -177,13 +207,20 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
   const dbPath = join(dir, 'bench.db');
   if (options.webhook) subscribeBenchTenant(dbPath);
   let outboxEvents: number | undefined;
-  const server = await startCli({
-    db: db === 'file' ? dbPath : ':memory:',
-    keys,
-    seed: people,
-    ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
-    ...(options.cwd ? { cwd: options.cwd } : {}),
-  });
+  const database =
+    db === 'postgres' ? await freshDatabase('bench_helpers', options.postgresUrl) : undefined;
+  const start = (seed: number) =>
+    startCli({
+      db: database?.url ?? (db === 'file' ? dbPath : ':memory:'),
+      keys,
+      seed,
+      ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
+  // The first seeds the people; the others open the same database as it is.
+  const servers = [await start(people)];
+  while (servers.length < instances) servers.push(await start(0));
+  const [server] = servers as [(typeof servers)[number]];
   try {
     const api = server.url.replace(/\/$/, '');
     const petition = await json(`${api}/petitions`, 'POST', { title: 'Benchmark petition' });
@@ -192,7 +229,9 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
       throw new Error(`setup failed: ${petition.status} ${tag.status}`);
     }
     const petitionHref = selfHref(petition.body);
-    const helper = `${petitionHref}/record_signature_helper`;
+    // The same helper on each instance: clients take them in turn.
+    const path = `${new URL(petitionHref).pathname}/record_signature_helper`;
+    const helpers = servers.map((each) => new URL(path, each.url).href);
     const headers = { 'STD-API-Token': KEY, 'Content-Type': 'application/json' };
 
     let acknowledged = 0;
@@ -214,7 +253,7 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
         const begin = performance.now();
         const counted = measuring;
         try {
-          const res = await fetch(helper, {
+          const res = await fetch(helpers[index % helpers.length] as string, {
             method: 'POST',
             headers: options.idempotencyKeys
               ? { ...headers, 'Idempotency-Key': randomUUID() }
@@ -254,6 +293,7 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
     }
     return {
       db,
+      instances,
       clients,
       calls: measuredCalls,
       seconds,
@@ -266,9 +306,28 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
       ...(outboxEvents === undefined ? {} : { outboxEvents }),
     };
   } finally {
-    await stopServer(server.child);
+    await Promise.all(servers.map((each) => stopServer(each.child)));
+    await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A throwaway PostgreSQL cluster for the benchmark's `postgres` rows (Debian's
+ * PostgreSQL, started as test/postgres/cluster.ts does), unless `ADIS_BENCH_POSTGRES_URL`
+ * names one: its admin URL, and the stop to call at the end.
+ *
+ * @example
+ * ```ts
+ * const cluster = await benchCluster();
+ * await benchHelpers({ db: 'postgres', postgresUrl: cluster.url, instances: 2 });
+ * await cluster.stop();
+ * ```
+ */
+export async function benchCluster(): Promise<Pick<PostgresCluster, 'url' | 'stop'>> {
+  const given = process.env.ADIS_BENCH_POSTGRES_URL;
+  if (given) return { url: given, stop: async () => {} };
+  return startPostgresCluster();
 }
 
 async function main(): Promise<void> {
@@ -278,6 +337,7 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '5' },
       people: { type: 'string', default: '10000' },
       db: { type: 'string', default: 'file,:memory:' },
+      instances: { type: 'string', default: '1' },
       'idempotency-keys': { type: 'boolean', default: false },
       webhook: { type: 'boolean', default: false },
     },
@@ -285,39 +345,45 @@ async function main(): Promise<void> {
   const idempotencyKeys = values['idempotency-keys'];
   const webhook = values.webhook;
   const clientCounts = values.clients.split(',').map(Number);
-  const dbs = values.db.split(',') as ('file' | ':memory:')[];
+  const dbs = values.db.split(',') as HelperBenchDatabase[];
+  const instanceCounts = values.instances.split(',').map(Number);
+  const cluster = dbs.includes('postgres') ? await benchCluster() : undefined;
   const durationSeconds = Number(values.duration);
   const people = Number(values.people);
   console.log(
     `record_signature_helper over HTTP, new person + add_tags per call${idempotencyKeys ? ', an Idempotency-Key each' : ''}${webhook ? ', the tenant subscribed to webhooks' : ''}, ${people} people seeded, ${durationSeconds} s each\n`,
   );
   console.log(
-    `${'database'.padEnd(10)} ${'clients'.padStart(7)} ${'calls/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)}  check`,
+    `${'database'.padEnd(10)} ${'inst'.padStart(4)} ${'clients'.padStart(7)} ${'calls/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)}  check`,
   );
   let ok = true;
   for (const db of dbs) {
-    for (const clients of clientCounts) {
-      const r = await benchHelpers({
-        db,
-        clients,
-        durationSeconds,
-        people,
-        idempotencyKeys,
-        webhook,
-      });
-      const exact = r.totalSignatures === r.acknowledged && r.failed === 0;
-      ok &&= exact;
-      console.log(
-        `${db.padEnd(10)} ${String(clients).padStart(7)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${r.p50Ms.toFixed(2).padStart(8)} ${r.p90Ms.toFixed(2).padStart(8)}  ` +
-          (exact
-            ? `total_signatures ${r.totalSignatures} = acknowledged calls` +
-              (r.outboxEvents === undefined
-                ? ''
-                : `, ${r.outboxEvents} signature events in the outbox`)
-            : `FAILED: total_signatures ${r.totalSignatures}, acknowledged ${r.acknowledged}, failed ${r.failed}`),
-      );
-    }
+    for (const instances of db === 'postgres' ? instanceCounts : [1])
+      for (const clients of clientCounts) {
+        const r = await benchHelpers({
+          db,
+          instances,
+          ...(cluster ? { postgresUrl: cluster.url } : {}),
+          clients,
+          durationSeconds,
+          people,
+          idempotencyKeys,
+          webhook,
+        });
+        const exact = r.totalSignatures === r.acknowledged && r.failed === 0;
+        ok &&= exact;
+        console.log(
+          `${db.padEnd(10)} ${String(instances).padStart(4)} ${String(clients).padStart(7)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${r.p50Ms.toFixed(2).padStart(8)} ${r.p90Ms.toFixed(2).padStart(8)}  ` +
+            (exact
+              ? `total_signatures ${r.totalSignatures} = acknowledged calls` +
+                (r.outboxEvents === undefined
+                  ? ''
+                  : `, ${r.outboxEvents} signature events in the outbox`)
+              : `FAILED: total_signatures ${r.totalSignatures}, acknowledged ${r.acknowledged}, failed ${r.failed}`),
+        );
+      }
   }
+  await cluster?.stop();
   if (!ok) process.exitCode = 1;
 }
 

@@ -382,7 +382,7 @@ export async function actOnMessage(
   if (!kind) throw new Error('the message kind is not registered');
   const now = options.now ?? new Date();
   return records.storage.transaction(async () => {
-    const message = await records.get(tenant, kind, id);
+    const message = await records.get(tenant, kind, id, { forUpdate: true });
     const state = sendStateOf(message.doc);
     const progress = messageProgress(state, now);
     const store = async (next: SendState | undefined) => {

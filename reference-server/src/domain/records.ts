@@ -7,6 +7,7 @@ import {
   DuplicateIdentifierError,
   type JsonObject,
   type ParentRef,
+  type ReadOptions,
   type RecordFilter,
   type RecordWrite,
   type Storage,
@@ -392,8 +393,9 @@ export class RecordService {
     if (kind.check && errors.length === 0) {
       const context: CheckContext = {
         document: async (ref) => (await this.storage.getRecord(tenant.id, ref.kind, ref.id))?.doc,
+        // The kind's rule checks a key before this write adds it (a unique tag name).
         findByKey: (kindName, name, value) =>
-          this.storage.findByKey(tenant.id, kindName, name, value),
+          this.storage.findByKey(tenant.id, kindName, name, value, { forInsert: true }),
         totals: async (ref) =>
           (await this.storage.totalsOf(tenant.id, ref.kind, [ref.id])).get(ref.id) ?? {},
       };
@@ -548,7 +550,10 @@ export class RecordService {
     const rels = kind.oneRecordPer ?? [];
     const parents = rels.map((rel) => refs[rel]);
     if (rels.length === 0 || parents.some((parent) => parent === undefined)) return undefined;
-    const ids = await this.storage.findByParents(tenant.id, kind.singular, parents as ParentRef[]);
+    // For insert: a second act of the same person waits for the first to commit.
+    const ids = await this.storage.findByParents(tenant.id, kind.singular, parents as ParentRef[], {
+      forInsert: true,
+    });
     for (const id of ids) {
       if (id === except) continue;
       const record = await this.storage.getRecord(tenant.id, kind.singular, id);
@@ -621,7 +626,10 @@ export class RecordService {
       if (!existing) {
         return { record: await this.create(tenant, kind, input, options), created: true };
       }
-      return { record: await this.actAgain(tenant, kind, existing, input, options), created: false };
+      return {
+        record: await this.actAgain(tenant, kind, existing, input, options),
+        created: false,
+      };
     });
   }
 
@@ -669,8 +677,13 @@ export class RecordService {
   }
 
   /** One record, or a 404 `ApiError`. */
-  async get(tenant: Tenant, kind: ResourceKind, id: string): Promise<StoredRecord> {
-    const record = await this.storage.getRecord(tenant.id, kind.singular, id);
+  async get(
+    tenant: Tenant,
+    kind: ResourceKind,
+    id: string,
+    options?: ReadOptions,
+  ): Promise<StoredRecord> {
+    const record = await this.storage.getRecord(tenant.id, kind.singular, id, options);
     if (!record) throw this.notFound(kind, id);
     return record;
   }
@@ -689,7 +702,7 @@ export class RecordService {
   ): Promise<StoredRecord> {
     const { now = new Date(), links = {}, recorded = {} } = options;
     return this.storage.transaction(async () => {
-      const current = await this.get(tenant, kind, id);
+      const current = await this.get(tenant, kind, id, { forUpdate: true });
       const local = localIdentifier(tenant.namespace, id);
       const identifiers =
         'identifiers' in patch
@@ -809,7 +822,7 @@ export class RecordService {
    */
   async delete(tenant: Tenant, kind: ResourceKind, id: string, now = new Date()): Promise<void> {
     await this.storage.transaction(async () => {
-      await this.get(tenant, kind, id);
+      await this.get(tenant, kind, id, { forUpdate: true });
       await this.deleteCascading(tenant, { kind: kind.singular, id }, now);
     });
   }
@@ -869,7 +882,11 @@ export class RecordService {
   }
 
   /** One page of a collection or sub-collection. */
-  async page(tenant: Tenant, collection: CollectionRef, request: PageRequest): Promise<CollectionPage> {
+  async page(
+    tenant: Tenant,
+    collection: CollectionRef,
+    request: PageRequest,
+  ): Promise<CollectionPage> {
     const scope = {
       tenantId: tenant.id,
       kind: collection.kind,

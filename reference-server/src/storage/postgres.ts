@@ -92,13 +92,14 @@ export class PostgresStorage implements Storage {
   updateRecord: Storage['updateRecord'] = (write) => this.records.update(write);
   deleteRecord: Storage['deleteRecord'] = (tenantId, kind, id) =>
     this.records.delete(tenantId, kind, id);
-  getRecord: Storage['getRecord'] = (tenantId, kind, id) => this.records.get(tenantId, kind, id);
+  getRecord: Storage['getRecord'] = (tenantId, kind, id, options) =>
+    this.records.get(tenantId, kind, id, options);
   findByIdentifier: Storage['findByIdentifier'] = (tenantId, kind, identifier) =>
     this.records.findByIdentifier(tenantId, kind, identifier);
-  findByKey: Storage['findByKey'] = (tenantId, kind, name, value) =>
-    this.records.findByKey(tenantId, kind, name, value);
-  findByParents: Storage['findByParents'] = (tenantId, kind, parents) =>
-    this.records.findByParents(tenantId, kind, parents);
+  findByKey: Storage['findByKey'] = (tenantId, kind, name, value, options) =>
+    this.records.findByKey(tenantId, kind, name, value, options);
+  findByParents: Storage['findByParents'] = (tenantId, kind, parents, options) =>
+    this.records.findByParents(tenantId, kind, parents, options);
   tenantOfRecord: Storage['tenantOfRecord'] = (kind, id) => this.records.tenantOfRecord(kind, id);
   totalsOf: Storage['totalsOf'] = (tenantId, kind, ids) =>
     this.records.totalsOf(tenantId, kind, ids);

@@ -77,7 +77,9 @@ export class SqliteStorage implements Storage {
     this.lock.call(() => this.sqlite.updateRecord(...a));
   deleteRecord: Storage['deleteRecord'] = (...a) =>
     this.lock.call(() => this.sqlite.deleteRecord(...a));
-  getRecord: Storage['getRecord'] = (...a) => this.lock.call(() => this.sqlite.getRecord(...a));
+  // SQLite runs one unit at a time: reads and look-ups need no intent.
+  getRecord: Storage['getRecord'] = (tenantId, kind, id) =>
+    this.lock.call(() => this.sqlite.getRecord(tenantId, kind, id));
   countRecords: Storage['countRecords'] = (...a) =>
     this.lock.call(() => this.sqlite.countRecords(...a));
   listRecords: Storage['listRecords'] = (...a) =>
@@ -86,9 +88,10 @@ export class SqliteStorage implements Storage {
     this.lock.call(() => this.sqlite.hasRecordAfter(...a));
   findByIdentifier: Storage['findByIdentifier'] = (...a) =>
     this.lock.call(() => this.sqlite.findByIdentifier(...a));
-  findByKey: Storage['findByKey'] = (...a) => this.lock.call(() => this.sqlite.findByKey(...a));
-  findByParents: Storage['findByParents'] = (...a) =>
-    this.lock.call(() => this.sqlite.findByParents(...a));
+  findByKey: Storage['findByKey'] = (tenantId, kind, name, value) =>
+    this.lock.call(() => this.sqlite.findByKey(tenantId, kind, name, value));
+  findByParents: Storage['findByParents'] = (tenantId, kind, parents) =>
+    this.lock.call(() => this.sqlite.findByParents(tenantId, kind, parents));
   tenantOfRecord: Storage['tenantOfRecord'] = (...a) =>
     this.lock.call(() => this.sqlite.tenantOfRecord(...a));
   totalsOf: Storage['totalsOf'] = (...a) => this.lock.call(() => this.sqlite.totalsOf(...a));

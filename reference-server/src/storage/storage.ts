@@ -204,6 +204,22 @@ export class CommitError extends Error {
   }
 }
 
+/** Options of {@link Storage.getRecord}. */
+export interface ReadOptions {
+  /** The transaction will change the record: hold it against other writers until it ends. */
+  forUpdate?: boolean;
+}
+
+/** Options of {@link Storage.findByKey} and {@link Storage.findByParents}. */
+export interface LookupOptions {
+  /**
+   * The transaction will insert a record with this key (or these parents) if none is
+   * found: the same look-up by another transaction waits until this one ends. Without it
+   * a look-up waits for nobody (a tag found by name, a hot key read by every call).
+   */
+  forInsert?: boolean;
+}
+
 /**
  * Options of {@link Storage.unit}.
  */
@@ -268,8 +284,18 @@ export interface Storage {
   updateRecord(write: RecordWrite): Promise<StoredRecord | undefined>;
   /** Deletes a record; false when it did not exist. */
   deleteRecord(tenantId: number, kind: string, id: string): Promise<boolean>;
-  /** One record. Inside a transaction, it stays as read until the transaction ends. */
-  getRecord(tenantId: number, kind: string, id: string): Promise<StoredRecord | undefined>;
+  /**
+   * One record. Inside a transaction it stays as read until the transaction ends: no
+   * other transaction changes or deletes it meanwhile (PostgreSQL: a shared row lock,
+   * which other readers share). With `forUpdate`, other transactions reading it for
+   * update wait too: give it when the transaction will change the record it read.
+   */
+  getRecord(
+    tenantId: number,
+    kind: string,
+    id: string,
+    options?: ReadOptions,
+  ): Promise<StoredRecord | undefined>;
   /** Number of records in a collection. */
   countRecords(scope: CollectionScope): Promise<number>;
   /** One page of a collection, ascending by seq. */
@@ -279,18 +305,31 @@ export interface Storage {
   /** Id of the record of that tenant and kind carrying `identifier`. */
   findByIdentifier(tenantId: number, kind: string, identifier: string): Promise<string | undefined>;
   /**
-   * Ids of records with the lookup key `name` = `value`, oldest first. Inside a
-   * transaction, no other transaction can add or remove a match until it ends.
+   * Ids of records with the lookup key `name` = `value`, oldest first. With
+   * `forInsert`, inside a transaction, the same look-up with `forInsert` by another
+   * transaction waits until this one ends, and then sees what it inserted: "look up,
+   * insert if none" makes one record (the person matched by email).
    */
-  findByKey(tenantId: number, kind: string, name: string, value: string): Promise<string[]>;
+  findByKey(
+    tenantId: number,
+    kind: string,
+    name: string,
+    value: string,
+    options?: LookupOptions,
+  ): Promise<string[]>;
   /**
    * Ids of the records of `kind` whose `parents` include every one of `parents` (a
    * person's signatures of one petition), newest first; none when a parent does not
    * exist. The look-up walks the children of the first parent: give the one with the
-   * fewest first (the person, not the petition). Inside a transaction, no other
-   * transaction can add or remove a match until it ends.
+   * fewest first (the person, not the petition). `forInsert` as for {@link findByKey}
+   * (one signature per person and petition).
    */
-  findByParents(tenantId: number, kind: string, parents: readonly ParentRef[]): Promise<string[]>;
+  findByParents(
+    tenantId: number,
+    kind: string,
+    parents: readonly ParentRef[],
+    options?: LookupOptions,
+  ): Promise<string[]>;
   /**
    * The tenant owning the record of `kind` with id `id`, whichever tenant it is. For
    * calls without an API key (a browser recording a signature): the record in the URL

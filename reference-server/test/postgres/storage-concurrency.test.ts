@@ -57,7 +57,7 @@ describe('two PostgresStorage instances on one database', () => {
       Array.from({ length: 20 }, (_, i) => {
         const storage = i % 2 ? a : b;
         return storage.transaction(async () => {
-          const found = await storage.findByKey(t, 'person', 'email', email);
+          const found = await storage.findByKey(t, 'person', 'email', email, { forInsert: true });
           if (found.length > 0) return 'matched';
           // Give the others every chance to slip in between the look-up and the insert.
           await new Promise((resolve) => setTimeout(resolve, 5));
@@ -84,7 +84,8 @@ describe('two PostgresStorage instances on one database', () => {
       Array.from({ length: 10 }, (_, i) => {
         const storage = i % 2 ? a : b;
         return storage.transaction(async () => {
-          if ((await storage.findByParents(t, 'signature', parents)).length > 0) return;
+          const found = await storage.findByParents(t, 'signature', parents, { forInsert: true });
+          if (found.length > 0) return;
           await new Promise((resolve) => setTimeout(resolve, 5));
           await storage.insertRecord({ ...person(t, `s${i}`, { parents }), kind: 'signature' });
         });
@@ -100,7 +101,7 @@ describe('two PostgresStorage instances on one database', () => {
       Array.from({ length: 20 }, (_, i) => {
         const storage = i % 2 ? a : b;
         return storage.transaction(async () => {
-          const record = await storage.getRecord(t, 'person', 'c');
+          const record = await storage.getRecord(t, 'person', 'c', { forUpdate: true });
           const n = Number(record?.doc.n ?? 0);
           await new Promise((resolve) => setTimeout(resolve, 1));
           await storage.updateRecord(person(t, 'c', { doc: { n: n + 1 } }));
@@ -108,6 +109,36 @@ describe('two PostgresStorage instances on one database', () => {
       }),
     );
     expect((await b.getRecord(t, 'person', 'c'))?.doc.n).toBe(20);
+  });
+
+  it('lets plain look-ups and shared reads of one hot key or row through while a transaction holds them', async () => {
+    const t = (await a.ensureTenant('hot')).id;
+    await a.insertRecord(person(t, 'hot', { keys: [{ name: 'name', value: 'volunteer' }] }));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let taken = () => {};
+    const holding = new Promise<void>((resolve) => {
+      taken = resolve;
+    });
+    const holder = a.transaction(async () => {
+      await a.findByKey(t, 'person', 'name', 'volunteer');
+      await a.getRecord(t, 'person', 'hot');
+      taken();
+      await held;
+    });
+    await holding;
+    // Another process's transaction reads the same key and row at once, without waiting.
+    const started = performance.now();
+    const ids = await b.transaction(async () => {
+      await b.getRecord(t, 'person', 'hot');
+      return b.findByKey(t, 'person', 'name', 'volunteer');
+    });
+    expect(ids).toEqual(['hot']);
+    expect(performance.now() - started).toBeLessThan(1000);
+    release();
+    await holder;
   });
 
   it('refuses an identifier taken through the other instance, even when both insert at once', async () => {

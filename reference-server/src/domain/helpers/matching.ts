@@ -216,16 +216,21 @@ export async function findMatch(
   }
   for (const email of list(person, 'email_addresses')) {
     if (typeof email.address !== 'string') continue;
+    const address = normaliseEmail(email.address);
+    // For insert: a signup of the same address elsewhere waits, then matches this one.
     candidates.push(
-      (await storage.findByKey(tenant.id, kind, 'email', normaliseEmail(email.address)))[0],
+      (await storage.findByKey(tenant.id, kind, 'email', address, { forInsert: true }))[0],
     );
   }
   for (const phone of list(person, 'phone_numbers')) {
     if (typeof phone.number !== 'string') continue;
-    candidates.push((await storage.findByKey(tenant.id, kind, 'phone', phone.number))[0]);
+    candidates.push(
+      (await storage.findByKey(tenant.id, kind, 'phone', phone.number, { forInsert: true }))[0],
+    );
   }
   const id = candidates.find((candidate) => candidate !== undefined);
-  return id === undefined ? undefined : storage.getRecord(tenant.id, kind, id);
+  // For update: the match is merged into and written back.
+  return id === undefined ? undefined : storage.getRecord(tenant.id, kind, id, { forUpdate: true });
 }
 
 /**

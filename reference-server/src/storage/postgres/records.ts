@@ -6,14 +6,18 @@
  * so a bulk load costs a few statements per batch, not per record.
  *
  * Isolation inside a transaction: {@link PostgresRecords.get} locks the row it reads
- * (`FOR UPDATE`), and the look-ups by key and by parents lock what they look up
- * (lookup-lock.ts), so read-then-write rules hold across processes.
+ * (`FOR SHARE`, or `FOR UPDATE` when the caller will change it), and the look-ups by
+ * key and by parents made `forInsert` lock what they look up (lookup-lock.ts), so
+ * read-then-write rules hold across processes. Plain look-ups lock nothing: a tag found
+ * by name in every call must not make the calls wait for each other.
  */
 import { recordFromJson } from '../doc-json.js';
 import {
   type ChildRef,
   DuplicateIdentifierError,
+  type LookupOptions,
   type ParentRef,
+  type ReadOptions,
   type RecordWrite,
   type StoredRecord,
   type Tenant,
@@ -330,9 +334,22 @@ export class PostgresRecords {
     );
   }
 
-  /** See {@link Storage.getRecord}. Inside a transaction the row stays locked until it ends. */
-  async get(tenantId: number, kind: string, id: string): Promise<StoredRecord | undefined> {
-    const lock = this.connection.inTransaction() ? ' FOR UPDATE' : '';
+  /**
+   * See {@link Storage.getRecord}. Inside a transaction the row stays locked until it
+   * ends: shared (readers of a hot row, a petition or a tag, never wait for each other;
+   * a writer waits for them), or exclusive `forUpdate`.
+   */
+  async get(
+    tenantId: number,
+    kind: string,
+    id: string,
+    options: ReadOptions = {},
+  ): Promise<StoredRecord | undefined> {
+    const lock = !this.connection.inTransaction()
+      ? ''
+      : options.forUpdate
+        ? ' FOR UPDATE'
+        : ' FOR SHARE';
     const { rows } = await this.connection.query<RecordRow>(
       `SELECT ${PG_RECORD_COLUMNS} FROM records r WHERE r.kind = $1 AND r.id = $2 AND r.tenant_id = $3${lock}`,
       [kind, id, tenantId],
@@ -355,8 +372,14 @@ export class PostgresRecords {
   }
 
   /** See {@link Storage.findByKey}. */
-  async findByKey(tenantId: number, kind: string, name: string, value: string): Promise<string[]> {
-    await lockLookup(this.connection, ['key', tenantId, kind, name, value]);
+  async findByKey(
+    tenantId: number,
+    kind: string,
+    name: string,
+    value: string,
+    options: LookupOptions = {},
+  ): Promise<string[]> {
+    if (options.forInsert) await lockLookup(this.connection, ['key', tenantId, kind, name, value]);
     const { rows } = await this.connection.query<{ id: string }>(
       `SELECT r.id FROM record_keys k JOIN records r ON r.seq = k.seq
        WHERE k.tenant_id = $1 AND k.kind = $2 AND k.name = $3 AND k.value = $4 ORDER BY k.seq`,
@@ -370,11 +393,14 @@ export class PostgresRecords {
     tenantId: number,
     kind: string,
     parents: readonly ParentRef[],
+    options: LookupOptions = {},
   ): Promise<string[]> {
     if (parents.length === 0) return [];
-    // Sorted, so that the same set of parents in any order takes the same lock.
-    const sorted = parents.map((p) => `${p.kind}\u001f${p.id}`).sort();
-    await lockLookup(this.connection, ['parents', tenantId, kind, ...sorted]);
+    if (options.forInsert) {
+      // Sorted, so that the same set of parents in any order takes the same lock.
+      const sorted = parents.map((p) => `${p.kind}\u001f${p.id}`).sort();
+      await lockLookup(this.connection, ['parents', tenantId, kind, ...sorted]);
+    }
     const seqs: number[] = [];
     for (const parent of parents) {
       const seq = await this.seqOf(tenantId, parent.kind, parent.id);
