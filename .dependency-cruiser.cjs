@@ -149,6 +149,17 @@ module.exports = {
       },
     },
     {
+      name: 'storage-engines-apart',
+      comment:
+        'An engine (reference-server/src/storage/sqlite/, postgres/) uses the contract and the shared parts (storage/*.ts), never another engine: each can be read, changed and removed alone.',
+      severity: 'error',
+      from: { path: '^reference-server/src/storage/(sqlite|postgres)/' },
+      to: {
+        path: '^reference-server/src/storage/(sqlite|postgres)(/|\\.ts$)',
+        pathNot: '^reference-server/src/storage/$1/',
+      },
+    },
+    {
       name: 'domain-knows-no-http-or-preset',
       comment:
         "Domain rules (reference-server/src/domain/) run outside HTTP (personSignup, seeds): storage, the SDK's schema and wire only. What a preset sets reaches them as data.",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorOf, harness, ORIGIN, OTHER, READ } from './helpers.js';
+import { errorOf, harness, ORIGIN, OTHER, READ, sqliteHarness } from './helpers.js';
 
 describe('entry point', () => {
   it('has the spec fields and links built from the request origin', async () => {
@@ -96,7 +96,7 @@ describe('authentication', () => {
   });
 
   it('keys are stored hashed', async () => {
-    const h = harness();
+    const h = sqliteHarness();
     await h.ready;
     const rows = h.storage.database.prepare('SELECT token_hash FROM api_keys').all() as {
       token_hash: string;

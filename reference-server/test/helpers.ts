@@ -1,5 +1,12 @@
-import { createApp, type ErrorDescription, openStorage, type SqliteStorage } from '../src/index.js';
+import {
+  createApp,
+  type ErrorDescription,
+  openStorage,
+  type SqliteStorage,
+  type Storage,
+} from '../src/index.js';
 import type { ServerPreset } from '../src/presets/server-preset.js';
+import { testStorage } from './engine.js';
 
 export const WRITE = 'write-key-000000';
 export const READ = 'read-key-0000000';
@@ -13,8 +20,8 @@ export interface Call {
   headers?: Record<string, string>;
 }
 
-export interface Harness {
-  storage: SqliteStorage;
+export interface Harness<S extends Storage = Storage> {
+  storage: S;
   app: ReturnType<typeof createApp>;
   /** Resolves once the test keys are stored; `call` and `json` wait for it. */
   ready: Promise<void>;
@@ -29,10 +36,23 @@ export interface Harness {
 // biome-ignore lint/suspicious/noExplicitAny: tests read deep JSON freely
 export type Json = any;
 
+/**
+ * The server in-process on a new, empty storage (SQLite in memory, or PostgreSQL with
+ * `ADIS_TEST_ENGINE=postgres`: see engine.ts), with the three test keys.
+ */
 export function harness(options: Partial<Parameters<typeof createApp>[0]> = {}): Harness {
+  const { storage, ready } = testStorage();
+  const app = createApp({ storage, logError: () => {}, ...options });
+  return harnessOf(storage, ready, app, 'STD-API-Token');
+}
+
+/** {@link harness} on SQLite whatever the run's engine: for tests that look into the file. */
+export function sqliteHarness(
+  options: Partial<Parameters<typeof createApp>[0]> = {},
+): Harness<SqliteStorage> {
   const storage = openStorage(':memory:');
   const app = createApp({ storage, logError: () => {}, ...options });
-  return harnessOf(storage, app, 'STD-API-Token');
+  return harnessOf(storage, Promise.resolve(), app, 'STD-API-Token');
 }
 
 /**
@@ -44,13 +64,14 @@ export function presetHarness(
   preset: ServerPreset,
   options: Partial<Parameters<typeof createApp>[0]> = {},
 ): Harness {
-  const storage = openStorage(':memory:', { defaultNamespace: preset.namespace });
+  const { storage, ready } = testStorage(preset.namespace);
   const app = createApp({ storage, logError: () => {}, preset, keyRateLimit: false, ...options });
-  return harnessOf(storage, app, options.apiKeyHeader ?? preset.apiKeyHeader);
+  return harnessOf(storage, ready, app, options.apiKeyHeader ?? preset.apiKeyHeader);
 }
 
 /** Stores the three keys the tests use: write and read for acme, write for other. */
-async function putKeys(storage: SqliteStorage): Promise<void> {
+async function putKeys(storage: Storage, opened: Promise<void>): Promise<void> {
+  await opened;
   await storage.putApiKey(WRITE, 'acme', 'write');
   await storage.putApiKey(READ, 'acme', 'read');
   await storage.putApiKey(OTHER, 'other', 'write');
@@ -60,8 +81,13 @@ async function putKeys(storage: SqliteStorage): Promise<void> {
  * Calls to `app` with the key (WRITE unless told otherwise) in `header`. The keys are
  * written now and awaited by every call, so the harness is ready to use when returned.
  */
-function harnessOf(storage: SqliteStorage, app: Harness['app'], header: string): Harness {
-  const ready = putKeys(storage);
+function harnessOf<S extends Storage>(
+  storage: S,
+  opened: Promise<void>,
+  app: Harness['app'],
+  header: string,
+): Harness<S> {
+  const ready = putKeys(storage, opened);
   // Its failure is every call's answer (they await it), never an unhandled rejection.
   ready.catch(() => undefined);
   const call = async (method: string, path: string, opts: Call = {}) => {

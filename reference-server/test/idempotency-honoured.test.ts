@@ -12,7 +12,7 @@ import {
   IDEMPOTENCY_KEY_HONOURED_HEADER,
   SqliteStorage,
 } from '../src/index.js';
-import { harness, ORIGIN, WRITE } from './helpers.js';
+import { harness, ORIGIN, sqliteHarness, WRITE } from './helpers.js';
 import { create, helperOf, person } from './helpers-setup.js';
 
 const ANA = JSON.stringify(person('Ana', 'ana@example.org'));
@@ -58,7 +58,7 @@ describe(`${IDEMPOTENCY_KEY_HONOURED_HEADER}: true`, () => {
 
 describe('the key of a keyed POST, echoed', () => {
   it('on the first answer and on its replay, which stores no header of its own', async () => {
-    const h = harness();
+    const h = sqliteHarness();
     const headers = { ...JSON_TYPE, [IDEMPOTENCY_KEY_HEADER]: 'echo-1' };
     const first = await h.call('POST', '/api/v1/people', { raw: ANA, headers });
     const again = await h.call('POST', '/api/v1/people', { raw: ANA, headers });

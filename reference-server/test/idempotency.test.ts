@@ -9,7 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, openStorage, SqliteStorage } from '../src/index.js';
-import { errorOf, type Harness, harness, type Json, ORIGIN, OTHER, WRITE } from './helpers.js';
+import {
+  errorOf,
+  type Harness,
+  harness,
+  type Json,
+  ORIGIN,
+  OTHER,
+  sqliteHarness,
+  WRITE,
+} from './helpers.js';
 import { create, helperOf, person } from './helpers-setup.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -93,7 +102,7 @@ async function serve(storage: SqliteStorage, idempotency?: { waitMs?: number }) 
 
 describe('Idempotency-Key: replays', () => {
   it('a repeated create answers the first answer byte for byte and writes nothing', async () => {
-    const h = harness();
+    const h = sqliteHarness();
     const first = await post(h, '/api/v1/people', ANA, 'create-ana-1');
     expect(first.status).toBe(201);
     expect(first.location).toBe(first.body._links.self.href);
@@ -162,7 +171,7 @@ describe('Idempotency-Key: replays', () => {
   });
 
   it('without the header, POSTs are not deduplicated', async () => {
-    const h = harness();
+    const h = sqliteHarness();
     expect((await post(h, '/api/v1/people', ANA, undefined)).status).toBe(201);
     expect((await post(h, '/api/v1/people', ANA, undefined)).status).toBe(201);
     expect(await total(h, '/api/v1/people')).toBe(2);
@@ -333,7 +342,7 @@ describe('Idempotency-Key: concurrent repeats', () => {
 describe('Idempotency-Key: retention, restart, atomicity', () => {
   it('answers expire after 24 hours: an older key counts as new, and old rows go', async () => {
     let now = Date.UTC(2026, 0, 1);
-    const h = harness({ idempotency: { now: () => now } });
+    const h = sqliteHarness({ idempotency: { now: () => now } });
     const first = await post(h, '/api/v1/people', ANA, 'daily');
     now += DAY - 1;
     expect((await post(h, '/api/v1/people', ANA, 'daily')).replayed).toBe('true');

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACTION_NETWORK_PRESET } from '../src/presets/action-network.js';
-import type { SqliteStorage } from '../src/storage/sqlite.js';
+import type { Storage } from '../src/storage/storage.js';
 import type { SubscriptionSource } from '../src/storage/webhook-store.js';
 import {
   startWebhookDelivery,
@@ -42,7 +42,7 @@ let subscriptions = 0;
 
 /** Subscribes tenant `acme` to `url`; from the operator's file by default (loopback allowed). */
 async function subscribe(
-  storage: SqliteStorage,
+  storage: Storage,
   url: string,
   options: { triggers?: string[]; source?: SubscriptionSource; tenant?: string } = {},
 ): Promise<string> {

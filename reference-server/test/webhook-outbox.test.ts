@@ -10,19 +10,20 @@ import {
   createApp,
   openStorage,
   type SqliteStorage,
+  type Storage,
   seedActivity,
   seedPeople,
 } from '../src/index.js';
 import { ACTION_NETWORK_PRESET } from '../src/presets/action-network.js';
 import { adaptKind } from '../src/presets/adapt-kind.js';
 import type { WebhookEvent } from '../src/storage/webhook-store.js';
-import { type Harness, harness, type Json, WRITE } from './helpers.js';
+import { type Harness, harness, type Json, sqliteHarness, WRITE } from './helpers.js';
 import { callHelper, create, helperOf, person } from './helpers-setup.js';
 
 const API = '/api/v1';
 
 async function subscribe(
-  storage: SqliteStorage,
+  storage: Storage,
   tenant: string,
   id = `sub-${tenant}`,
 ): Promise<void> {
@@ -45,7 +46,7 @@ async function subscribed(): Promise<Harness> {
   return h;
 }
 
-async function eventsOf(storage: SqliteStorage, tenant = 'acme'): Promise<WebhookEvent[]> {
+async function eventsOf(storage: Storage, tenant = 'acme'): Promise<WebhookEvent[]> {
   const tenantId = (await storage.getTenant(tenant))?.id;
   return tenantId === undefined ? [] : await storage.webhooks.eventsAfter(tenantId, 0, 1000);
 }
@@ -192,7 +193,8 @@ describe('creates through collections', () => {
 
 describe('subscribers', () => {
   it('a tenant without subscriptions appends nothing; another tenant’s subscription gets none', async () => {
-    const h = harness({ anonymousRateLimit: false });
+    // SQLite: the test counts the outbox's rows in the file.
+    const h = sqliteHarness({ anonymousRateLimit: false });
     await subscribe(h.storage, 'other');
     await create(h, 'people', person('Ana'));
     expect(await eventsOf(h.storage, 'acme')).toEqual([]);

@@ -38,6 +38,10 @@ export interface PostgresStorageOptions {
   defaultNamespace?: string;
   /** `application_name` of the sessions, as pg_stat_activity shows them. */
   applicationName?: string;
+  /** The schema of the tables (its `search_path`); it must exist. Default `public`. */
+  schema?: string;
+  /** Milliseconds an idle connection stays open in the pool. Default 10000. */
+  idleTimeoutMs?: number;
 }
 
 /**
@@ -163,6 +167,8 @@ export async function openPostgresStorage(
     poolSize: options.poolSize,
     poolWaitMs: options.poolWaitMs,
     applicationName: options.applicationName,
+    schema: options.schema,
+    idleTimeoutMs: options.idleTimeoutMs,
   });
   try {
     const created = await migrate(connection);

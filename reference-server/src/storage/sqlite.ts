@@ -15,7 +15,7 @@ import type { WebhookStore } from './webhook-store.js';
 export type { SqliteStorageOptions } from './sqlite/engine.js';
 export { SqliteEngine } from './sqlite/engine.js';
 export { MIGRATIONS } from './sqlite/migrations.js';
-export { hashToken } from './sqlite/tenants.js';
+export { hashToken } from './token-hash.js';
 
 /**
  * SQLite storage. `path` is a file (its folder is created) or `':memory:'`.

@@ -34,6 +34,60 @@ export function testPostgresUrl(): string {
   return url;
 }
 
+/** A database named before it exists: its URL now, {@link create} to make it. */
+export interface PlannedDatabase extends FreshDatabase {
+  /** Creates it (once; later calls return the same promise). */
+  create(): Promise<void>;
+}
+
+/**
+ * Names a database on the run's cluster (or on `adminUrl`) without creating it yet, so
+ * that a pool can be given its URL at once and the database made before the first
+ * connection.
+ *
+ * @example
+ * ```ts
+ * const db = planDatabase('http');
+ * const pool = new pg.Pool({ connectionString: db.url });
+ * await db.create();
+ * ```
+ */
+export function planDatabase(prefix: string, adminUrl = testPostgresUrl()): PlannedDatabase {
+  // Identifiers are at most 63 bytes; lower case and digits need no quoting rules.
+  const stem =
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9_]/g, '_')
+      .slice(0, 40) || 'test';
+  const name = `${stem}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  let created: Promise<void> | undefined;
+  let dropped = false;
+  return {
+    url: url.toString(),
+    name,
+    create() {
+      created ??= withAdmin(adminUrl, async (admin) => {
+        await admin.query(`CREATE DATABASE "${name}"`);
+      });
+      return created;
+    },
+    async drop() {
+      if (dropped) return;
+      await withAdmin(adminUrl, async (admin) => {
+        // WITH (FORCE) also ends sessions, but one opening meanwhile would still block it.
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      });
+      dropped = true;
+    },
+  };
+}
+
 /**
  * Creates a uniquely named database on the run's cluster (or on `adminUrl`), so tests
  * running side by side never share tables.
@@ -49,33 +103,9 @@ export async function freshDatabase(
   prefix: string,
   adminUrl = testPostgresUrl(),
 ): Promise<FreshDatabase> {
-  // Identifiers are at most 63 bytes; lower case and digits need no quoting rules.
-  const stem =
-    prefix
-      .toLowerCase()
-      .replace(/[^a-z0-9_]/g, '_')
-      .slice(0, 40) || 'test';
-  const name = `${stem}_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  let dropped = false;
-  return {
-    url: url.toString(),
-    name,
-    async drop() {
-      if (dropped) return;
-      await withAdmin(adminUrl, async (admin) => {
-        // WITH (FORCE) also ends sessions, but one opening meanwhile would still block it.
-        await admin.query(
-          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-          [name],
-        );
-        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      });
-      dropped = true;
-    },
-  };
+  const planned = planDatabase(prefix, adminUrl);
+  await planned.create();
+  return { url: planned.url, name: planned.name, drop: planned.drop };
 }
 
 async function withAdmin<T>(adminUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {

@@ -25,6 +25,14 @@ export interface PostgresConnectionOptions {
   poolWaitMs?: number;
   /** `application_name` of the sessions (pg_stat_activity). Default `adis-reference-server`. */
   applicationName?: string;
+  /**
+   * The schema the tables live in (the sessions' `search_path`), which must exist:
+   * several servers, or tests, side by side in one database. Default: the database's
+   * default (`public`).
+   */
+  schema?: string;
+  /** Milliseconds an idle connection stays open in the pool. Default 10000. */
+  idleTimeoutMs?: number;
 }
 
 /** A top-level database transaction: its client, and whether it has ended. */
@@ -66,6 +74,12 @@ export class PostgresConnection {
   private readonly statementNames = new Map<string, string>();
 
   constructor(url: string, options: PostgresConnectionOptions = {}) {
+    const { schema } = options;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+      throw new RangeError(
+        `schema must be a lower-case SQL name (letters, digits, _), got ${JSON.stringify(schema)}`,
+      );
+    }
     this.pool = new pg.Pool({
       connectionString: url,
       max: Math.max(1, Math.floor(options.poolSize ?? 10)),
@@ -74,7 +88,8 @@ export class PostgresConnection {
       application_name: options.applicationName ?? 'adis-reference-server',
       // Every commit durable before it resolves, whatever the server's default: nothing
       // is acknowledged that a crash could lose.
-      options: '-c synchronous_commit=on',
+      options: `-c synchronous_commit=on${schema ? ` -c search_path=${schema}` : ''}`,
+      idleTimeoutMillis: Math.max(1, Math.floor(options.idleTimeoutMs ?? 10_000)),
     });
     // An idle client losing its server (a restart) must not crash the process: the
     // pool drops it, and the next query connects again or reports it.

@@ -5,8 +5,8 @@
  * removed by another process stops working within that second.
  */
 import { KeyCache } from '../key-cache.js';
-import { hashToken } from '../sqlite/tenants.js';
 import type { Access, ApiKeyInfo, Tenant } from '../storage.js';
+import { hashToken } from '../token-hash.js';
 import type { PostgresConnection } from './connection.js';
 
 interface TenantRow {

@@ -3,9 +3,9 @@
  * `settings`). Keys are stored hashed ({@link hashToken}); recent look-ups are cached
  * (key-cache.ts), the cache cleared by every change to the keys.
  */
-import { createHash } from 'node:crypto';
 import { KeyCache } from '../key-cache.js';
 import type { Access, ApiKeyInfo, Tenant } from '../storage.js';
+import { hashToken } from '../token-hash.js';
 import type { RepositoryConnection } from './connection.js';
 
 /** A tenant as read by `SELECT id, name, namespace`. */
@@ -13,19 +13,6 @@ export interface TenantRow {
   id: number;
   name: string;
   namespace: string;
-}
-
-/**
- * sha256 of an API key, hex. Keys are stored only hashed: a leaked database file does
- * not leak usable keys. (The keys are random, so an unsalted fast hash is enough.)
- *
- * @example
- * ```ts
- * hashToken('secret').length; // 64
- * ```
- */
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
 /**

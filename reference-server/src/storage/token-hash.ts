@@ -1,0 +1,17 @@
+/**
+ * How API keys are stored, the same on every engine: only hashed, so a leaked database
+ * does not leak usable keys.
+ */
+import { createHash } from 'node:crypto';
+
+/**
+ * sha256 of an API key, hex. (The keys are random, so an unsalted fast hash is enough.)
+ *
+ * @example
+ * ```ts
+ * hashToken('secret').length; // 64
+ * ```
+ */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}

@@ -1,0 +1,121 @@
+/**
+ * The storage engine the server's HTTP tests run on: SQLite in memory, or with
+ * `ADIS_TEST_ENGINE=postgres` PostgreSQL (the run's cluster, `ADIS_TEST_POSTGRES_URL`).
+ * The same tests then hold the PostgreSQL engine to every answer the SQLite one gives.
+ *
+ * On PostgreSQL each test file gets a database, dropped after its tests, and each
+ * storage a schema of its own in it: a storage as empty as a new `:memory:` one, made
+ * in tens of milliseconds (a database takes a quarter of a second).
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll } from 'vitest';
+import { PostgresConnection } from '../src/storage/postgres/connection.js';
+import { migrate } from '../src/storage/postgres/migrations.js';
+import { PostgresStorage } from '../src/storage/postgres.js';
+import { openStorage } from '../src/storage/sqlite.js';
+import type { Storage } from '../src/storage/storage.js';
+import { type PlannedDatabase, planDatabase } from './postgres/database.js';
+
+/** The engine of this run: `sqlite` unless `ADIS_TEST_ENGINE=postgres`. */
+export const TEST_ENGINE: 'sqlite' | 'postgres' =
+  process.env.ADIS_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A storage for one test, and the promise that it is ready to use. */
+export interface TestStorage {
+  storage: Storage;
+  /** Resolves once the storage may be used (on PostgreSQL: its schema made and migrated). */
+  ready: Promise<void>;
+}
+
+let fileDatabase: PlannedDatabase | undefined;
+const opened: PostgresStorage[] = [];
+
+/** This test file's database, planned on first use and dropped after its tests. */
+function database(): PlannedDatabase {
+  if (!fileDatabase) {
+    const planned = planDatabase('http');
+    fileDatabase = planned;
+    afterAll(async () => {
+      await Promise.all(opened.splice(0).map((storage) => storage.close()));
+      await planned.drop();
+      fileDatabase = undefined;
+    });
+  }
+  return fileDatabase;
+}
+
+/**
+ * A new, empty storage on the run's engine, usable once `ready` resolves. Tenants
+ * created without a namespace get `defaultNamespace`.
+ *
+ * @example
+ * ```ts
+ * const { storage, ready } = testStorage();
+ * await ready;
+ * await storage.putApiKey('key', 'acme', 'write');
+ * ```
+ */
+export function testStorage(defaultNamespace?: string): TestStorage {
+  const options = defaultNamespace ? { defaultNamespace } : {};
+  if (TEST_ENGINE === 'sqlite') {
+    return { storage: openStorage(':memory:', options), ready: Promise.resolve() };
+  }
+  const db = database();
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  // No connection is made before `ready` has made the database and the schema.
+  const connection = new PostgresConnection(db.url, { schema, poolSize: 4, idleTimeoutMs: 500 });
+  const storage = new PostgresStorage(connection, true, options);
+  opened.push(storage);
+  const ready = db
+    .create()
+    .then(() => createSchema(db.url, schema))
+    .then(() => migrate(connection))
+    .then(() => undefined);
+  // A failure is every use's answer (callers await it), never an unhandled rejection.
+  ready.catch(() => undefined);
+  return { storage: afterReady(storage, ready), ready };
+}
+
+/** Members of Storage and WebhookStore that answer synchronously: passed through as they are. */
+const SYNC_MEMBERS = new Set<string | symbol>([
+  'engine',
+  'created',
+  'webhooks',
+  'commitMark',
+  'appendedCount',
+  'announceCommitted',
+  'watchCommitted',
+]);
+
+/**
+ * `target` whose asynchronous calls first wait for `ready`, as a storage opened with
+ * `await` would be: a test may use it at once, as it uses a `:memory:` one.
+ */
+function afterReady<T extends object>(target: T, ready: Promise<void>): T {
+  return new Proxy(target, {
+    get(object, name, receiver) {
+      const value: unknown = Reflect.get(object, name, receiver);
+      if (name === 'webhooks' && typeof value === 'object' && value !== null) {
+        return afterReady(value, ready);
+      }
+      if (typeof value !== 'function' || SYNC_MEMBERS.has(name)) {
+        return typeof value === 'function' ? value.bind(object) : value;
+      }
+      return async (...args: unknown[]) => {
+        await ready;
+        return value.apply(object, args);
+      };
+    },
+  });
+}
+
+async function createSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await client.end();
+  }
+}
