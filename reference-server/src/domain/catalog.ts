@@ -202,7 +202,12 @@ async function checkTickets(doc: JsonObject, refs: References, id: string, conte
 }
 
 /** A donation to a page is in the page's currency, so the page's total_amount adds up. */
-async function checkDonation(doc: JsonObject, refs: References, _id: string, context: CheckContext) {
+async function checkDonation(
+  doc: JsonObject,
+  refs: References,
+  _id: string,
+  context: CheckContext,
+) {
   const page = refs.fundraising_page ? await context.document(refs.fundraising_page) : undefined;
   if (!page || typeof page.currency !== 'string' || typeof doc.currency !== 'string') return [];
   if (page.currency === doc.currency) return [];

@@ -10,11 +10,11 @@ import {
   type AppOptions,
   createApp,
   defaultRegistry,
-  openStorage,
   seedActivity,
   seedPeople,
 } from '../../src/index.js';
 import { ACTION_NETWORK_PRESET } from '../../src/presets/index.js';
+import { testStorage } from '../engine.js';
 import type { Json } from '../helpers.js';
 
 export type { Json } from '../helpers.js';
@@ -70,9 +70,11 @@ export interface ServerOptions {
  * ```
  */
 export function actionNetworkServer(options: ServerOptions = {}): ActionNetworkServer {
-  const storage = openStorage(':memory:', { defaultNamespace: ACTION_NETWORK_PRESET.namespace });
+  // SQLite in memory, or PostgreSQL with ADIS_TEST_ENGINE=postgres (../engine.ts).
+  const { storage, ready: opened } = testStorage(ACTION_NETWORK_PRESET.namespace);
   // Written now, awaited by every call: the server is ready to use when returned.
   const ready = (async () => {
+    await opened;
     await storage.putApiKey(WRITE_KEY, GROUP, 'write');
     await storage.putApiKey(READ_KEY, GROUP, 'read');
     await storage.putApiKey(OTHER_GROUP_KEY, 'river-friends', 'write');

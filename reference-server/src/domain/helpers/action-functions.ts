@@ -310,9 +310,8 @@ function runRemoveTags(
   return runPart(context, `std:${tagging.singular}`, async () => {
     const tags = new Set<string>();
     for (const name of names) {
-      for (const id of await storage.findByKey(tenantId, 'tag', 'name', name.trim().toLowerCase())) {
-        tags.add(id);
-      }
+      const key = name.trim().toLowerCase();
+      for (const id of await storage.findByKey(tenantId, 'tag', 'name', key)) tags.add(id);
     }
     const person = { kind: 'person', id: target.person.id };
     for (const child of await storage.childrenOf(tenantId, person)) {

@@ -245,7 +245,9 @@ export function seedActionNetwork(
           ? { volunteer_skill: SKILLS[Math.floor(random() * SKILLS.length)] }
           : {}),
       };
-      await records.update(tenant, personKind, person.id, personKind.parse({ custom_fields }), { now });
+      await records.update(tenant, personKind, person.id, personKind.parse({ custom_fields }), {
+        now,
+      });
       counts.person++;
     }
 
