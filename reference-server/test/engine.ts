@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { PostgresConnection } from '../src/storage/postgres/connection.js';
 import { migrate } from '../src/storage/postgres/migrations.js';
 import { PostgresStorage } from '../src/storage/postgres.js';
@@ -30,12 +30,20 @@ export interface TestStorage {
 
 let fileDatabase: PlannedDatabase | undefined;
 const opened: PostgresStorage[] = [];
+/** Storages still being made (their migrations running). */
+const making = new Set<Promise<void>>();
 
 /** This test file's database, planned on first use and dropped after its tests. */
 function database(): PlannedDatabase {
   if (!fileDatabase) {
     const planned = planDatabase('http');
     fileDatabase = planned;
+    // A storage made but never used by its test (a harness for a refused option) must
+    // not go on migrating into the next test: its open transaction would hold back the
+    // webhook outbox of every schema in the database (outbox-horizon.ts).
+    afterEach(async () => {
+      await Promise.allSettled([...making]);
+    });
     afterAll(async () => {
       await Promise.all(opened.splice(0).map((storage) => storage.close()));
       await planned.drop();
@@ -74,6 +82,8 @@ export function testStorage(defaultNamespace?: string): TestStorage {
     .then(() => undefined);
   // A failure is every use's answer (callers await it), never an unhandled rejection.
   ready.catch(() => undefined);
+  making.add(ready);
+  void ready.finally(() => making.delete(ready)).catch(() => undefined);
   return { storage: afterReady(storage, ready), ready };
 }
 

@@ -4,7 +4,9 @@
  * of order, one process at a time delivers a subscription, and a subscription added by
  * one process is seen by the others within the subscribers cache's lifetime.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from './database.js';
 import {
   append,
   settled,
@@ -29,6 +31,32 @@ function gate(): { promise: Promise<void>; open: () => void } {
 }
 
 describe('outbox order with concurrent writers', () => {
+  it('is not held back by a writing transaction left open in another database of the cluster', async () => {
+    const writer = db.store();
+    const reader = db.store();
+    const a = await db.tenant();
+    const base = await append(writer, a);
+    await settled(reader, a, base);
+    // Another database's transaction takes a transaction id and stays open.
+    const elsewhere = await freshDatabase('webhooks_elsewhere');
+    const other = new pg.Client({ connectionString: elsewhere.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_current_xact_id()');
+      const seq = await append(writer, a);
+      await expect
+        .poll(async () => (await reader.eventsAfter(a, base, 10)).map((event) => event.seq), {
+          timeout: 5000,
+        })
+        .toEqual([seq]);
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+      await elsewhere.drop();
+    }
+  });
+
   it('holds back a committed event while an open transaction holds a lower seq', async () => {
     const first = db.store();
     const second = db.store();

@@ -12,14 +12,16 @@
  * *checkpoint* reads the sequence's last value `last`, then takes a new transaction id
  * `clock`: every transaction that holds a seq up to `last` got its id before, so has an
  * id below `clock`. Once no transaction with an id below `clock` is running (the
- * snapshot's xmin has reached it), every seq up to `last` is committed or never will
- * be: the outbox is read up to there, the *bound*. A checkpoint costs a transaction id
+ * oldest running transaction has reached it), every seq up to `last` is committed or
+ * never will be: the outbox is read up to there, the *bound*. A checkpoint costs a transaction id
  * and its commit record (written without waiting for the disk: it holds nothing); one
  * is taken only when the sequence has moved past every bound and checkpoint known.
  *
- * The price: an event is held back while any transaction that writes (of any database
- * of the cluster: transaction ids are the cluster's) and was running when it was
- * appended is still open. Read-only transactions hold nothing back.
+ * The price: an event is held back while any transaction of this database that writes
+ * and was running when it was appended is still open. Transaction ids are the
+ * cluster's: those seen running in another database (pg_stat_activity) are left out, so
+ * another database's long transaction holds nothing back; one whose database cannot be
+ * seen counts, to be safe. Read-only transactions hold nothing back.
  *
  * State is per process; each process finds its own bound.
  */
@@ -75,8 +77,17 @@ export class OutboxHorizon {
    * ```
    */
   static boundSql(bound: string, lasts: string, clocks: string): string {
+    // xmin: the oldest transaction running at the statement's snapshot that may be of
+    // this database (one seen running in another database is left out; one gone from
+    // pg_stat_activity since the snapshot is kept: it may have committed after it),
+    // else the snapshot's xmax.
     return `horizon AS MATERIALIZED (
-        SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin,
+        SELECT COALESCE(
+                 (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+                   WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity a
+                                      WHERE a.backend_xid = x::xid
+                                        AND a.datname <> current_database())),
+                 pg_snapshot_xmax(pg_current_snapshot())) AS xmin,
                COALESCE(pg_sequence_last_value('${WEBHOOK_EVENT_SEQUENCE}'), 0) AS last
       ), settled AS MATERIALIZED (
         SELECT GREATEST(${bound}::bigint, COALESCE(max(c.last), 0)) AS bound
@@ -116,6 +127,19 @@ export class OutboxHorizon {
     this.checkpoints = this.checkpoints.filter((checkpoint) => checkpoint.last > this.bound);
     const known = Math.max(this.bound, ...this.checkpoints.map((checkpoint) => checkpoint.last));
     return last > known;
+  }
+
+  /**
+   * Whether a checkpoint taken is not reached yet: seqs are held back by a writer that
+   * was running when it was taken.
+   *
+   * @example
+   * ```ts
+   * if (horizon.waiting()) await new Promise((resolve) => setTimeout(resolve, 10));
+   * ```
+   */
+  waiting(): boolean {
+    return this.checkpoints.length > 0;
   }
 
   /**

@@ -40,6 +40,13 @@ export const PRUNE_BATCH = 500;
 /** How long a read of which tenants have subscribers is trusted, by default. */
 export const SUBSCRIBERS_TTL_MS = 1000;
 
+/**
+ * How often, and how long each time, a read of the outbox waits for writers that hold
+ * back events committed before it (at most 100 ms in all; see eventsAfter).
+ */
+const HELD_BACK_WAITS = 10;
+const HELD_BACK_WAIT_MS = 10;
+
 /** Options of a {@link PostgresWebhookStore}. */
 export interface PostgresWebhookStoreOptions {
   /**
@@ -290,7 +297,14 @@ export class PostgresWebhookStore implements WebhookStore {
     const first = await this.readEvents(tenantId, cursor, limit);
     if (!first.moreHandedOut || !(await this.horizon.checkpoint())) return first.events;
     // A checkpoint was just taken: with no older writer still open it is reached now.
-    return (await this.readEvents(tenantId, cursor, limit)).events;
+    // Writers are short (a request's transaction): one still open is waited for a
+    // little, so that events committed before this call are given out by it even while
+    // other requests write (the testing kit's and the worker's idle() count on it).
+    for (let wait = 0; ; wait++) {
+      const read = await this.readEvents(tenantId, cursor, limit);
+      if (!this.horizon.waiting() || wait === HELD_BACK_WAITS) return read.events;
+      await new Promise((resolve) => setTimeout(resolve, HELD_BACK_WAIT_MS));
+    }
   }
 
   private async readEvents(
