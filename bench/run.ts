@@ -16,7 +16,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchHelpers, type HelperBenchResult } from '../reference-server/bench/helpers.js';
+import {
+  benchCluster,
+  benchHelpers,
+  type HelperBenchResult,
+} from '../reference-server/bench/helpers.js';
 import {
   benchServerReads,
   formatServerReads,
@@ -95,31 +99,42 @@ async function serverPart(): Promise<ServerReads> {
 async function helpersPart(): Promise<(HelperBenchResult & { webhook: boolean })[]> {
   console.log('\nPOST record_signature_helper over HTTP, sequential calls per client:');
   const results: (HelperBenchResult & { webhook: boolean })[] = [];
-  // The last row writes the webhook outbox too (a subscription whose receiver never
-  // answers): set beside the row above it, it says what the outbox costs a write.
-  for (const [db, clients, webhook] of [
-    ['file', 1, false],
-    ['file', 10, false],
-    ['file', 10, true],
-    [':memory:', 10, false],
-  ] as const) {
-    const result = await benchHelpers({
-      db,
-      clients,
-      webhook,
-      durationSeconds: SIZES.seconds,
-      people: quick ? 1_000 : 10_000,
-    });
-    console.log(
-      `  ${db.padEnd(8)} ${String(clients).padStart(2)} clients${webhook ? ', outbox' : ''}: ${Math.round(result.callsPerSecond)} calls/s, p50 ${result.p50Ms.toFixed(1)} ms, p90 ${result.p90Ms.toFixed(1)} ms; ${result.acknowledged} acknowledged, total_signatures ${result.totalSignatures}${webhook ? `, outbox events ${result.outboxEvents}` : ''}${result.failed ? `, ${result.failed} FAILED` : ''}`,
-    );
-    if (result.totalSignatures !== result.acknowledged || result.failed > 0) {
-      throw new Error('helper calls: the total does not match the acknowledged calls');
+  // The outbox row writes the webhook outbox too (a subscription whose receiver never
+  // answers): set beside the row above it, it says what the outbox costs a write. The
+  // postgres rows run one and two server processes on one database of a throwaway
+  // cluster, the clients spread over them.
+  const cluster = await benchCluster();
+  try {
+    for (const [db, clients, webhook, instances] of [
+      ['file', 1, false, 1],
+      ['file', 10, false, 1],
+      ['file', 10, true, 1],
+      [':memory:', 10, false, 1],
+      ['postgres', 10, false, 1],
+      ['postgres', 10, false, 2],
+    ] as const) {
+      const result = await benchHelpers({
+        db,
+        clients,
+        webhook,
+        instances,
+        postgresUrl: cluster.url,
+        durationSeconds: SIZES.seconds,
+        people: quick ? 1_000 : 10_000,
+      });
+      console.log(
+        `  ${db.padEnd(8)} ${String(clients).padStart(2)} clients${instances > 1 ? `, ${instances} instances` : ''}${webhook ? ', outbox' : ''}: ${Math.round(result.callsPerSecond)} calls/s, p50 ${result.p50Ms.toFixed(1)} ms, p90 ${result.p90Ms.toFixed(1)} ms; ${result.acknowledged} acknowledged, total_signatures ${result.totalSignatures}${webhook ? `, outbox events ${result.outboxEvents}` : ''}${result.failed ? `, ${result.failed} FAILED` : ''}`,
+      );
+      if (result.totalSignatures !== result.acknowledged || result.failed > 0) {
+        throw new Error('helper calls: the total does not match the acknowledged calls');
+      }
+      if (webhook && result.outboxEvents !== result.acknowledged) {
+        throw new Error('helper calls: an acknowledged call without its webhook event');
+      }
+      results.push({ ...result, webhook });
     }
-    if (webhook && result.outboxEvents !== result.acknowledged) {
-      throw new Error('helper calls: an acknowledged call without its webhook event');
-    }
-    results.push({ ...result, webhook });
+  } finally {
+    await cluster.stop();
   }
   return results;
 }

@@ -73,8 +73,8 @@ const path = join(dir, 'bench.db');
 let failed = false;
 try {
   const storage = openStorage(path);
-  storage.putApiKey(token, 'bench', 'write');
-  const tenant = storage.ensureTenant('bench');
+  await storage.putApiKey(token, 'bench', 'write');
+  const tenant = await storage.ensureTenant('bench');
   const registry = defaultRegistry();
   const records = new RecordService(storage, registry);
   const kindOf = (singular: string): ResourceKind => {
@@ -87,7 +87,7 @@ try {
 
   // People: the same bulk seeding as the deep-pages benchmark (one created_date for all).
   let started = performance.now();
-  seedPeople(storage, { tenant: 'bench', count: peopleCount, small: true });
+  await seedPeople(storage, { tenant: 'bench', count: peopleCount, small: true });
   let ms = performance.now() - started;
   console.log(
     `Seeded ${fmt(peopleCount)} people in ${(ms / 1000).toFixed(1)} s ` +
@@ -105,28 +105,35 @@ try {
   const afterSeed = new Date().toISOString();
   await new Promise((resolve) => setTimeout(resolve, 5));
 
-  const petitionIds = storage.transaction(() =>
-    Array.from({ length: petitionCount }, (_, index) => {
+  const petitionIds = await storage.transaction(async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < petitionCount; index++) {
       const fields = {
         title: `Benchmark petition ${index + 1}`,
         description: 'A petition of the totals benchmark.',
       };
-      return records.create(tenant, petitionKind, petitionKind.parse(fields)).id;
-    }),
-  );
+      ids.push((await records.create(tenant, petitionKind, petitionKind.parse(fields))).id);
+    }
+    return ids;
+  });
   const petition = (index: number) => petitionIds[index % petitionIds.length] as string;
 
   // Signatures through the domain layer, as a POST would create them: each validated,
   // linked to a petition (round-robin) and a person, adding 1 to its petition's total.
   started = performance.now();
-  storage.transaction(() => {
+  await storage.transaction(async () => {
     for (let index = 0; index < signatureCount; index++) {
-      records.create(tenant, signatureKind, signatureKind.parse({ comments: 'Count me in.' }), {
-        links: {
-          petition: { plural: 'petitions', id: petition(index) },
-          person: { plural: 'people', id: person(index) },
+      await records.create(
+        tenant,
+        signatureKind,
+        signatureKind.parse({ comments: 'Count me in.' }),
+        {
+          links: {
+            petition: { plural: 'petitions', id: petition(index) },
+            person: { plural: 'people', id: person(index) },
+          },
         },
-      });
+      );
     }
   });
   ms = performance.now() - started;
@@ -138,7 +145,7 @@ try {
   // A few people changed after the seed, spread over the collection.
   const step = Math.floor(peopleCount / updatedPeople);
   for (let index = 0; index < updatedPeople; index++) {
-    records.update(
+    await records.update(
       tenant,
       personKind,
       person(index * step),
@@ -182,7 +189,7 @@ try {
   const cursorUrl = first._links.next?.href;
   if (!cursorUrl) throw new Error('page 1 of the signatures has no next link');
   const cursorPage = new URL(cursorUrl).searchParams.get('page') ?? '2';
-  const someone = storage.getRecord(tenant.id, 'person', person(Math.floor(peopleCount / 2)));
+  const someone = await storage.getRecord(tenant.id, 'person', person(Math.floor(peopleCount / 2)));
   const email = (someone?.doc.email_addresses as { address: string }[] | undefined)?.[0]?.address;
   if (!email) throw new Error('no email address to filter on');
 
@@ -238,11 +245,12 @@ try {
     },
     {
       name: 'DELETE signature',
-      before: () => {
-        doomed = records.create(tenant, signatureKind, signatureKind.parse({}), {
+      before: async () => {
+        const made = await records.create(tenant, signatureKind, signatureKind.parse({}), {
           links: { person: { plural: 'people', id: person(1) } },
           parent: { rel: 'petition', ref: { kind: 'petition', id: target } },
-        }).id;
+        });
+        doomed = made.id;
       },
       run: async () => {
         await remove(doomed);
@@ -324,7 +332,7 @@ try {
       `\ncheck: total_signatures equals the signature count on all ${petitionCount} petitions`,
     );
   }
-  storage.close();
+  await storage.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -26,9 +26,9 @@ const dir = mkdtempSync(join(tmpdir(), 'adis-bench-'));
 const path = join(dir, 'bench.db');
 try {
   const storage = openStorage(path);
-  storage.putApiKey(token, 'bench', 'write');
+  await storage.putApiKey(token, 'bench', 'write');
   const seedStart = performance.now();
-  seedPeople(storage, {
+  await seedPeople(storage, {
     tenant: 'bench',
     count,
     small: true,
@@ -104,7 +104,7 @@ try {
   const [p1, , lastResult] = results;
   if (p1 && lastResult)
     console.log(`\nratio last/first (median): ${(lastResult.median / p1.median).toFixed(2)}`);
-  storage.close();
+  await storage.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
