@@ -76,7 +76,8 @@ it('every acknowledged helper call survives kill -9 of the server', async () => 
   await server.exited;
   expect(acknowledged.length).toBeGreaterThanOrEqual(150);
 
-  const storage = openStorage(db);
+  // Read back through the synchronous engine: the server is gone, the file is ours.
+  const storage = openStorage(db).sqlite;
   try {
     const tenant = storage.getTenant('crash');
     expect(tenant).toBeDefined();

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CommitError, createApp, openStorage, type SqliteStorage } from '../src/index.js';
+import type { SqliteEngine } from '../src/storage/sqlite.js';
 import type { RecordWrite } from '../src/storage/storage.js';
 import type { Json } from './helpers.js';
 
@@ -18,8 +19,8 @@ const ORIGIN = 'http://adis.test';
 const dirs: string[] = [];
 const opened: SqliteStorage[] = [];
 
-afterEach(() => {
-  for (const storage of opened.splice(0)) storage.close();
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((storage) => storage.close()));
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -37,8 +38,9 @@ function tempFile(): string {
 
 /** A server on a group-commit storage, called in-process. */
 function server(storage = open()) {
-  storage.putApiKey(KEY, 'acme', 'write');
-  storage.flush();
+  // The synchronous engine: nothing else runs yet, and the key is there at once.
+  storage.sqlite.putApiKey(KEY, 'acme', 'write');
+  storage.sqlite.flush();
   const app = createApp({ storage, logError: () => {}, anonymousRateLimit: false });
   const call = async (method: string, url: string, body?: unknown) => {
     const res = await app.fetch(
@@ -81,9 +83,11 @@ function personWrite(tenantId: number, id: string): RecordWrite {
   };
 }
 
+// The engine's own units of work (`storage.sqlite`, synchronous): what SqliteStorage's
+// transactions and units run on.
 describe('group commit: storage', () => {
   it('units of one turn share one COMMIT, and durable() resolves after it', async () => {
-    const storage = open(tempFile());
+    const storage = open(tempFile()).sqlite;
     const tenant = storage.ensureTenant('acme');
     await storage.durable();
     const before = storage.commits;
@@ -111,7 +115,7 @@ describe('group commit: storage', () => {
   });
 
   it('a unit that throws rolls back alone; the others of its batch commit', async () => {
-    const storage = open();
+    const storage = open().sqlite;
     const tenant = storage.ensureTenant('acme');
     const mark = storage.commitMark();
     storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'kept-1')));
@@ -129,7 +133,7 @@ describe('group commit: storage', () => {
   });
 
   it('a failed COMMIT rejects durable() with CommitError and keeps none of the batch', async () => {
-    const storage = open();
+    const storage = open().sqlite;
     const tenant = storage.ensureTenant('acme');
     await storage.durable();
     const mark = storage.commitMark();
@@ -145,8 +149,9 @@ describe('group commit: storage', () => {
   });
 
   it('without groupCommit each transaction commits before it returns', async () => {
-    const storage = openStorage(':memory:');
-    opened.push(storage);
+    const facade = openStorage(':memory:');
+    opened.push(facade);
+    const storage = facade.sqlite;
     const tenant = storage.ensureTenant('acme');
     const before = storage.commits;
     storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'x')));
@@ -159,7 +164,7 @@ describe('group commit: storage', () => {
  * Adds a unit to the open batch whose COMMIT will fail: a foreign key checked only at
  * COMMIT (`defer_foreign_keys`) that the unit breaks.
  */
-function failTheCommit(storage: SqliteStorage): void {
+function failTheCommit(storage: SqliteEngine): void {
   storage.transaction(() => {
     storage.database.pragma('defer_foreign_keys = ON');
     storage.database
@@ -208,7 +213,7 @@ describe('group commit: over the app', () => {
     // A read in the same batch sees the uncommitted signatures, so it must fail too
     // rather than show them.
     const read = s.call('GET', href);
-    failTheCommit(s.storage);
+    failTheCommit(s.storage.sqlite);
     const results = await Promise.all(calls);
     for (const result of results) {
       expect(result.status).toBe(500);

@@ -14,10 +14,10 @@ afterEach(() => {
 describe('API key cache', () => {
   it('refuses a removed key at once, though it was just used', async () => {
     const h = harness();
-    h.storage.putApiKey('revocable-key-01', 'acme', 'write', 'rotation');
+    await h.storage.putApiKey('revocable-key-01', 'acme', 'write', 'rotation');
     const before = await h.call('GET', '/api/v1/people', { key: 'revocable-key-01' });
     expect(before.status).toBe(200);
-    expect(h.storage.removeApiKeys('rotation')).toBe(1);
+    expect(await h.storage.removeApiKeys('rotation')).toBe(1);
     const after = await h.json('GET', '/api/v1/people', { key: 'revocable-key-01' });
     expect(after.status).toBe(401);
     expect(errorOf(after.body)[0]?.error_code).toBe('UNAUTHORIZED');
@@ -28,17 +28,18 @@ describe('API key cache', () => {
   it('applies a changed access or tenant at once', async () => {
     const h = harness();
     expect((await h.call('GET', '/api/v1/people', { key: READ })).status).toBe(200);
-    h.storage.putApiKey(READ, 'acme', 'write');
+    await h.storage.putApiKey(READ, 'acme', 'write');
     const write = await h.call('POST', '/api/v1/tags', { key: READ, body: { name: 'now' } });
     expect(write.status).toBe(201);
-    h.storage.putApiKey(READ, 'elsewhere', 'read');
+    await h.storage.putApiKey(READ, 'elsewhere', 'read');
     const tags = await h.json('GET', '/api/v1/tags', { key: READ });
     expect(tags.body.total_records).toBe(0);
-    expect(h.storage.authenticate(READ)?.tenant.name).toBe('elsewhere');
+    expect((await h.storage.authenticate(READ))?.tenant.name).toBe('elsewhere');
   });
 
+  // The SQLite engine's own cache, through its synchronous units of work.
   it('does not keep a key read inside a transaction that rolls back', () => {
-    const storage = openStorage(':memory:');
+    const storage = openStorage(':memory:').sqlite;
     expect(() =>
       storage.transaction(() => {
         storage.putApiKey('rolled-back-key', 'acme', 'write');
@@ -54,8 +55,8 @@ describe('API key cache', () => {
     const dir = mkdtempSync(join(tmpdir(), 'adis-keys-'));
     dirs.push(dir);
     const path = join(dir, 'adis.db');
-    const server = openStorage(path);
-    const other = openStorage(path);
+    const server = openStorage(path).sqlite;
+    const other = openStorage(path).sqlite;
     server.putApiKey('shared-file-key', 'acme', 'read', 'keys-file');
     expect(server.authenticate('shared-file-key')?.access).toBe('read');
     other.removeApiKeys('keys-file');

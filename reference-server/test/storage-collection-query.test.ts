@@ -14,7 +14,7 @@ import type { SqliteEngine } from '../src/storage/sqlite.js';
 import type { CollectionScope, RecordFilter } from '../src/storage/storage.js';
 import { storageFixture } from './storage-fixture.js';
 
-const { memory } = storageFixture();
+const { engine: memory } = storageFixture();
 
 const BASE = Date.parse('2024-03-01T00:00:00.000Z');
 const minutes = (n: number) => new Date(BASE + n * 60_000).toISOString();
@@ -39,7 +39,7 @@ const PAGES: PageSelection[] = [
  * synchronous engine: these tests are about its SQL, not the async facade.
  */
 function fixture(): { storage: SqliteEngine; whole: CollectionScope; sub: CollectionScope } {
-  const storage = memory().sqlite;
+  const storage = memory();
   const tenantId = storage.ensureTenant('acme').id;
   const other = storage.ensureTenant('other').id;
   const write = (tenant: number, kind: string, id: string, n: number, parent?: string) =>

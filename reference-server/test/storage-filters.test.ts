@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStorage, type SqliteStorage } from '../src/storage/sqlite.js';
+import { SqliteEngine } from '../src/storage/sqlite.js';
 import type {
   CollectionScope,
   DateFilter,
@@ -9,7 +9,7 @@ import type {
   StoredRecord,
 } from '../src/storage/storage.js';
 
-const opened: SqliteStorage[] = [];
+const opened: SqliteEngine[] = [];
 afterEach(() => {
   for (const storage of opened.splice(0)) storage.close();
 });
@@ -24,7 +24,7 @@ const days = (n: number) => new Date(BASE + n * 86_400_000).toISOString();
  * 20 signatures alternate between petitions p1 and p2, with people interleaved.
  */
 function fixture() {
-  const storage = openStorage(':memory:');
+  const storage = new SqliteEngine(':memory:');
   opened.push(storage);
   const tenant = storage.ensureTenant('acme').id;
   const other = storage.ensureTenant('other').id;
@@ -84,13 +84,13 @@ function fixture() {
 /** Ids of the records in order. */
 const ids = (records: readonly StoredRecord[]) => records.map((r) => r.id);
 
-function everything(storage: SqliteStorage, scope: CollectionScope): StoredRecord[] {
+function everything(storage: SqliteEngine, scope: CollectionScope): StoredRecord[] {
   return storage.listRecords({ ...scope, filters: undefined, limit: 1000 });
 }
 
 /** What the filters should select, worked out in JavaScript from the whole collection. */
 function expected(
-  storage: SqliteStorage,
+  storage: SqliteEngine,
   scope: CollectionScope,
   matches: (record: StoredRecord) => boolean,
 ): StoredRecord[] {
@@ -101,7 +101,7 @@ function expected(
  * Every access path of listRecords, countRecords and hasRecordAfter give the same
  * records as `want` (ascending seq).
  */
-function expectPaging(storage: SqliteStorage, scope: CollectionScope, want: StoredRecord[]) {
+function expectPaging(storage: SqliteEngine, scope: CollectionScope, want: StoredRecord[]) {
   const n = want.length;
   expect(storage.countRecords(scope)).toBe(n);
   for (const limit of [1, 3, 7, 100]) {

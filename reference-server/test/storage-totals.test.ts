@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS, openStorage } from '../src/storage/sqlite.js';
+import { MIGRATIONS, SqliteEngine } from '../src/storage/sqlite.js';
 import type { Contribution, ParentRef, RecordWrite } from '../src/storage/storage.js';
 import { oldDatabase } from './old-database.js';
 import { storageFixture } from './storage-fixture.js';
 
-const { memory, opened, dirs } = storageFixture();
+const { engine: memory, opened, dirs } = storageFixture();
 
 let clock = Date.parse('2024-01-01T00:00:00.000Z');
 function write(
@@ -252,7 +252,7 @@ describe('migration 2', () => {
   it('upgrades a version-1 database and keeps its records', () => {
     const path = oldDatabase(1, '2023-01-01T00:00:00.000Z', dirs);
 
-    const storage = openStorage(path);
+    const storage = new SqliteEngine(path);
     opened.push(storage);
     expect(storage.created).toBe(false);
     // Later migrations run too: the database ends at the newest version.

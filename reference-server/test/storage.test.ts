@@ -23,8 +23,8 @@ describe('SqliteStorage', () => {
     expect(first.database.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(first.database.pragma('synchronous', { simple: true })).toBe(2); // FULL
     expect(first.database.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-    first.putApiKey('durable-key-0001', 'acme', 'write');
-    first.setSetting('demo_token', 'abc');
+    await first.putApiKey('durable-key-0001', 'acme', 'write');
+    await first.setSetting('demo_token', 'abc');
     const app = createApp({ storage: first });
     const res = await app.fetch(
       new Request('http://h/api/v1/people', {
@@ -35,46 +35,46 @@ describe('SqliteStorage', () => {
     );
     expect(res.status).toBe(201);
     const self = ((await res.json()) as { _links: { self: { href: string } } })._links.self.href;
-    first.close();
+    await first.close();
 
     const second = openStorage(path);
     expect(second.created).toBe(false);
-    expect(second.getSetting('demo_token')).toBe('abc');
+    expect(await second.getSetting('demo_token')).toBe('abc');
     const again = await createApp({ storage: second }).fetch(
       new Request(self, { headers: { 'STD-API-Token': 'durable-key-0001' } }),
     );
     expect(again.status).toBe(200);
     expect(((await again.json()) as { given_name: string }).given_name).toBe('Durable');
-    const tenant = second.getTenant('acme');
+    const tenant = await second.getTenant('acme');
     expect(tenant).toBeDefined();
-    expect(second.findByIdentifier(tenant?.id ?? 0, 'person', 'crm:1')).toBeDefined();
-    second.close();
+    expect(await second.findByIdentifier(tenant?.id ?? 0, 'person', 'crm:1')).toBeDefined();
+    await second.close();
   });
 
-  it('keeps totals and side tables in step with inserts and deletes', () => {
+  it('keeps totals and side tables in step with inserts and deletes', async () => {
     const storage = openStorage(':memory:');
-    seedPeople(storage, { tenant: 'demo', count: 40, seed: 3 });
-    const tenant = storage.ensureTenant('demo');
+    await seedPeople(storage, { tenant: 'demo', count: 40, seed: 3 });
+    const tenant = await storage.ensureTenant('demo');
     const scope = { tenantId: tenant.id, kind: 'person' };
-    expect(storage.countRecords(scope)).toBe(40);
-    const [first] = storage.listRecords({ ...scope, limit: 1 });
+    expect(await storage.countRecords(scope)).toBe(40);
+    const [first] = await storage.listRecords({ ...scope, limit: 1 });
     expect(first).toBeDefined();
     const emails = (first?.doc.email_addresses ?? []) as { address: string }[];
     const email = emails[0]?.address ?? '';
-    expect(storage.findByKey(tenant.id, 'person', 'email', email.toLowerCase())).toEqual([
+    expect(await storage.findByKey(tenant.id, 'person', 'email', email.toLowerCase())).toEqual([
       first?.id,
     ]);
-    expect(storage.deleteRecord(tenant.id, 'person', first?.id ?? '')).toBe(true);
-    expect(storage.countRecords(scope)).toBe(40 - 1);
-    expect(storage.findByKey(tenant.id, 'person', 'email', email.toLowerCase())).toEqual([]);
+    expect(await storage.deleteRecord(tenant.id, 'person', first?.id ?? '')).toBe(true);
+    expect(await storage.countRecords(scope)).toBe(40 - 1);
+    expect(await storage.findByKey(tenant.id, 'person', 'email', email.toLowerCase())).toEqual([]);
     const identifiers = storage.database.prepare('SELECT count(*) AS n FROM identifiers').get() as {
       n: number;
     };
     expect(identifiers.n).toBe(39);
-    storage.close();
+    await storage.close();
   });
 
-  it('uses the covering seq index for paging queries', () => {
+  it('uses the covering seq index for paging queries', async () => {
     const storage = openStorage(':memory:');
     const plan = storage.database
       .prepare(
@@ -82,14 +82,14 @@ describe('SqliteStorage', () => {
       )
       .all('person') as { detail: string }[];
     expect(plan.map((row) => row.detail).join(' ')).toMatch(/COVERING INDEX records_by_seq/);
-    storage.close();
+    await storage.close();
   });
 
-  it('refuses a database from a newer server', () => {
+  it('refuses a database from a newer server', async () => {
     const path = tempDb();
     const storage = openStorage(path);
     storage.database.pragma(`user_version = ${MIGRATIONS.length + 1}`);
-    storage.close();
+    await storage.close();
     expect(() => openStorage(path)).toThrow(/newer/);
   });
 });

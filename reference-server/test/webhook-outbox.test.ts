@@ -9,7 +9,6 @@ import type { WebhookEventPayload } from '../src/domain/webhook-events.js';
 import {
   createApp,
   openStorage,
-  type SqliteStorage,
   type Storage,
   seedActivity,
   seedPeople,
@@ -22,11 +21,7 @@ import { callHelper, create, helperOf, person } from './helpers-setup.js';
 
 const API = '/api/v1';
 
-async function subscribe(
-  storage: Storage,
-  tenant: string,
-  id = `sub-${tenant}`,
-): Promise<void> {
+async function subscribe(storage: Storage, tenant: string, id = `sub-${tenant}`): Promise<void> {
   const tenantId = (await storage.ensureTenant(tenant)).id;
   await storage.webhooks.addSubscription({
     id,
