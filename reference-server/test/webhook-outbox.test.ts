@@ -6,13 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_KINDS } from '../src/domain/catalog.js';
 import type { WebhookEventPayload } from '../src/domain/webhook-events.js';
-import {
-  createApp,
-  openStorage,
-  type Storage,
-  seedActivity,
-  seedPeople,
-} from '../src/index.js';
+import { createApp, openStorage, type Storage, seedActivity, seedPeople } from '../src/index.js';
 import { ACTION_NETWORK_PRESET } from '../src/presets/action-network.js';
 import { adaptKind } from '../src/presets/adapt-kind.js';
 import type { WebhookEvent } from '../src/storage/webhook-store.js';
