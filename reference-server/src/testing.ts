@@ -178,8 +178,24 @@ export interface TestServer<Keys = DefaultKeys> {
   readonly handlers: readonly HttpHandler[];
   /** Calls the app directly, whatever the URL's origin: no msw, no socket. */
   readonly fetch: typeof globalThis.fetch;
-  /** The current database; a new one after each `reset()`. */
+  /**
+   * The current database; a new one after each `reset()`. Its keys and seed are written
+   * as the server is made: requests wait for them, code that uses `storage` directly
+   * awaits {@link TestServer.ready} first.
+   */
   readonly storage: Storage;
+  /**
+   * Resolves once the current database has its keys and seed (rejects if writing them
+   * failed). Requests wait for it by themselves.
+   *
+   * @example
+   * ```ts
+   * const kit = createTestServer({ seed: { people: 20 } });
+   * await kit.ready();
+   * await seedActivity(kit.storage, { tenant: 'demo' });
+   * ```
+   */
+  ready(): Promise<void>;
   /**
    * The token of a key of `tenant` with `access`.
    *
@@ -347,6 +363,7 @@ export function createTestServer(
     get storage() {
       return current().storage;
     },
+    ready: () => current().ready,
     webhooks,
     key(tenant, access) {
       const found = keyList.find((key) => key.tenant === tenant && key.access === access);

@@ -21,7 +21,7 @@ let counts: ActivityCounts;
 let report: OrganizingReport;
 
 /** Every stored record of a kind (or of a parent's sub-collection), oldest first. */
-function stored(kind: string, parent?: StoredRecord): StoredRecord[] {
+function stored(kind: string, parent?: StoredRecord): Promise<StoredRecord[]> {
   return storage.listRecords({
     tenantId: tenant.id,
     kind,
@@ -39,43 +39,46 @@ beforeAll(async () => {
   server = testServer(60);
   if (!server.storage) throw new Error('testServer does not expose its storage');
   storage = server.storage;
-  counts = seedActivity(storage, { tenant: 'demo', seed: 11 });
-  tenant = storage.ensureTenant('demo');
+  await server.ready();
+  counts = await seedActivity(storage, { tenant: 'demo', seed: 11 });
+  tenant = await storage.ensureTenant('demo');
   const running = await server.listen();
   report = await organizingReport(running.entryPoint, server.keys.read);
 });
 afterAll(() => server.close());
 
 describe('examples/organizing-report.ts over real HTTP', () => {
-  it('reports every petition with its signature total and first signers', () => {
-    const petitions = stored('petition');
+  it('reports every petition with its signature total and first signers', async () => {
+    const petitions = await stored('petition');
     expect(report.petitions.map((p) => p.title)).toEqual([
       'Keep Willow Bend Park Public',
       'Fair Rents and Real Repairs at Riverside Towers',
       'Safe Crosswalks on Atlantic Avenue',
     ]);
     let signatures = 0;
-    petitions.forEach((petition, index) => {
-      const signed = stored('signature', petition);
+    for (const [index, petition] of petitions.entries()) {
+      const signed = await stored('signature', petition);
       signatures += signed.length;
       const line = report.petitions[index];
       expect(line?.totalSignatures).toBe(signed.length);
       expect(line?.totalSignatures).toBeGreaterThanOrEqual(10);
-      const firstNames = signed.slice(0, 3).map((signature) => {
-        const person = storage.getRecord(tenant.id, 'person', refId(signature, 'person') ?? '');
-        return `${person?.doc.given_name} ${person?.doc.family_name}`;
-      });
+      const firstNames: string[] = [];
+      for (const signature of signed.slice(0, 3)) {
+        const id = refId(signature, 'person') ?? '';
+        const person = await storage.getRecord(tenant.id, 'person', id);
+        firstNames.push(`${person?.doc.given_name} ${person?.doc.family_name}`);
+      }
       expect(line?.firstSigners).toEqual(firstNames);
-    });
+    }
     expect(signatures).toBe(counts.signature);
     expect(report.petitions[0]?.sponsor).toBe('Friends of Willow Bend Park');
     expect(report.petitions.filter((p) => p.sponsor)).toHaveLength(1);
   });
 
-  it('reports events with their RSVPs and ticket sales by level', () => {
+  it('reports events with their RSVPs and ticket sales by level', async () => {
     expect(report.events.map((e) => e.type)).toEqual(['ticketed', 'open', 'open']);
-    const [dinnerRecord] = stored('event');
-    const attendances = stored('attendance', dinnerRecord);
+    const [dinnerRecord] = await stored('event');
+    const attendances = await stored('attendance', dinnerRecord);
     const tickets = attendances.flatMap(
       (a) => a.doc.tickets as { title: string; amount: number }[],
     );
@@ -103,14 +106,14 @@ describe('examples/organizing-report.ts over real HTTP', () => {
     expect(allDay?.ticketLevels).toEqual([]);
   });
 
-  it('reports what each fundraising page raised, without the voided donation', () => {
-    const pages = stored('fundraising_page');
+  it('reports what each fundraising page raised, without the voided donation', async () => {
+    const pages = await stored('fundraising_page');
     expect(report.fundraisingPages.map((p) => p.title)).toEqual([
       'Willow Bend Park Legal Defense Fund',
       'Tenant Emergency Relief Fund',
     ]);
-    pages.forEach((page, index) => {
-      const kept = stored('donation', page).filter((d) => d.doc.voided !== true);
+    for (const [index, page] of pages.entries()) {
+      const kept = (await stored('donation', page)).filter((d) => d.doc.voided !== true);
       const line = report.fundraisingPages[index];
       expect(line?.currency).toBe('USD');
       expect(line?.totalDonations).toBe(kept.length);
@@ -118,19 +121,21 @@ describe('examples/organizing-report.ts over real HTTP', () => {
         kept.reduce((sum, d) => sum + Number(d.doc.amount), 0),
         2,
       );
-    });
-    const voided = stored('donation').filter((d) => d.doc.voided === true);
+    }
+    const voided = (await stored('donation')).filter((d) => d.doc.voided === true);
     expect(voided).toHaveLength(1);
   });
 
-  it('reports each tag with the number of its taggings', () => {
-    const tags = stored('tag');
-    expect(report.tags).toEqual(
-      tags.map((tag) => ({
+  it('reports each tag with the number of its taggings', async () => {
+    const tags = await stored('tag');
+    const expected: { name: unknown; taggings: number }[] = [];
+    for (const tag of tags) {
+      expected.push({
         name: (tag.doc as JsonObject).name,
-        taggings: stored('tagging', tag).length,
-      })),
-    );
+        taggings: (await stored('tagging', tag)).length,
+      });
+    }
+    expect(report.tags).toEqual(expected);
     expect(report.tags.find((t) => t.name === 'Priority campaign')?.taggings).toBe(2);
     expect(report.tags.reduce((sum, t) => sum + t.taggings, 0)).toBe(counts.tagging);
   });

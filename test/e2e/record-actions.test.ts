@@ -12,8 +12,9 @@ beforeAll(async () => {
   server = testServer(20);
   if (!server.storage) throw new Error('testServer does not expose its storage');
   storage = server.storage;
-  seedActivity(storage, { tenant: 'demo', seed: 5 });
-  tenant = storage.ensureTenant('demo');
+  await server.ready();
+  await seedActivity(storage, { tenant: 'demo', seed: 5 });
+  tenant = await storage.ensureTenant('demo');
   const running = await server.listen();
   report = await recordActions(running.entryPoint, server.keys.write);
 });
@@ -31,17 +32,17 @@ describe('examples/record-actions.ts over real HTTP', () => {
     expect(report.anonymous).toEqual({ status: 200, complete: true, recordReturned: false });
   });
 
-  it('stored the signer once, and no tagging: the add_tags part failed as a whole', () => {
-    const [rosa, ...others] = storage.findByKey(
+  it('stored the signer once, and no tagging: the add_tags part failed as a whole', async () => {
+    const [rosa, ...others] = await storage.findByKey(
       tenant.id,
       'person',
       'email',
       'rosa.delgado@example.org',
     );
     expect(others).toEqual([]);
-    const taggings = storage
-      .listRecords({ tenantId: tenant.id, kind: 'tagging', limit: 10_000, offset: 0 })
-      .filter((t) => (t.doc._refs as Record<string, { id: string }>).person?.id === rosa);
+    const taggings = (
+      await storage.listRecords({ tenantId: tenant.id, kind: 'tagging', limit: 10_000, offset: 0 })
+    ).filter((t) => (t.doc._refs as Record<string, { id: string }>).person?.id === rosa);
     expect(rosa).toBeDefined();
     expect(taggings).toEqual([]);
   });

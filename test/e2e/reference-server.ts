@@ -8,8 +8,13 @@ export interface TestServer {
   /** Entry point URL for in-process calls. */
   entryPoint: string;
   keys: { write: string; read: string; otherTenant: string };
-  /** The server's storage, for seeding more data (`seedActivity`) or checking what it holds. */
+  /**
+   * The server's storage, for seeding more data (`seedActivity`) or checking what it
+   * holds: await `ready()` first.
+   */
   storage?: Storage;
+  /** Resolves once the server's keys and seed are written. */
+  ready(): Promise<void>;
   /** Starts the same app over real HTTP on a free loopback port. */
   listen(): Promise<RunningServer>;
   close(): Promise<void>;
@@ -39,6 +44,7 @@ export function testServer(
     get storage() {
       return kit.storage;
     },
+    ready: () => kit.ready(),
     listen: () => kit.listen(),
     close: () => kit.close(),
   };

@@ -47,7 +47,7 @@ describe('reference server to adis-sdk/webhooks', () => {
   it('delivers SDK writes to an SDK receiver as typed, signed events, once each', async () => {
     const server = kit();
     const receiver = await startReceiver();
-    server.webhooks.subscribe({ url: receiver.url, secret: SECRET });
+    await server.webhooks.subscribe({ url: receiver.url, secret: SECRET });
     const client = await connect(server.entryPoint, {
       apiKey: server.keys.write,
       fetch: server.fetch,
@@ -91,7 +91,7 @@ describe('reference server to adis-sdk/webhooks', () => {
   it('refuses a forged body and a replay past the tolerance with 401', async () => {
     const server = kit();
     const ran: WebhookEvent[] = [];
-    const captured = server.webhooks.subscribe({ secret: SECRET });
+    const captured = await server.webhooks.subscribe({ secret: SECRET });
     const client = await connect(server.entryPoint, {
       apiKey: server.keys.write,
       fetch: server.fetch,

@@ -100,7 +100,7 @@ describe.each(runtimes.map((example) => [example.runtime, example] as const))(
         /^Receiving webhooks on http:\/\/localhost:(\d+)\/webhooks$/,
       );
       receiverUrl = `http://127.0.0.1:${port}/webhooks`;
-      kit.webhooks.subscribe({ url: receiverUrl, secret: SECRET, triggers: ['signature'] });
+      await kit.webhooks.subscribe({ url: receiverUrl, secret: SECRET, triggers: ['signature'] });
     });
     afterAll(async () => {
       await Promise.all(started.map((run) => run.stop()));

@@ -227,8 +227,8 @@ describe('examples/worker-signup', () => {
       });
       return new Response(answer.text, { status: answer.status });
     };
-    const good = kit.webhooks.subscribe({ secret: WEBHOOK_SECRET, handler: toWorker });
-    const bad = kit.webhooks.subscribe({ secret: 'not-the-secret', handler: toWorker });
+    const good = await kit.webhooks.subscribe({ secret: WEBHOOK_SECRET, handler: toWorker });
+    const bad = await kit.webhooks.subscribe({ secret: 'not-the-secret', handler: toWorker });
     const email = `eve-${crypto.randomUUID().slice(0, 8)}@example.org`;
     expect((await postForm(mf, { given_name: 'Eve', email })).status).toBe(200);
 
