@@ -1,7 +1,8 @@
 /**
  * The one query builder of collections (storage/collection-query.ts): the plain
- * and the filtered paths share it, so they must give the same pages, every page query
- * carries the `LIMIT ? + 0` planner trick, and no read prepares a statement twice.
+ * and the filtered paths share it, so they must give the same pages (on every engine),
+ * every page query carries the `LIMIT ? + 0` planner trick, and no read on SQLite
+ * prepares a statement twice.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,11 +11,16 @@ import {
   type ResolvedScope,
 } from '../src/storage/collection-query.js';
 import { SQLITE_COLLECTION_DIALECT } from '../src/storage/sqlite/collections.js';
-import type { SqliteEngine } from '../src/storage/sqlite.js';
-import type { CollectionScope, RecordFilter } from '../src/storage/storage.js';
+import type {
+  CollectionScope,
+  RecordFilter,
+  RecordWrite,
+  Storage,
+} from '../src/storage/storage.js';
+import { engineStorages, STORAGE_ENGINES } from './storage-engines.js';
 import { storageFixture } from './storage-fixture.js';
 
-const { engine: memory } = storageFixture();
+const { memory } = storageFixture();
 
 const BASE = Date.parse('2024-03-01T00:00:00.000Z');
 const minutes = (n: number) => new Date(BASE + n * 60_000).toISOString();
@@ -34,16 +40,15 @@ const PAGES: PageSelection[] = [
   { limit: 1, before: 1 },
 ];
 
-/**
- * 25 people, each signing petition p1, and 5 people of another tenant, on the
- * synchronous engine: these tests are about its SQL, not the async facade.
- */
-function fixture(): { storage: SqliteEngine; whole: CollectionScope; sub: CollectionScope } {
-  const storage = memory();
-  const tenantId = storage.ensureTenant('acme').id;
-  const other = storage.ensureTenant('other').id;
+/** 25 people, each signing petition p1, and 5 people of another tenant. */
+async function fixture<S extends Storage>(
+  storage: S,
+): Promise<{ storage: S; whole: CollectionScope; sub: CollectionScope }> {
+  const tenantId = (await storage.ensureTenant('acme')).id;
+  const other = (await storage.ensureTenant('other')).id;
+  const writes: RecordWrite[] = [];
   const write = (tenant: number, kind: string, id: string, n: number, parent?: string) =>
-    storage.insertRecord({
+    writes.push({
       tenantId: tenant,
       kind,
       id,
@@ -59,6 +64,7 @@ function fixture(): { storage: SqliteEngine; whole: CollectionScope; sub: Collec
     write(tenantId, 'signature', `signature-${n}`, n, 'p1');
   }
   for (let n = 1; n <= 5; n++) write(other, 'person', `theirs-${n}`, n);
+  await storage.insertRecords(writes);
   return {
     storage,
     whole: { tenantId, kind: 'person' },
@@ -66,33 +72,36 @@ function fixture(): { storage: SqliteEngine; whole: CollectionScope; sub: Collec
   };
 }
 
-describe('collection queries', () => {
-  it('the filtered path gives the pages, counts and next-page answers of the plain one', () => {
-    const { storage, whole, sub } = fixture();
+describe.each(STORAGE_ENGINES)('collection pages ($name)', (engine) => {
+  const { open } = engineStorages(engine);
+
+  it('the filtered path gives the pages, counts and next-page answers of the plain one', async () => {
+    const { storage, whole, sub } = await fixture(await open());
     for (const scope of [whole, sub]) {
       const filtered = { ...scope, filters: [EVERYTHING] };
-      expect(storage.countRecords(scope)).toBe(25);
-      expect(storage.countRecords(filtered)).toBe(25);
+      expect(await storage.countRecords(scope)).toBe(25);
+      expect(await storage.countRecords(filtered)).toBe(25);
       for (const page of PAGES) {
-        const plain = storage.listRecords({ ...scope, ...page }).map((record) => record.id);
-        expect(storage.listRecords({ ...filtered, ...page }).map((record) => record.id)).toEqual(
-          plain,
-        );
-        const last = storage.listRecords({ ...scope, ...page }).at(-1);
+        const plain = await storage.listRecords({ ...scope, ...page });
+        const viaFilter = await storage.listRecords({ ...filtered, ...page });
+        expect(viaFilter.map((record) => record.id)).toEqual(plain.map((record) => record.id));
+        const last = plain.at(-1);
         if (last) {
-          expect(storage.hasRecordAfter(filtered, last.seq)).toBe(
-            storage.hasRecordAfter(scope, last.seq),
+          expect(await storage.hasRecordAfter(filtered, last.seq)).toBe(
+            await storage.hasRecordAfter(scope, last.seq),
           );
         }
       }
       // The pages of both paths are the collection, in seq order, nothing else.
-      const all = storage.listRecords({ ...filtered, limit: 100 });
+      const all = await storage.listRecords({ ...filtered, limit: 100 });
       expect(all.map((record) => record.doc.n)).toEqual(
         Array.from({ length: 25 }, (_, i) => i + 1),
       );
     }
   });
+});
 
+describe('collection queries on SQLite', () => {
   it('every page query binds its LIMIT as `? + 0`, plain or filtered, whole or sub-collection', () => {
     const scopes: ResolvedScope[] = [
       { tenantId: 1, kind: 'person' },
@@ -111,8 +120,8 @@ describe('collection queries', () => {
     }
   });
 
-  it('reads a page, a count and a next-page answer again without preparing any statement', () => {
-    const { storage, whole, sub } = fixture();
+  it('reads a page, a count and a next-page answer again without preparing any statement', async () => {
+    const { storage, whole, sub } = await fixture(memory());
     const prepared: string[] = [];
     const database = storage.database;
     const prepare = database.prepare.bind(database);
@@ -120,18 +129,18 @@ describe('collection queries', () => {
       prepared.push(sql);
       return prepare(sql);
     }) as typeof database.prepare;
-    const readAll = () => {
+    const readAll = async () => {
       for (const scope of [whole, sub, { ...whole, filters: [EVERYTHING] }]) {
-        storage.countRecords(scope);
-        storage.hasRecordAfter(scope, 3);
-        for (const page of PAGES) storage.listRecords({ ...scope, ...page });
+        await storage.countRecords(scope);
+        await storage.hasRecordAfter(scope, 3);
+        for (const page of PAGES) await storage.listRecords({ ...scope, ...page });
       }
     };
-    readAll();
+    await readAll();
     expect(prepared.length).toBeGreaterThan(0);
     prepared.length = 0;
-    readAll();
-    readAll();
+    await readAll();
+    await readAll();
     expect(prepared).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPatch, dropNulls } from '../src/domain/merge.js';
 import { createApp, MIGRATIONS, openStorage, seedPeople } from '../src/index.js';
+import { engineStorages, STORAGE_ENGINES } from './storage-engines.js';
 
 const dirs: string[] = [];
 function tempDb(): string {
@@ -15,14 +16,13 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('SqliteStorage', () => {
+describe.each(STORAGE_ENGINES)('storage ($name)', (engine) => {
+  const { open, openKept, rows } = engineStorages(engine);
+
   it('durability: data written through one instance is there after close and reopen', async () => {
-    const path = tempDb();
-    const first = openStorage(path);
+    const { storage: first, reopen } = await openKept();
+    expect(first.engine).toBe(engine.name);
     expect(first.created).toBe(true);
-    expect(first.database.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(first.database.pragma('synchronous', { simple: true })).toBe(2); // FULL
-    expect(first.database.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     await first.putApiKey('durable-key-0001', 'acme', 'write');
     await first.setSetting('demo_token', 'abc');
     const app = createApp({ storage: first });
@@ -37,7 +37,7 @@ describe('SqliteStorage', () => {
     const self = ((await res.json()) as { _links: { self: { href: string } } })._links.self.href;
     await first.close();
 
-    const second = openStorage(path);
+    const second = await reopen();
     expect(second.created).toBe(false);
     expect(await second.getSetting('demo_token')).toBe('abc');
     const again = await createApp({ storage: second }).fetch(
@@ -48,11 +48,10 @@ describe('SqliteStorage', () => {
     const tenant = await second.getTenant('acme');
     expect(tenant).toBeDefined();
     expect(await second.findByIdentifier(tenant?.id ?? 0, 'person', 'crm:1')).toBeDefined();
-    await second.close();
   });
 
   it('keeps totals and side tables in step with inserts and deletes', async () => {
-    const storage = openStorage(':memory:');
+    const storage = await open();
     await seedPeople(storage, { tenant: 'demo', count: 40, seed: 3 });
     const tenant = await storage.ensureTenant('demo');
     const scope = { tenantId: tenant.id, kind: 'person' };
@@ -67,10 +66,17 @@ describe('SqliteStorage', () => {
     expect(await storage.deleteRecord(tenant.id, 'person', first?.id ?? '')).toBe(true);
     expect(await storage.countRecords(scope)).toBe(40 - 1);
     expect(await storage.findByKey(tenant.id, 'person', 'email', email.toLowerCase())).toEqual([]);
-    const identifiers = storage.database.prepare('SELECT count(*) AS n FROM identifiers').get() as {
-      n: number;
-    };
-    expect(identifiers.n).toBe(39);
+    expect(await rows(storage, 'identifiers')).toBe(39);
+  });
+});
+
+describe('SqliteStorage', () => {
+  it('opens a file (making its folder) in WAL mode, fully synchronous, at the newest schema', async () => {
+    const storage = openStorage(tempDb());
+    expect(storage.created).toBe(true);
+    expect(storage.database.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(storage.database.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    expect(storage.database.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     await storage.close();
   });
 
