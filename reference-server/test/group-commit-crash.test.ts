@@ -76,24 +76,24 @@ it('every acknowledged helper call survives kill -9 of the server', async () => 
   await server.exited;
   expect(acknowledged.length).toBeGreaterThanOrEqual(150);
 
-  // Read back through the synchronous engine: the server is gone, the file is ours.
-  const storage = openStorage(db).sqlite;
+  // Read back: the server is gone, the file is ours.
+  const storage = openStorage(db);
   try {
-    const tenant = storage.getTenant('crash');
+    const tenant = await storage.getTenant('crash');
     expect(tenant).toBeDefined();
     const tenantId = tenant?.id as number;
     for (const id of acknowledged) {
-      expect(storage.getRecord(tenantId, 'signature', id), `signature ${id}`).toBeDefined();
+      expect(await storage.getRecord(tenantId, 'signature', id), `signature ${id}`).toBeDefined();
     }
-    const stored = storage.countRecords({
+    const stored = await storage.countRecords({
       tenantId,
       kind: 'signature',
       parent: { kind: 'petition', id: petitionId },
     });
     expect(stored).toBeGreaterThanOrEqual(acknowledged.length);
-    const total = storage.totalsOf(tenantId, 'petition', [petitionId]).get(petitionId);
+    const total = (await storage.totalsOf(tenantId, 'petition', [petitionId])).get(petitionId);
     expect(total?.total_signatures).toBe(stored);
   } finally {
-    storage.close();
+    await storage.close();
   }
 }, 60_000);

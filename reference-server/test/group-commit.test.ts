@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CommitError, createApp, openStorage, type SqliteStorage } from '../src/index.js';
-import type { SqliteEngine } from '../src/storage/sqlite.js';
 import type { RecordWrite } from '../src/storage/storage.js';
 import type { Json } from './helpers.js';
 
@@ -37,10 +36,9 @@ function tempFile(): string {
 }
 
 /** A server on a group-commit storage, called in-process. */
-function server(storage = open()) {
-  // The synchronous engine: nothing else runs yet, and the key is there at once.
-  storage.sqlite.putApiKey(KEY, 'acme', 'write');
-  storage.sqlite.flush();
+async function server(storage = open()) {
+  await storage.putApiKey(KEY, 'acme', 'write');
+  await storage.flush();
   const app = createApp({ storage, logError: () => {}, anonymousRateLimit: false });
   const call = async (method: string, url: string, body?: unknown) => {
     const res = await app.fetch(
@@ -56,7 +54,7 @@ function server(storage = open()) {
   return { storage, call };
 }
 
-type Server = ReturnType<typeof server>;
+type Server = Awaited<ReturnType<typeof server>>;
 
 async function petition(s: Server): Promise<{ href: string; helper: string }> {
   const created = await s.call('POST', 'petitions', { title: 'Save Elm Park' });
@@ -83,18 +81,18 @@ function personWrite(tenantId: number, id: string): RecordWrite {
   };
 }
 
-// The engine's own units of work (`storage.sqlite`, synchronous): what SqliteStorage's
-// transactions and units run on.
 describe('group commit: storage', () => {
   it('units of one turn share one COMMIT, and durable() resolves after it', async () => {
-    const storage = open(tempFile()).sqlite;
-    const tenant = storage.ensureTenant('acme');
+    const storage = open(tempFile());
+    const tenant = await storage.ensureTenant('acme');
     await storage.durable();
     const before = storage.commits;
     const mark = storage.commitMark();
-    for (const id of ['a', 'b', 'c']) {
-      storage.transaction(() => storage.insertRecord(personWrite(tenant.id, id)));
-    }
+    await Promise.all(
+      ['a', 'b', 'c'].map((id) =>
+        storage.transaction(() => storage.insertRecord(personWrite(tenant.id, id))),
+      ),
+    );
     // Another connection (another process would be the same) sees nothing yet.
     const other = new Database(storage.path, { readonly: true });
     try {
@@ -115,46 +113,53 @@ describe('group commit: storage', () => {
   });
 
   it('a unit that throws rolls back alone; the others of its batch commit', async () => {
-    const storage = open().sqlite;
-    const tenant = storage.ensureTenant('acme');
+    const storage = open();
+    const tenant = await storage.ensureTenant('acme');
+    await storage.durable();
+    const before = storage.commits;
     const mark = storage.commitMark();
-    storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'kept-1')));
-    expect(() =>
-      storage.transaction(() => {
-        storage.insertRecord(personWrite(tenant.id, 'lost'));
+    const units = await Promise.allSettled([
+      storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'kept-1'))),
+      storage.transaction(async () => {
+        await storage.insertRecord(personWrite(tenant.id, 'lost'));
         throw new Error('this unit fails');
       }),
-    ).toThrow('this unit fails');
-    storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'kept-2')));
+      storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'kept-2'))),
+    ]);
+    expect(units.map((unit) => unit.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(units[1]?.status === 'rejected' && String(units[1].reason)).toMatch('this unit fails');
     await storage.durable(mark);
-    expect(storage.getRecord(tenant.id, 'person', 'kept-1')).toBeDefined();
-    expect(storage.getRecord(tenant.id, 'person', 'lost')).toBeUndefined();
-    expect(storage.getRecord(tenant.id, 'person', 'kept-2')).toBeDefined();
+    expect(storage.commits - before).toBe(1);
+    expect(await storage.getRecord(tenant.id, 'person', 'kept-1')).toBeDefined();
+    expect(await storage.getRecord(tenant.id, 'person', 'lost')).toBeUndefined();
+    expect(await storage.getRecord(tenant.id, 'person', 'kept-2')).toBeDefined();
   });
 
   it('a failed COMMIT rejects durable() with CommitError and keeps none of the batch', async () => {
-    const storage = open().sqlite;
-    const tenant = storage.ensureTenant('acme');
+    const storage = open();
+    const tenant = await storage.ensureTenant('acme');
     await storage.durable();
     const mark = storage.commitMark();
-    storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'doomed')));
-    failTheCommit(storage);
+    // Both units in one batch: started in the same turn.
+    await Promise.all([
+      storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'doomed'))),
+      failTheCommit(storage),
+    ]);
     await expect(storage.durable(mark)).rejects.toBeInstanceOf(CommitError);
-    expect(storage.getRecord(tenant.id, 'person', 'doomed')).toBeUndefined();
+    expect(await storage.getRecord(tenant.id, 'person', 'doomed')).toBeUndefined();
     // Later work is not affected, and a mark taken after the failure does not see it.
     const next = storage.commitMark();
-    storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'later')));
+    await storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'later')));
     await expect(storage.durable(next)).resolves.toBeUndefined();
-    expect(storage.getRecord(tenant.id, 'person', 'later')).toBeDefined();
+    expect(await storage.getRecord(tenant.id, 'person', 'later')).toBeDefined();
   });
 
-  it('without groupCommit each transaction commits before it returns', async () => {
-    const facade = openStorage(':memory:');
-    opened.push(facade);
-    const storage = facade.sqlite;
-    const tenant = storage.ensureTenant('acme');
+  it('without groupCommit each transaction commits before it resolves', async () => {
+    const storage = openStorage(':memory:');
+    opened.push(storage);
+    const tenant = await storage.ensureTenant('acme');
     const before = storage.commits;
-    storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'x')));
+    await storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'x')));
     expect(storage.commits).toBe(before + 1);
     await expect(storage.durable(0)).resolves.toBeUndefined();
   });
@@ -164,8 +169,8 @@ describe('group commit: storage', () => {
  * Adds a unit to the open batch whose COMMIT will fail: a foreign key checked only at
  * COMMIT (`defer_foreign_keys`) that the unit breaks.
  */
-function failTheCommit(storage: SqliteEngine): void {
-  storage.transaction(() => {
+function failTheCommit(storage: SqliteStorage): Promise<void> {
+  return storage.transaction(() => {
     storage.database.pragma('defer_foreign_keys = ON');
     storage.database
       .prepare('INSERT INTO identifiers (tenant_id, kind, identifier, seq) VALUES (?, ?, ?, ?)')
@@ -175,7 +180,7 @@ function failTheCommit(storage: SqliteEngine): void {
 
 describe('group commit: over the app', () => {
   it('concurrent helper calls share one COMMIT and are all acknowledged', async () => {
-    const s = server();
+    const s = await server();
     const { href, helper } = await petition(s);
     const before = s.storage.commits;
     const results = await Promise.all(
@@ -187,7 +192,7 @@ describe('group commit: over the app', () => {
   });
 
   it('a call that fails in a batch gets its own error; the others are kept', async () => {
-    const s = server();
+    const s = await server();
     const { href, helper } = await petition(s);
     const before = s.storage.commits;
     // Two signatures claiming the same identifier: the second one's unit (its person
@@ -207,14 +212,15 @@ describe('group commit: over the app', () => {
   });
 
   it('a failed COMMIT answers 500 to every call of the batch, and nothing is kept', async () => {
-    const s = server();
+    const s = await server();
     const { href, helper } = await petition(s);
     const calls = [1, 2, 3].map((n) => s.call('POST', helper, signer(n)));
     // A read in the same batch sees the uncommitted signatures, so it must fail too
     // rather than show them.
     const read = s.call('GET', href);
-    failTheCommit(s.storage.sqlite);
+    const failing = failTheCommit(s.storage);
     const results = await Promise.all(calls);
+    await failing;
     for (const result of results) {
       expect(result.status).toBe(500);
       expect(result.body['std:error'].resource_status[0].error_descriptions[0].error_code).toBe(
@@ -229,7 +235,7 @@ describe('group commit: over the app', () => {
   });
 
   it('an answer that shows a write comes after the COMMIT holding it', async () => {
-    const s = server();
+    const s = await server();
     const { href, helper } = await petition(s);
     const before = s.storage.commits;
     const write = s.call('POST', helper, signer(1));
@@ -243,7 +249,7 @@ describe('group commit: over the app', () => {
   });
 
   it('a read right after an acknowledged write sees it, from another connection too', async () => {
-    const s = server(open(tempFile()));
+    const s = await server(open(tempFile()));
     const { helper } = await petition(s);
     const signed = await s.call('POST', helper, signer(1));
     expect(signed.status).toBe(201);

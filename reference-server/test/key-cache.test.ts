@@ -1,15 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openStorage } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { KeyCache } from '../src/storage/key-cache.js';
 import { errorOf, harness, READ, WRITE } from './helpers.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { engineStorages, STORAGE_ENGINES } from './storage-engines.js';
 
 describe('API key cache', () => {
   it('refuses a removed key at once, though it was just used', async () => {
@@ -36,37 +28,36 @@ describe('API key cache', () => {
     expect(tags.body.total_records).toBe(0);
     expect((await h.storage.authenticate(READ))?.tenant.name).toBe('elsewhere');
   });
+});
 
-  // The SQLite engine's own cache, through its synchronous units of work.
-  it('does not keep a key read inside a transaction that rolls back', () => {
-    const storage = openStorage(':memory:').sqlite;
-    expect(() =>
-      storage.transaction(() => {
-        storage.putApiKey('rolled-back-key', 'acme', 'write');
-        expect(storage.authenticate('rolled-back-key')?.access).toBe('write');
+// Each engine keeps its own cache of keys: it must follow rollbacks and other instances.
+describe.each(STORAGE_ENGINES)('API key cache of the storage ($name)', (engine) => {
+  const { open, openKept } = engineStorages(engine);
+
+  it('does not keep a key read inside a transaction that rolls back', async () => {
+    const storage = await open();
+    await expect(
+      storage.transaction(async () => {
+        await storage.putApiKey('rolled-back-key', 'acme', 'write');
+        expect((await storage.authenticate('rolled-back-key'))?.access).toBe('write');
         throw new Error('roll back');
       }),
-    ).toThrow('roll back');
-    expect(storage.authenticate('rolled-back-key')).toBeUndefined();
-    storage.close();
+    ).rejects.toThrow('roll back');
+    expect(await storage.authenticate('rolled-back-key')).toBeUndefined();
   });
 
-  it('sees keys removed by another connection to the same file within its time limit', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'adis-keys-'));
-    dirs.push(dir);
-    const path = join(dir, 'adis.db');
-    const server = openStorage(path).sqlite;
-    const other = openStorage(path).sqlite;
-    server.putApiKey('shared-file-key', 'acme', 'read', 'keys-file');
-    expect(server.authenticate('shared-file-key')?.access).toBe('read');
-    other.removeApiKeys('keys-file');
-    // The cache answers for at most its time limit (one second), then asks the file.
+  it('sees keys removed by another instance on the same database within its time limit', async () => {
+    const { storage: server, reopen } = await openKept();
+    const other = await reopen();
+    await server.putApiKey('shared-file-key', 'acme', 'read', 'keys-file');
+    expect((await server.authenticate('shared-file-key'))?.access).toBe('read');
+    expect(await other.removeApiKeys('keys-file')).toBe(1);
+    // The cache answers for at most its time limit (one second), then asks the database.
     const deadline = Date.now() + 1500;
-    while (server.authenticate('shared-file-key') !== undefined) {
+    while ((await server.authenticate('shared-file-key')) !== undefined) {
       expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    other.close();
-    server.close();
   });
 });
 
