@@ -18,7 +18,10 @@ import {
 import type { RecordWrite } from '../src/storage/storage.js';
 
 const opened: SqliteStorage[] = [];
+/** The gates of the test: opened before closing, should a failed test have left one shut. */
+const gates: (() => void)[] = [];
 afterEach(async () => {
+  for (const open of gates.splice(0)) open();
   await Promise.all(opened.splice(0).map((storage) => storage.close()));
 });
 
@@ -47,12 +50,17 @@ async function setUp(options: SqliteStorageOptions = {}) {
   return { storage, insert, get, people };
 }
 
-/** A promise the test resolves when it chooses. */
+/**
+ * A promise the test resolves when it chooses; opened after the test anyway, so that a
+ * failed expectation does not leave a transaction holding the lock (and the storage's
+ * closing waiting behind it).
+ */
 function gate(): { opened: Promise<void>; open(): void } {
   let open = () => {};
   const opened = new Promise<void>((resolve) => {
     open = resolve;
   });
+  gates.push(() => open());
   return { opened, open };
 }
 
