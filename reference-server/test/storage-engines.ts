@@ -122,9 +122,15 @@ export function engineStorages(engine: StorageEngineCase): {
   /** {@link EngineSuite.openKept}; the storage and every reopened one closed after the test. */
   openKept(): Promise<{ storage: Storage; reopen(): Promise<Storage> }>;
   rows(storage: Storage, table: string): Promise<number>;
+  /**
+   * One storage for the whole suite, filled by `fill` on first use and closed after the
+   * suite: for tests that only read, so that a slow fill is paid once.
+   */
+  shared<T>(fill: (storage: Storage) => Promise<T>): () => Promise<T>;
 } {
   let made: Promise<EngineSuite> | undefined;
   const opened: Storage[] = [];
+  const suiteOpened: Storage[] = [];
   const suite = () => {
     made ??= engine.suite(`storage_${engine.name}`);
     return made;
@@ -133,6 +139,7 @@ export function engineStorages(engine: StorageEngineCase): {
     await Promise.all(opened.splice(0).map((storage) => storage.close()));
   });
   afterAll(async () => {
+    await Promise.all(suiteOpened.splice(0).map((storage) => storage.close()));
     if (made) await (await made).tearDown();
     made = undefined;
   });
@@ -156,6 +163,17 @@ export function engineStorages(engine: StorageEngineCase): {
     },
     async rows(storage, table) {
       return (await suite()).rows(storage, table);
+    },
+    shared<T>(fill: (storage: Storage) => Promise<T>) {
+      let filled: Promise<T> | undefined;
+      return () => {
+        filled ??= (async () => {
+          const storage = await (await suite()).open();
+          suiteOpened.push(storage);
+          return fill(storage);
+        })();
+        return filled;
+      };
     },
   };
 }

@@ -19,8 +19,7 @@ const days = (n: number) => new Date(BASE + n * 86_400_000).toISOString();
  * two dates order the records differently. Every third person shares an email address.
  * 20 signatures alternate between petitions p1 and p2, with people interleaved.
  */
-async function fixture(open: () => Promise<Storage>) {
-  const storage = await open();
+async function filled(storage: Storage) {
   const tenant = (await storage.ensureTenant('acme')).id;
   const other = (await storage.ensureTenant('other')).id;
   const record = (
@@ -142,7 +141,8 @@ async function expectPaging(storage: Storage, scope: CollectionScope, want: Stor
 }
 
 describe.each(STORAGE_ENGINES)('date filters ($name)', (engine) => {
-  const { open } = engineStorages(engine);
+  // The tests only read: one fixture for the suite.
+  const fixture = engineStorages(engine).shared(filled);
 
   const ops: readonly [DateFilter['op'], (a: string, b: string) => boolean][] = [
     ['eq', (a, b) => a === b],
@@ -154,7 +154,7 @@ describe.each(STORAGE_ENGINES)('date filters ($name)', (engine) => {
   ];
 
   it('compare created_date with each operator', async () => {
-    const { storage, tenant } = await fixture(open);
+    const { storage, tenant } = await fixture();
     const scope = { tenantId: tenant, kind: 'person' };
     const pivot = minutes(10); // person u10's creation
     const counts = { eq: 1, ne: 29, gt: 19, ge: 20, lt: 10, le: 11 };
@@ -179,7 +179,7 @@ describe.each(STORAGE_ENGINES)('date filters ($name)', (engine) => {
   });
 
   it('compare modified_date with each operator', async () => {
-    const { storage, tenant } = await fixture(open);
+    const { storage, tenant } = await fixture();
     const scope = { tenantId: tenant, kind: 'person' };
     // Modified on day (i * 7) % 30: days 0..29 once each; day 14 is person u2.
     const pivot = days(14);
@@ -205,7 +205,7 @@ describe.each(STORAGE_ENGINES)('date filters ($name)', (engine) => {
   });
 
   it('combine with AND, including a range on one column', async () => {
-    const { storage, tenant } = await fixture(open);
+    const { storage, tenant } = await fixture();
     const scope = { tenantId: tenant, kind: 'person' };
     const filters: RecordFilter[] = [
       { column: 'created_date', op: 'ge', value: minutes(5) },
@@ -235,7 +235,7 @@ describe.each(STORAGE_ENGINES)('date filters ($name)', (engine) => {
   });
 
   it('accept only the known columns and operators', async () => {
-    const { storage, tenant } = await fixture(open);
+    const { storage, tenant } = await fixture();
     const bad = (filter: unknown) =>
       storage.countRecords({ tenantId: tenant, kind: 'person', filters: [filter as DateFilter] });
     await expect(bad({ column: 'doc', op: 'eq', value: 'x' })).rejects.toThrow(RangeError);
@@ -254,10 +254,11 @@ describe.each(STORAGE_ENGINES)('date filters ($name)', (engine) => {
 });
 
 describe.each(STORAGE_ENGINES)('key filters ($name)', (engine) => {
-  const { open } = engineStorages(engine);
+  // The tests only read: one fixture for the suite.
+  const fixture = engineStorages(engine).shared(filled);
 
   it('select the records with that lookup key, only of the tenant and kind', async () => {
-    const { storage, tenant, other } = await fixture(open);
+    const { storage, tenant, other } = await fixture();
     const scope = { tenantId: tenant, kind: 'person' };
     const shared: CollectionScope = {
       ...scope,
@@ -299,7 +300,7 @@ describe.each(STORAGE_ENGINES)('key filters ($name)', (engine) => {
   });
 
   it('combine with date filters', async () => {
-    const { storage, tenant } = await fixture(open);
+    const { storage, tenant } = await fixture();
     const scope = { tenantId: tenant, kind: 'person' };
     const filters: RecordFilter[] = [
       { key: 'email', value: 'shared@example.org' },
@@ -332,10 +333,11 @@ describe.each(STORAGE_ENGINES)('key filters ($name)', (engine) => {
 });
 
 describe.each(STORAGE_ENGINES)('filters in a sub-collection ($name)', (engine) => {
-  const { open } = engineStorages(engine);
+  // The tests only read: one fixture for the suite.
+  const fixture = engineStorages(engine).shared(filled);
 
   it('apply to the records under the parent only', async () => {
-    const { storage, tenant } = await fixture(open);
+    const { storage, tenant } = await fixture();
     const scope: CollectionScope = {
       tenantId: tenant,
       kind: 'signature',
@@ -400,7 +402,7 @@ describe.each(STORAGE_ENGINES)('filters in a sub-collection ($name)', (engine) =
   });
 
   it('select nothing under a parent that does not exist', async () => {
-    const { storage, tenant } = await fixture(open);
+    const { storage, tenant } = await fixture();
     const scope: CollectionScope = {
       tenantId: tenant,
       kind: 'signature',
@@ -414,10 +416,11 @@ describe.each(STORAGE_ENGINES)('filters in a sub-collection ($name)', (engine) =
 });
 
 describe.each(STORAGE_ENGINES)('without filters ($name)', (engine) => {
-  const { open } = engineStorages(engine);
+  // The tests only read: one fixture for the suite.
+  const fixture = engineStorages(engine).shared(filled);
 
   it('collections are unchanged, and an empty filter list is no filter', async () => {
-    const { storage, tenant } = await fixture(open);
+    const { storage, tenant } = await fixture();
     const people = { tenantId: tenant, kind: 'person' };
     const all = await everything(storage, people);
     expect(ids(all)).toEqual(Array.from({ length: 30 }, (_, i) => `u${i}`));
@@ -435,7 +438,7 @@ describe.each(STORAGE_ENGINES)('without filters ($name)', (engine) => {
   });
 
   it('a filter matching everything gives the same pages as no filter', async () => {
-    const { storage, tenant } = await fixture(open);
+    const { storage, tenant } = await fixture();
     const people = { tenantId: tenant, kind: 'person' };
     const all = await everything(storage, people);
     const always: CollectionScope = {
