@@ -7,15 +7,18 @@
  * storage a schema of its own in it: a storage as empty as a new `:memory:` one, made
  * in tens of milliseconds (a database takes a quarter of a second).
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, afterEach } from 'vitest';
 import { PostgresConnection } from '../src/storage/postgres/connection.js';
 import { migrate } from '../src/storage/postgres/migrations.js';
 import { PostgresStorage } from '../src/storage/postgres.js';
 import { openStorage } from '../src/storage/sqlite.js';
 import type { Storage } from '../src/storage/storage.js';
-import { type PlannedDatabase, planDatabase } from './postgres/database.js';
+import {
+  freshSchema,
+  type PlannedDatabase,
+  planDatabase,
+  schemaName,
+} from './postgres/database.js';
 
 /** The engine of this run: `sqlite` unless `ADIS_TEST_ENGINE=postgres`. */
 export const TEST_ENGINE: 'sqlite' | 'postgres' =
@@ -70,14 +73,14 @@ export function testStorage(defaultNamespace?: string): TestStorage {
     return { storage: openStorage(':memory:', options), ready: Promise.resolve() };
   }
   const db = database();
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = schemaName('t');
   // No connection is made before `ready` has made the database and the schema.
   const connection = new PostgresConnection(db.url, { schema, poolSize: 4, idleTimeoutMs: 500 });
   const storage = new PostgresStorage(connection, true, options);
   opened.push(storage);
   const ready = db
     .create()
-    .then(() => createSchema(db.url, schema))
+    .then(() => freshSchema(db.url, schema))
     .then(() => migrate(connection))
     .then(() => undefined);
   // A failure is every use's answer (callers await it), never an unhandled rejection.
@@ -118,14 +121,4 @@ function afterReady<T extends object>(target: T, ready: Promise<void>): T {
       };
     },
   });
-}
-
-async function createSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`CREATE SCHEMA ${schema}`);
-  } finally {
-    await client.end();
-  }
 }

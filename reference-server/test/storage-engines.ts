@@ -6,16 +6,14 @@
  * own, dropped after it, and each storage a schema of its own in it: as empty as a new
  * `:memory:` one, made in milliseconds.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach } from 'vitest';
 import { openPostgresStorage, type PostgresStorage } from '../src/storage/postgres.js';
 import { openStorage, type SqliteStorage } from '../src/storage/sqlite.js';
 import type { Storage, StorageEngineName } from '../src/storage/storage.js';
-import { type FreshDatabase, freshDatabase } from './postgres/database.js';
+import { type FreshDatabase, freshDatabase, freshSchema } from './postgres/database.js';
 
 /** Where one suite's storages live: how to open a new empty one, and the clean-up. */
 export interface EngineSuite {
@@ -71,14 +69,7 @@ const postgres: StorageEngineCase = {
   async suite(suite) {
     const db: FreshDatabase = await freshDatabase(suite);
     const openKept = async () => {
-      const schema = `s_${randomBytes(6).toString('hex')}`;
-      const client = new pg.Client({ connectionString: db.url });
-      await client.connect();
-      try {
-        await client.query(`CREATE SCHEMA ${schema}`);
-      } finally {
-        await client.end();
-      }
+      const schema = await freshSchema(db.url);
       const open = () => openPostgresStorage(db.url, { schema, poolSize: 4, idleTimeoutMs: 500 });
       return { storage: await open(), reopen: open };
     };
