@@ -12,6 +12,17 @@ import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+/**
+ * Files on the harness that test the HTTP layer alone (CORS, hostile bytes, rate limits,
+ * the access log): the same on every engine, and among the slowest. Left out to keep CI
+ * under its time.
+ */
+const HTTP_ONLY = new Set([
+  'test/browser-access.test.ts',
+  'test/hostile-input.test.ts',
+  'test/key-rate-limit.test.ts',
+  'test/access-log.test.ts',
+]);
 /** An import of one of the harnesses: the file's server runs on the run's engine. */
 const ON_THE_HARNESS = /from '\.\.?\/(helpers|helpers-setup|an-server)\.js'/;
 
@@ -20,6 +31,7 @@ function harnessTests(dir: string): string[] {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory()) return entry.name === 'postgres' ? [] : harnessTests(path);
     if (!entry.name.endsWith('.test.ts')) return [];
+    if (HTTP_ONLY.has(path)) return [];
     return ON_THE_HARNESS.test(readFileSync(join(root, path), 'utf8')) ? [path] : [];
   });
 }

@@ -151,6 +151,12 @@ export interface TestServerOptions {
    * it; tenants then get its namespace (`action_network:<id>`).
    */
   app?: Omit<AppOptions, 'storage'>;
+  /**
+   * Makes the database of the server and of each `reset()`, given the namespace of the
+   * tenants it creates. Default: a new in-memory SQLite database. Give a function to run
+   * the same tests on another engine (the SDK's own tests make a PostgreSQL schema).
+   */
+  database?: (options: { defaultNamespace: string }) => Storage;
 }
 
 /**
@@ -307,7 +313,10 @@ export function createTestServer(
   };
   const fresh = (): Backend => {
     // Tenants get the preset's namespace: identifiers `action_network:<id>` under Action Network's.
-    const storage = openStorage(':memory:', { defaultNamespace: preset.namespace });
+    const defaultNamespace = preset.namespace;
+    const storage = options.database
+      ? options.database({ defaultNamespace })
+      : openStorage(':memory:', { defaultNamespace });
     const write = async () => {
       await storage.transaction(async () => {
         for (const key of keyList) await storage.putApiKey(key.token, key.tenant, key.access);

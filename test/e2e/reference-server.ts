@@ -1,5 +1,6 @@
 import type { AppOptions, RunningServer, Storage } from '../../reference-server/src/index.js';
 import { createTestServer } from '../../reference-server/src/testing.js';
+import { TEST_ENGINE, testStorage } from '../../reference-server/test/engine.js';
 
 /** A reference server for one test file: in-memory SQLite, two tenants, three keys. */
 export interface TestServer {
@@ -36,7 +37,14 @@ export function testServer(
   people = 0,
   options: Partial<Omit<AppOptions, 'storage'>> = {},
 ): TestServer & { storage: Storage } {
-  const kit = createTestServer({ seed: people > 0 ? { people } : false, app: options });
+  const kit = createTestServer({
+    seed: people > 0 ? { people } : false,
+    app: options,
+    // With ADIS_TEST_ENGINE=postgres (npm run test:e2e:postgres), a PostgreSQL schema.
+    ...(TEST_ENGINE === 'postgres'
+      ? { database: ({ defaultNamespace }) => testStorage(defaultNamespace).storage }
+      : {}),
+  });
   return {
     fetch: kit.fetch,
     entryPoint: kit.entryPoint,
