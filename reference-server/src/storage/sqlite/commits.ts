@@ -182,16 +182,24 @@ export class SqliteCommits {
         this.tx.release.run();
         return result;
       } catch (error) {
-        if (this.connection.inTransaction) {
-          this.tx.rollbackTo.run();
-          this.tx.release.run();
-        } else if (this.batch) {
-          this.failBatch(error);
-        }
+        this.undoUnit(error);
         throw error;
       }
     } finally {
       release();
+    }
+  }
+
+  /**
+   * A unit threw: its savepoint is rolled back alone; if SQLite already rolled the whole
+   * transaction back, the batch it was in is lost and its requests are told.
+   */
+  private undoUnit(error: unknown): void {
+    if (this.connection.inTransaction) {
+      this.tx.rollbackTo.run();
+      this.tx.release.run();
+    } else if (this.batch) {
+      this.failBatch(error);
     }
   }
 
@@ -203,12 +211,7 @@ export class SqliteCommits {
       this.tx.release.run();
       return result;
     } catch (error) {
-      if (this.connection.inTransaction) {
-        this.tx.rollbackTo.run();
-        this.tx.release.run();
-      } else if (this.batch) {
-        this.failBatch(error);
-      }
+      this.undoUnit(error);
       throw error;
     }
   }
