@@ -6,7 +6,7 @@
  * ```ts
  * import { createApp, openStorage, startServer } from 'adis-server';
  * const storage = openStorage(':memory:');
- * storage.putApiKey('secret', 'demo', 'write');
+ * await storage.putApiKey('secret', 'demo', 'write');
  * const running = await startServer({ app: createApp({ storage }), port: 0 });
  * ```
  */
@@ -65,9 +65,15 @@ export {
 export { type RunningServer, type StartServerOptions, startServer } from './server.js';
 export { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts.js';
 export {
+  openPostgresStorage,
+  PostgresStorage,
+  type PostgresStorageOptions,
+} from './storage/postgres.js';
+export {
   hashToken,
   MIGRATIONS,
   openStorage,
+  SqliteEngine,
   SqliteStorage,
   type SqliteStorageOptions,
 } from './storage/sqlite.js';
@@ -78,14 +84,18 @@ export type {
   IdempotentAnswer,
   JsonObject,
   LookupKey,
+  LookupOptions,
   PageQuery,
   ParentRef,
+  ReadOptions,
   RecordWrite,
   Storage,
+  StorageEngineName,
   StoredRecord,
   Tenant,
+  UnitOptions,
 } from './storage/storage.js';
-export { CommitError } from './storage/storage.js';
+export { CommitError, StorageUnavailableError } from './storage/storage.js';
 export type { Backoff } from './webhooks/backoff.js';
 export {
   DEFAULT_RETRY_WINDOW_MS,
