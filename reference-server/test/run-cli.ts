@@ -3,12 +3,16 @@
  * stops what the test left running.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The reference server's package folder (where `src/cli.ts` is). */
 export const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = resolve(serverDir, '..', 'node_modules', '.bin', 'tsx');
+// tsx's loader, by absolute URL so it resolves from any working directory. Node runs
+// the server itself: the `tsx` command would run it in a grandchild, which a SIGKILL
+// of the child leaves serving (and leaks after the test).
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const children: ChildProcess[] = [];
 
 /** A running command line: its process, its entry point once ready, its exit code. */
@@ -27,7 +31,8 @@ export interface CliRunOptions {
 }
 
 /**
- * Runs `tsx src/cli.ts ...args`, in the server folder unless `options.cwd` says otherwise.
+ * Runs `node --import tsx src/cli.ts ...args` (one process, so killing it kills the
+ * server), in the server folder unless `options.cwd` says otherwise.
  *
  * @example
  * ```ts
@@ -36,15 +41,19 @@ export interface CliRunOptions {
  * ```
  */
 export function runCli(args: readonly string[], options: CliRunOptions = {}): CliRun {
-  const child = spawn(tsx, [resolve(serverDir, 'src/cli.ts'), ...args], {
-    cwd: options.cwd ?? serverDir,
-    // tsx reads tsconfig.json (its `adis-sdk/schema` path) from the working directory.
-    env: {
-      TSX_TSCONFIG_PATH: resolve(serverDir, 'tsconfig.json'),
-      ...(options.env ?? process.env),
+  const child = spawn(
+    process.execPath,
+    ['--import', tsxLoader, resolve(serverDir, 'src/cli.ts'), ...args],
+    {
+      cwd: options.cwd ?? serverDir,
+      // tsx reads tsconfig.json (its `adis-sdk/schema` path) from the working directory.
+      env: {
+        TSX_TSCONFIG_PATH: resolve(serverDir, 'tsconfig.json'),
+        ...(options.env ?? process.env),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   children.push(child);
   let stdout = '';
   let stderr = '';

@@ -149,6 +149,9 @@ describe('two instances on one PostgreSQL database', () => {
     };
     await Promise.all(Array.from({ length: 10 }, (_, index) => client(index)));
     expect(killed).toBe(true);
+    // The server process itself died: nothing answers on its port any more.
+    expect(await a.run.exited).toBeNull();
+    await expect(call(a, 'GET', 'petitions', KEY)).rejects.toThrow();
     expect(acknowledged.size).toBeGreaterThan(100);
     // Everything acknowledged by either instance is there, read through the survivor.
     let total = 0;
