@@ -13,14 +13,10 @@ import base from './vitest.config.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /**
- * Files on the harness left out, to keep CI under its time: those that test the HTTP
- * layer alone (CORS, hostile bytes, rate limits, the access log, raw requests, the read
- * path's caching, the entry point, curies and metadata), SQLite's group commit, and the
- * presets' files, which render through the same storage calls the files kept make (the
- * Action Network server's own tests run here all the same: test/action-network/).
+ * Files on the harness left out: SQLite's group commit, which PostgreSQL does not have
+ * (its own durability tests are under test/postgres/).
  */
-const LEFT_OUT =
-  /^test\/(browser-access|hostile-input|key-rate-limit|access-log|entry-point|curie-prefix|raw-http|read-path-http|metadata|group-commit|preset-[a-z-]+)\.test\.ts$/;
+const LEFT_OUT = /^test\/group-commit[a-z-]*\.test\.ts$/;
 /** An import of one of the harnesses: the file's server runs on the run's engine. */
 const ON_THE_HARNESS = /from '\.\.?\/(helpers|helpers-setup|an-server)\.js'/;
 
