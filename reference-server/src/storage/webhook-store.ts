@@ -14,6 +14,9 @@
  */
 import type { JsonObject } from './storage.js';
 
+/** Attempts kept per subscription by every engine: the newest, enough to read a day of retries. */
+export const ATTEMPTS_KEPT = 300;
+
 /** Where a subscription came from: the operator's `--webhooks` file, or the API. */
 export type SubscriptionSource = 'file' | 'api';
 
@@ -159,7 +162,7 @@ export interface WebhookStore {
    * cursor to `advanceTo` (the last event delivered or skipped) and clears the failure
    * state; `failed` sets `nextAttemptMs` and, if not yet set, `failingSinceMs`;
    * `gave_up` switches the subscription off with `disabledReason`.
-   * Keeps the newest attempts of each subscription only (a few hundred). Undefined,
+   * Keeps the newest {@link ATTEMPTS_KEPT} attempts of each subscription only. Undefined,
    * and nothing written, when the subscription was deleted while the attempt ran.
    */
   recordAttempt(

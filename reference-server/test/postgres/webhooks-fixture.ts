@@ -1,20 +1,14 @@
 /**
- * What the PostgreSQL webhook store's tests share: a migrated database of their own, as
- * many connections to it (server processes) as a test needs, tenants, and the values
- * of subscriptions, events and attempts.
+ * A migrated PostgreSQL database of its own for the webhook store's tests with several
+ * processes: as many connections to it (server processes) as a test needs, and tenants.
+ * The values they write are test/webhook-values.ts.
  */
-import { expect } from 'vitest';
 import { PostgresConnection } from '../../src/storage/postgres/connection.js';
 import { migrate } from '../../src/storage/postgres/migrations.js';
 import {
   PostgresWebhookStore,
   type PostgresWebhookStoreOptions,
 } from '../../src/storage/postgres/webhooks.js';
-import type {
-  DeliveryAttempt,
-  NewWebhookSubscription,
-  WebhookStore,
-} from '../../src/storage/webhook-store.js';
 import { freshDatabase } from './database.js';
 
 /** A migrated database and what opens stores on it. */
@@ -80,74 +74,4 @@ export async function webhookDatabase(prefix: string): Promise<WebhookDatabase> 
       await database.drop();
     },
   };
-}
-
-/** A new subscription's values. */
-export function subscription(
-  tenantId: number,
-  id: string,
-  extra: Partial<NewWebhookSubscription> = {},
-): NewWebhookSubscription {
-  return {
-    id,
-    tenantId,
-    url: `https://example.org/${id}`,
-    secret: `secret-${id}`,
-    triggers: ['*'],
-    source: 'api',
-    createdMs: 1_700_000_000_000,
-    ...extra,
-  };
-}
-
-let keys = 0;
-
-/** Appends an event of `type` for `tenantId`; resolves to its seq. */
-export function append(store: WebhookStore, tenantId: number, type = 'signature'): Promise<number> {
-  keys++;
-  return store.appendEvent({
-    tenantId,
-    type,
-    idempotencyKey: `key-${keys}`,
-    payload: { record: { kind: type, id: `r${keys}`, doc: { n: keys } } },
-    createdMs: 1_700_000_000_000 + keys,
-  });
-}
-
-/** An attempt's values. */
-export function attempt(
-  subscriptionId: string,
-  outcome: DeliveryAttempt['outcome'],
-  extra: Partial<DeliveryAttempt> = {},
-): Omit<DeliveryAttempt, 'id'> {
-  return {
-    subscriptionId,
-    firstSeq: 1,
-    lastSeq: 1,
-    eventCount: 1,
-    attempt: 1,
-    atMs: 1_700_000_000_000,
-    outcome,
-    durationMs: 5,
-    ...extra,
-  };
-}
-
-/**
- * Waits until `store` reads the outbox through `seq` (an event of `tenantId`): a
- * transaction of another test, anywhere on the cluster, may hold the horizon back a
- * moment. Afterwards the store's reads up to `seq` are settled (its bound only grows).
- *
- * @example
- * ```ts
- * await settled(store, tenantId, await append(store, tenantId));
- * ```
- */
-export async function settled(store: WebhookStore, tenantId: number, seq: number): Promise<void> {
-  await expect
-    .poll(async () => (await store.eventsAfter(tenantId, seq - 1, 1)).map((event) => event.seq), {
-      timeout: 5_000,
-      interval: 20,
-    })
-    .toEqual([seq]);
 }

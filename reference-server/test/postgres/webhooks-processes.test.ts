@@ -6,14 +6,9 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { append, settled, subscription } from '../webhook-values.js';
 import { freshDatabase } from './database.js';
-import {
-  append,
-  settled,
-  subscription,
-  type WebhookDatabase,
-  webhookDatabase,
-} from './webhooks-fixture.js';
+import { type WebhookDatabase, webhookDatabase } from './webhooks-fixture.js';
 
 let db: WebhookDatabase;
 beforeAll(async () => {

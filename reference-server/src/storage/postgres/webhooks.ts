@@ -18,21 +18,19 @@
  *   delivery worker also polls, which finds what other processes appended).
  */
 import type { JsonObject } from '../storage.js';
-import type {
-  DeliveryAttempt,
-  DeliveryOutcome,
-  NewWebhookEvent,
-  NewWebhookSubscription,
-  SubscriptionSource,
-  WebhookEvent,
-  WebhookStore,
-  WebhookSubscription,
+import {
+  ATTEMPTS_KEPT,
+  type DeliveryAttempt,
+  type DeliveryOutcome,
+  type NewWebhookEvent,
+  type NewWebhookSubscription,
+  type SubscriptionSource,
+  type WebhookEvent,
+  type WebhookStore,
+  type WebhookSubscription,
 } from '../webhook-store.js';
 import type { PostgresConnection } from './connection.js';
 import { OutboxHorizon } from './outbox-horizon.js';
-
-/** Attempts kept per subscription: the newest ones, as SQLite keeps. */
-export const ATTEMPTS_KEPT = 300;
 
 /** Outbox events one {@link PostgresWebhookStore.pruneEvents} deletes at most. */
 export const PRUNE_BATCH = 500;

@@ -10,19 +10,17 @@
  */
 import type Database from 'better-sqlite3';
 import type { JsonObject } from '../storage.js';
-import type {
-  DeliveryAttempt,
-  DeliveryOutcome,
-  NewWebhookEvent,
-  NewWebhookSubscription,
-  SubscriptionSource,
-  WebhookEvent,
-  WebhookSubscription,
+import {
+  ATTEMPTS_KEPT,
+  type DeliveryAttempt,
+  type DeliveryOutcome,
+  type NewWebhookEvent,
+  type NewWebhookSubscription,
+  type SubscriptionSource,
+  type WebhookEvent,
+  type WebhookSubscription,
 } from '../webhook-store.js';
 import type { RepositoryConnection } from './connection.js';
-
-/** Attempts kept per subscription: the newest ones, enough to read a day of retries. */
-export const ATTEMPTS_KEPT = 300;
 
 /** Outbox events one {@link SqliteWebhookStore.pruneEvents} deletes at most. */
 export const PRUNE_BATCH = 500;
