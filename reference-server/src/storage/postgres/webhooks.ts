@@ -19,12 +19,20 @@
  */
 import type { JsonObject } from '../storage.js';
 import {
+  ATTEMPT_COLUMNS,
+  type AttemptRow,
+  attemptValues,
+  NEW_ATTEMPT_COLUMNS,
+  SUBSCRIPTION_COLUMNS,
+  type SubscriptionRow,
+  toAttempt,
+  toSubscription,
+} from '../webhook-rows.js';
+import {
   ATTEMPTS_KEPT,
   type DeliveryAttempt,
-  type DeliveryOutcome,
   type NewWebhookEvent,
   type NewWebhookSubscription,
-  type SubscriptionSource,
   type WebhookEvent,
   type WebhookStore,
   type WebhookSubscription,
@@ -58,21 +66,6 @@ export interface PostgresWebhookStoreOptions {
 /** Bigint columns come back from `pg` as text; integer columns as numbers. */
 type Int8 = string | number;
 
-interface SubscriptionRow {
-  id: string;
-  tenant_id: number;
-  url: string;
-  secret: string;
-  triggers: string[];
-  source: SubscriptionSource;
-  active: boolean;
-  disabled_reason: string | null;
-  created_ms: Int8;
-  cursor: Int8;
-  next_attempt_ms: Int8 | null;
-  failing_since_ms: Int8 | null;
-}
-
 /** An event as `json_agg` gives it (numbers are JSON numbers there). */
 interface EventJson {
   seq: number;
@@ -82,27 +75,6 @@ interface EventJson {
   payload: JsonObject;
   created_ms: number;
 }
-
-interface AttemptRow {
-  id: Int8;
-  subscription_id: string;
-  first_seq: Int8;
-  last_seq: Int8;
-  event_count: number;
-  attempt: number;
-  at_ms: Int8;
-  outcome: DeliveryOutcome;
-  status: number | null;
-  error: string | null;
-  next_attempt_ms: Int8 | null;
-  duration_ms: number;
-}
-
-const SUBSCRIPTION_COLUMNS =
-  'id, tenant_id, url, secret, triggers, source, active, disabled_reason, created_ms, cursor, next_attempt_ms, failing_since_ms';
-
-const ATTEMPT_COLUMNS =
-  'id, subscription_id, first_seq, last_seq, event_count, attempt, at_ms, outcome, status, error, next_attempt_ms, duration_ms';
 
 /** The newest event's seq (0 when the outbox is empty): where a new cursor starts. */
 const NEWEST_SEQ = '(SELECT COALESCE(max(seq), 0) FROM webhook_events)';
@@ -351,22 +323,9 @@ export class PostgresWebhookStore implements WebhookStore {
       );
       if (found.rowCount === 0) return undefined;
       const { rows } = await this.connection.query<{ id: Int8 }>(
-        `INSERT INTO webhook_attempts (subscription_id, first_seq, last_seq, event_count, attempt, at_ms,
-           outcome, status, error, next_attempt_ms, duration_ms)
+        `INSERT INTO webhook_attempts (${NEW_ATTEMPT_COLUMNS})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-        [
-          attempt.subscriptionId,
-          attempt.firstSeq,
-          attempt.lastSeq,
-          attempt.eventCount,
-          attempt.attempt,
-          attempt.atMs,
-          attempt.outcome,
-          attempt.status ?? null,
-          attempt.error ?? null,
-          attempt.nextAttemptMs ?? null,
-          attempt.durationMs,
-        ],
+        attemptValues(attempt),
       );
       await this.applyOutcome(attempt, effect);
       // Bounded log: everything older than the newest ATTEMPTS_KEPT goes.
@@ -501,48 +460,4 @@ export class PostgresWebhookStore implements WebhookStore {
     );
     return rowCount ?? 0;
   }
-}
-
-/** A nullable bigint column as a number or undefined. */
-function optionalNumber(value: Int8 | null): number | undefined {
-  return value === null ? undefined : Number(value);
-}
-
-function toSubscription(row: SubscriptionRow): WebhookSubscription {
-  const subscription: WebhookSubscription = {
-    id: row.id,
-    tenantId: row.tenant_id,
-    url: row.url,
-    secret: row.secret,
-    triggers: row.triggers,
-    source: row.source,
-    active: row.active,
-    createdMs: Number(row.created_ms),
-    cursor: Number(row.cursor),
-  };
-  if (row.disabled_reason !== null) subscription.disabledReason = row.disabled_reason;
-  const nextAttemptMs = optionalNumber(row.next_attempt_ms);
-  if (nextAttemptMs !== undefined) subscription.nextAttemptMs = nextAttemptMs;
-  const failingSinceMs = optionalNumber(row.failing_since_ms);
-  if (failingSinceMs !== undefined) subscription.failingSinceMs = failingSinceMs;
-  return subscription;
-}
-
-function toAttempt(row: AttemptRow): DeliveryAttempt {
-  const attempt: DeliveryAttempt = {
-    id: Number(row.id),
-    subscriptionId: row.subscription_id,
-    firstSeq: Number(row.first_seq),
-    lastSeq: Number(row.last_seq),
-    eventCount: row.event_count,
-    attempt: row.attempt,
-    atMs: Number(row.at_ms),
-    outcome: row.outcome,
-    durationMs: row.duration_ms,
-  };
-  if (row.status !== null) attempt.status = row.status;
-  if (row.error !== null) attempt.error = row.error;
-  const nextAttemptMs = optionalNumber(row.next_attempt_ms);
-  if (nextAttemptMs !== undefined) attempt.nextAttemptMs = nextAttemptMs;
-  return attempt;
 }

@@ -11,12 +11,20 @@
 import type Database from 'better-sqlite3';
 import type { JsonObject } from '../storage.js';
 import {
+  ATTEMPT_COLUMNS,
+  type AttemptRow,
+  attemptValues,
+  NEW_ATTEMPT_COLUMNS,
+  SUBSCRIPTION_COLUMNS,
+  type SubscriptionRow,
+  toAttempt,
+  toSubscription,
+} from '../webhook-rows.js';
+import {
   ATTEMPTS_KEPT,
   type DeliveryAttempt,
-  type DeliveryOutcome,
   type NewWebhookEvent,
   type NewWebhookSubscription,
-  type SubscriptionSource,
   type WebhookEvent,
   type WebhookSubscription,
 } from '../webhook-store.js';
@@ -24,21 +32,6 @@ import type { RepositoryConnection } from './connection.js';
 
 /** Outbox events one {@link SqliteWebhookStore.pruneEvents} deletes at most. */
 export const PRUNE_BATCH = 500;
-
-interface SubscriptionRow {
-  id: string;
-  tenant_id: number;
-  url: string;
-  secret: string;
-  triggers: string;
-  source: SubscriptionSource;
-  active: number;
-  disabled_reason: string | null;
-  created_ms: number;
-  cursor: number;
-  next_attempt_ms: number | null;
-  failing_since_ms: number | null;
-}
 
 interface EventRow {
   seq: number;
@@ -48,24 +41,6 @@ interface EventRow {
   payload: string;
   created_ms: number;
 }
-
-interface AttemptRow {
-  id: number;
-  subscription_id: string;
-  first_seq: number;
-  last_seq: number;
-  event_count: number;
-  attempt: number;
-  at_ms: number;
-  outcome: DeliveryOutcome;
-  status: number | null;
-  error: string | null;
-  next_attempt_ms: number | null;
-  duration_ms: number;
-}
-
-const SUBSCRIPTION_COLUMNS =
-  'id, tenant_id, url, secret, triggers, source, active, disabled_reason, created_ms, cursor, next_attempt_ms, failing_since_ms';
 
 /** Most rows a seq can be: SQLite's largest integer (no tenant holds the outbox back). */
 const NO_BOUND = Number.MAX_SAFE_INTEGER;
@@ -268,22 +243,9 @@ export class SqliteWebhookStore {
         return undefined;
       }
       const info = this.stmt(
-        `INSERT INTO webhook_attempts (subscription_id, first_seq, last_seq, event_count, attempt, at_ms,
-           outcome, status, error, next_attempt_ms, duration_ms)
+        `INSERT INTO webhook_attempts (${NEW_ATTEMPT_COLUMNS})
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        attempt.subscriptionId,
-        attempt.firstSeq,
-        attempt.lastSeq,
-        attempt.eventCount,
-        attempt.attempt,
-        attempt.atMs,
-        attempt.outcome,
-        attempt.status ?? null,
-        attempt.error ?? null,
-        attempt.nextAttemptMs ?? null,
-        attempt.durationMs,
-      );
+      ).run(...attemptValues(attempt));
       this.applyOutcome(attempt, effect);
       // Bounded log: everything older than the newest ATTEMPTS_KEPT goes.
       this.stmt(
@@ -369,9 +331,7 @@ export class SqliteWebhookStore {
 
   listAttempts(subscriptionId: string, limit: number): DeliveryAttempt[] {
     const rows = this.stmt(
-      `SELECT id, subscription_id, first_seq, last_seq, event_count, attempt, at_ms, outcome, status,
-         error, next_attempt_ms, duration_ms
-       FROM webhook_attempts WHERE subscription_id = ? ORDER BY id DESC LIMIT ? + 0`,
+      `SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts WHERE subscription_id = ? ORDER BY id DESC LIMIT ? + 0`,
     ).all(subscriptionId, limit) as AttemptRow[];
     return rows.map(toAttempt);
   }
@@ -406,40 +366,4 @@ export class SqliteWebhookStore {
       return deleted;
     });
   }
-}
-
-function toSubscription(row: SubscriptionRow): WebhookSubscription {
-  const subscription: WebhookSubscription = {
-    id: row.id,
-    tenantId: row.tenant_id,
-    url: row.url,
-    secret: row.secret,
-    triggers: JSON.parse(row.triggers) as string[],
-    source: row.source,
-    active: row.active === 1,
-    createdMs: row.created_ms,
-    cursor: row.cursor,
-  };
-  if (row.disabled_reason !== null) subscription.disabledReason = row.disabled_reason;
-  if (row.next_attempt_ms !== null) subscription.nextAttemptMs = row.next_attempt_ms;
-  if (row.failing_since_ms !== null) subscription.failingSinceMs = row.failing_since_ms;
-  return subscription;
-}
-
-function toAttempt(row: AttemptRow): DeliveryAttempt {
-  const attempt: DeliveryAttempt = {
-    id: row.id,
-    subscriptionId: row.subscription_id,
-    firstSeq: row.first_seq,
-    lastSeq: row.last_seq,
-    eventCount: row.event_count,
-    attempt: row.attempt,
-    atMs: row.at_ms,
-    outcome: row.outcome,
-    durationMs: row.duration_ms,
-  };
-  if (row.status !== null) attempt.status = row.status;
-  if (row.error !== null) attempt.error = row.error;
-  if (row.next_attempt_ms !== null) attempt.nextAttemptMs = row.next_attempt_ms;
-  return attempt;
 }
