@@ -462,7 +462,6 @@ async function main(argv: string[]): Promise<void> {
     const message = listenFailureMessage(error, port, host);
     throw message === undefined ? error : new Error(message);
   }
-  console.log(`Entry point: ${running.entryPoint}`);
   // Beside the server, not in its requests: pending deliveries (a restart's too) go out
   // from now on, with hrefs under the root clients reach the server at.
   const delivery = startWebhookDelivery({
@@ -479,6 +478,9 @@ async function main(argv: string[]): Promise<void> {
     delivery,
     watchParent: process.env.npm_lifecycle_event !== undefined,
   });
+  // Last: whoever waits for this line (a script, a test, an operator) may stop the
+  // server at once, and a SIGTERM then finds the graceful shutdown in place.
+  console.log(`Entry point: ${running.entryPoint}`);
 }
 
 function parseOptions(argv: string[]) {

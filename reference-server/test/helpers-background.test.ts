@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { backgroundIdle } from '../src/http/background.js';
 import { createApp, openStorage } from '../src/index.js';
 import { closeStorageWhenIdle } from '../src/shutdown.js';
 import { errorOf, type Harness, harness, type Json, WRITE } from './helpers.js';
@@ -97,7 +98,7 @@ describe('background processing of helper calls', () => {
         properties: ['background_processing'],
       });
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await backgroundIdle(h.storage);
     expect(await total(h, petition._links.self.href, 'total_signatures')).toBe(0);
     expect((await h.json('GET', '/api/v1/people')).body.total_records).toBe(0);
     expect(logs).toEqual([]);

@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { RecordService } from '../src/domain/records.js';
 import { defaultRegistry } from '../src/http/app.js';
+import { backgroundIdle } from '../src/http/background.js';
 import { Urls } from '../src/http/links.js';
 import { recordBytes, renderRecord, renderRecordJson } from '../src/http/render.js';
 import { deleteNoticeOf } from '../src/http/routes/deleted.js';
@@ -65,9 +66,9 @@ async function seedTenant(
   await seedActivity(h.storage, { tenant: 'acme', seed: 5, people: 12, registry });
 }
 
-/** Waits until the background work accepted so far has run. */
-function settle(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 20));
+/** Waits until the background work accepted so far has run and committed. */
+function settle(h: Harness): Promise<void> {
+  return backgroundIdle(h.storage);
 }
 
 describe('self links at the nested address (action-network preset)', () => {
@@ -344,7 +345,7 @@ describe('DELETE answers (action-network preset)', () => {
     const accepted = await h.json('DELETE', `${tag._links.self.href}?background_processing=true`);
     expect(accepted.status).toBe(202);
     expect(accepted.body).toEqual({});
-    await settle();
+    await settle(h);
     expect((await h.json('GET', tag._links.self.href)).status).toBe(404);
   });
 

@@ -5,6 +5,7 @@
  * and the plain server keeping the specification's answers to the same requests.
  */
 import { describe, expect, it } from 'vitest';
+import { backgroundIdle } from '../src/http/background.js';
 import { ACTION_NETWORK_PRESET } from '../src/presets/action-network.js';
 import { type Harness, harness, type Json, OTHER, presetHarness } from './helpers.js';
 
@@ -53,9 +54,9 @@ async function created(h: Harness, path: string, body: Json): Promise<Json> {
   return res.body;
 }
 
-/** Waits until the background work accepted so far has run. */
-function settle(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 20));
+/** Waits until the background work accepted so far has run and committed. */
+function settle(h: Harness): Promise<void> {
+  return backgroundIdle(h.storage);
 }
 
 const personLink = (doc: Json) => ({ 'osdi:person': { href: doc._links.self.href } });
@@ -411,7 +412,7 @@ describe('background_processing on every write (action-network preset)', () => {
     });
     expect(accepted.status).toBe(202);
     expect(accepted.body).toEqual({});
-    await settle();
+    await settle(h);
     const listed = (await h.json('GET', `${AN}/petitions`)).body._embedded['osdi:petitions'];
     expect(listed.map((p: Json) => p.title)).toEqual(['Later petition']);
 
@@ -420,12 +421,12 @@ describe('background_processing on every write (action-network preset)', () => {
       body: { title: 'Renamed later' },
     });
     expect(put.status).toBe(202);
-    await settle();
+    await settle(h);
     expect((await h.json('GET', path)).body.title).toBe('Renamed later');
 
     const gone = await h.json('DELETE', `${path}?background_processing=true`);
     expect(gone.status).toBe(202);
-    await settle();
+    await settle(h);
     expect((await h.json('GET', path)).status).toBe(404);
   });
 
@@ -435,7 +436,7 @@ describe('background_processing on every write (action-network preset)', () => {
       body: { person: { given_name: 'Uma', email_addresses: [{ address: 'uma@example.org' }] } },
     });
     expect(upsert.status).toBe(202);
-    await settle();
+    await settle(h);
     expect((await h.json('GET', `${AN}/people`)).body._embedded['osdi:people']).toHaveLength(1);
 
     const { parent, record } = await CASES[0]!.make(h);
@@ -444,10 +445,10 @@ describe('background_processing on every write (action-network preset)', () => {
       body: { comments: 'later' },
     });
     expect(put.status).toBe(202);
-    await settle();
+    await settle(h);
     expect((await h.json('GET', nested)).body.comments).toBe('later');
     expect((await h.json('DELETE', `${nested}?background_processing=true`)).status).toBe(202);
-    await settle();
+    await settle(h);
     expect((await h.json('GET', nested)).status).toBe(404);
   });
 
@@ -468,7 +469,7 @@ describe('background_processing on every write (action-network preset)', () => {
     });
     expect(badValue.status).toBe(400);
     expect(errorOf(badValue.body)[0]?.properties).toEqual(['background_processing']);
-    await settle();
+    await settle(h);
     expect((await h.json('GET', `${AN}/tags`)).body._embedded['osdi:tags']).toHaveLength(0);
     expect((await h.json('GET', `${AN}/taggings`)).body._embedded['osdi:taggings']).toHaveLength(0);
   });

@@ -12,13 +12,15 @@
  * committed (a crash, `kill -9`), the call is lost and the caller cannot learn so. A
  * clean shutdown waits for the work ({@link backgroundIdle}, used by `shutdown.ts`).
  *
- * Commits are held (`Storage.holdCommit`) from the acceptance until the work has run,
- * so that whatever the accepting request wrote commits with the work: under an
- * `Idempotency-Key` the stored 202 and the work's writes are one commit, and a crash
- * leaves both or neither (never a stored 202 whose retry is replayed without the work).
- * A keyed call's 202 therefore leaves once the work has committed (the key's answer is
- * given only once durable); without a key it leaves at once. With group commit the open
- * batch waits for the work too, one turn of the event loop.
+ * The work is a detached unit (`Storage.unit(…, { detached: true })`) begun at the
+ * acceptance. On SQLite its hold on commits starts then, so whatever the accepting
+ * request wrote commits with the work: under an `Idempotency-Key` the stored 202 and the
+ * work's writes are one commit, and a crash leaves both or neither; a keyed call's 202
+ * therefore leaves once the work has committed. With group commit the open batch waits
+ * for the work too, one turn of the event loop. On PostgreSQL the request's transaction
+ * (its stored 202) commits first and the work's right after: a crash between the two
+ * leaves a key whose replay is the 202 without the work (docs/reference-server.md says
+ * so). Without a key the 202 leaves at once on both.
  *
  * The pending work is kept per storage: it is writes to that database, and closing the
  * database is what must wait for it.

@@ -20,9 +20,9 @@
  *   403, 408, 409, 413, 425, 429) and 5xx. Refusals before the route (authentication,
  *   rate and size limits) never reach this middleware. A repeat of a request whose answer
  *   was not stored runs again.
- * - Atomicity: the answer is saved in the same commit as the request's writes (a hold on
- *   commits, `Storage.holdCommit`, spans the route), so after a crash both exist or
- *   neither does.
+ * - Atomicity: the answer is saved in the same commit as the request's writes (one
+ *   `Storage.unit` spans the look-up, the route and the save), so after a crash both
+ *   exist or neither does.
  * - Clients are told, since the specification defines no such header and most servers
  *   ignore it (a client must not retry a POST that may have been applied on a server
  *   that does): every answer that passes this middleware (any method and status; not

@@ -11,6 +11,8 @@
  * read-then-write rules hold across processes. Plain look-ups lock nothing: a tag found
  * by name in every call must not make the calls wait for each other.
  */
+
+import { contributionSums, totalsById } from '../contribution-units.js';
 import { recordFromJson } from '../doc-json.js';
 import {
   type ChildRef,
@@ -25,9 +27,6 @@ import {
 import type { PostgresConnection } from './connection.js';
 import { errorCode } from './errors.js';
 import { lockLookup } from './lookup-lock.js';
-
-/** Contributions are stored as integers in units of 1/10000, as SQLite stores them. */
-const TOTAL_SCALE = 10000;
 
 /** Records written per batch of {@link PostgresRecords.insertMany}. */
 const INSERT_BATCH = 500;
@@ -302,21 +301,9 @@ export class PostgresRecords {
     const rows: { seq: number; parentSeq: number; name: string; value: number }[] = [];
     for (const { seq, write } of written) {
       if (!write.contributions?.length) continue;
-      const sums = new Map<number, Map<string, number>>();
-      for (const contribution of write.contributions) {
-        const scaled = toScaled(contribution.value);
-        const parentSeq = existingBefore(
-          parentSeqs.get(refKey(write.tenantId, contribution.parent)),
-          seq,
-        );
-        if (parentSeq === undefined) continue;
-        let byName = sums.get(parentSeq);
-        if (!byName) {
-          byName = new Map();
-          sums.set(parentSeq, byName);
-        }
-        byName.set(contribution.name, (byName.get(contribution.name) ?? 0) + scaled);
-      }
+      const sums = contributionSums(write.contributions, (parent) =>
+        existingBefore(parentSeqs.get(refKey(write.tenantId, parent)), seq),
+      );
       for (const [parentSeq, byName] of sums) {
         for (const [name, value] of byName) rows.push({ seq, parentSeq, name, value });
       }
@@ -439,8 +426,7 @@ export class PostgresRecords {
     kind: string,
     ids: readonly string[],
   ): Promise<Map<string, Record<string, number>>> {
-    const totals = new Map<string, Record<string, number>>();
-    if (ids.length === 0) return totals;
+    if (ids.length === 0) return new Map();
     const { rows } = await this.connection.query<{ id: string; name: string; value: string }>(
       `SELECT r.id, c.name, sum(c.value)::text AS value
        FROM records r JOIN record_contributions c ON c.parent_seq = r.seq
@@ -448,15 +434,7 @@ export class PostgresRecords {
        GROUP BY r.seq, r.id, c.name ORDER BY r.seq, c.name COLLATE "C"`,
       [tenantId, kind, [...ids]],
     );
-    for (const row of rows) {
-      let byName = totals.get(row.id);
-      if (!byName) {
-        byName = {};
-        totals.set(row.id, byName);
-      }
-      byName[row.name] = Number(row.value) / TOTAL_SCALE;
-    }
-    return totals;
+    return totalsById(rows);
   }
 
   /** See {@link Storage.childrenOf}. */
@@ -496,13 +474,4 @@ function existingBefore(parentSeq: number | undefined, seq: number): number | un
 /** A map key of a record reference within a tenant. */
 function refKey(tenantId: number, ref: ParentRef): string {
   return `${tenantId}\u0000${ref.kind}\u0000${ref.id}`;
-}
-
-/** A contribution in stored units (1/10000), each rounded on its own as SQLite does. */
-function toScaled(value: number): number {
-  const scaled = Math.round(value * TOTAL_SCALE);
-  if (!Number.isSafeInteger(scaled)) {
-    throw new RangeError(`contribution ${value} is not a finite amount within range`);
-  }
-  return scaled;
 }

@@ -5,6 +5,8 @@
  * them (by identifier, key, parents; totals; children). Pages of a collection are
  * collections.ts.
  */
+
+import { contributionSums, totalsById } from '../contribution-units.js';
 import { recordFromJson } from '../doc-json.js';
 import {
   type ChildRef,
@@ -16,9 +18,6 @@ import {
 } from '../storage.js';
 import type { RepositoryConnection } from './connection.js';
 import type { TenantRow } from './tenants.js';
-
-/** Contributions and totals are stored as integers in units of 1/10000. */
-const TOTAL_SCALE = 10000;
 
 /**
  * A row of RECORD_COLUMNS, read as an array (`raw`): better-sqlite3 builds an array per
@@ -214,25 +213,13 @@ export class SqliteRecords {
     parentSeqs = new Map<string, number | undefined>(),
   ): void {
     if (!write.contributions?.length) return;
-    const sums = new Map<number, Map<string, number>>();
-    for (const contribution of write.contributions) {
-      const scaled = toScaled(contribution.value);
-      const parentKey = `${contribution.parent.kind}\u0000${contribution.parent.id}`;
+    const sums = contributionSums(write.contributions, (parent) => {
+      const parentKey = `${parent.kind}\u0000${parent.id}`;
       if (!parentSeqs.has(parentKey)) {
-        parentSeqs.set(
-          parentKey,
-          this.seqOf(write.tenantId, contribution.parent.kind, contribution.parent.id),
-        );
+        parentSeqs.set(parentKey, this.seqOf(write.tenantId, parent.kind, parent.id));
       }
-      const parentSeq = parentSeqs.get(parentKey);
-      if (parentSeq === undefined) continue;
-      let byName = sums.get(parentSeq);
-      if (!byName) {
-        byName = new Map();
-        sums.set(parentSeq, byName);
-      }
-      byName.set(contribution.name, (byName.get(contribution.name) ?? 0) + scaled);
-    }
+      return parentSeqs.get(parentKey);
+    });
     const addContribution = this.connection.statement(
       'INSERT INTO record_contributions (seq, parent_seq, name, value) VALUES (?, ?, ?, ?)',
     );
@@ -325,8 +312,7 @@ export class SqliteRecords {
     kind: string,
     ids: readonly string[],
   ): Map<string, Record<string, number>> {
-    const totals = new Map<string, Record<string, number>>();
-    if (ids.length === 0) return totals;
+    if (ids.length === 0) return new Map();
     // The ids travel as one JSON array parameter: one statement for any number of ids,
     // clear of SQLite's limit on bound parameters, each id still found through
     // records_by_id.
@@ -336,16 +322,7 @@ export class SqliteRecords {
        WHERE r.tenant_id = ? AND r.kind = ? AND r.id IN (SELECT value FROM json_each(?))`,
       )
       .all(tenantId, kind, JSON.stringify(ids)) as { id: string; name: string; value: number }[];
-    for (const row of rows) {
-      let byName = totals.get(row.id);
-      if (!byName) {
-        byName = {};
-        totals.set(row.id, byName);
-      }
-      // Integer over 10000 is correctly rounded: 3000 reads back as exactly 0.3.
-      byName[row.name] = row.value / TOTAL_SCALE;
-    }
-    return totals;
+    return totalsById(rows);
   }
 
   /** See {@link Storage.childrenOf}. */
@@ -359,18 +336,6 @@ export class SqliteRecords {
       )
       .all(parentSeq) as ChildRef[];
   }
-}
-
-/**
- * A contribution in stored units (1/10000). Each value is rounded on its own, so a total
- * is the same whichever way its contributions are grouped into writes.
- */
-function toScaled(value: number): number {
-  const scaled = Math.round(value * TOTAL_SCALE);
-  if (!Number.isSafeInteger(scaled)) {
-    throw new RangeError(`contribution ${value} is not a finite amount within range`);
-  }
-  return scaled;
 }
 
 function isConstraintError(error: unknown): boolean {
