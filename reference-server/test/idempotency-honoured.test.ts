@@ -89,8 +89,10 @@ describe('the key of a keyed POST, echoed', () => {
   });
 
   it('on the 409 of a repeat that arrives while the first is still running', async () => {
+    let syncing: (() => void) | undefined;
     class SlowDisk extends SqliteStorage {
       override async durable(mark?: number): Promise<void> {
+        syncing?.();
         await new Promise((resolve) => setTimeout(resolve, 200));
         return super.durable(mark);
       }
@@ -107,8 +109,12 @@ describe('the key of a keyed POST, echoed', () => {
           body: ANA,
         }),
       );
+    const firstSyncing = new Promise<void>((resolve) => {
+      syncing = resolve;
+    });
     const first = post();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The first holds its key until its (slow) commit is durable: repeat it meanwhile.
+    await firstSyncing;
     const busy = await post();
     expect(busy.status).toBe(409);
     expect(busy.headers.get('retry-after')).toBe('1');
