@@ -12,7 +12,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'test/browser/**'], // own config: vitest.browser.config.ts
     environment: 'node',
-    testTimeout: 20_000,
+    // Bounds on a hang, not speed targets: a test or hook that starts servers or a compiler
+    // takes up to half of 20 s on a two-core machine running two files at once.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // Two files at a time even on two cores (vitest's default is one fewer than the
     // cores): most of a file's time is spent waiting on the servers, child processes
     // and sockets it starts, so a second worker halves the wall time, not the CPU's.

@@ -139,7 +139,7 @@ describe('TSDoc examples', () => {
       expect.stringMatching(/__wrong__\.ts:1: .*undefined.*not assignable to type 'string'/),
     ]);
     expect(errors.filter((error) => !isWrong(error))).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
 
 /** Guides that show a whole example file in a code block. */

@@ -68,7 +68,7 @@ beforeAll(async () => {
     await run('npm', ['init', '-y'], { cwd: project });
   }
   await run('npm', ['pkg', 'set', 'type=module'], { cwd: moduleProject });
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   if (workspace) await rm(workspace, { recursive: true, force: true });
@@ -189,12 +189,12 @@ const skippingLibCheck = (tsconfig: Record<string, unknown>) => ({
 describe("the docs' code, against the packed types", () => {
   it("type-checks with the README's module: nodenext tsconfig.json, declaration files too", async () => {
     expect(await typeCheck(moduleProject, readmeTsconfig('nodenext'), snippets())).toBe('');
-  }, 60_000);
+  }, 180_000);
 
   it("type-checks with the README's moduleResolution: bundler tsconfig.json", async () => {
     const tsconfig = skippingLibCheck(readmeTsconfig('bundler'));
     expect(await typeCheck(moduleProject, tsconfig, snippets())).toBe('');
-  }, 60_000);
+  }, 180_000);
 
   it("in the CommonJS project: the testing kit's file type-checks (msw's require types), top-level await fails as the README says", async () => {
     const { 'main.ts': example, 'people.test.ts': kit } = snippets();
@@ -206,5 +206,5 @@ describe("the docs' code, against the packed types", () => {
     expect(errors.length).toBeGreaterThan(0);
     // "The current file is a CommonJS module and cannot use 'await' at the top level."
     expect(errors.filter((line) => !/^main\.ts\(\d+,\d+\): error TS1309:/.test(line))).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });
