@@ -18,6 +18,7 @@ import {
   type PlannedDatabase,
   planDatabase,
   schemaName,
+  TEST_POOL,
 } from './postgres/database.js';
 
 /** The engine of this run: `sqlite` unless `ADIS_TEST_ENGINE=postgres`. */
@@ -75,7 +76,7 @@ export function testStorage(defaultNamespace?: string): TestStorage {
   const db = database();
   const schema = schemaName('t');
   // No connection is made before `ready` has made the database and the schema.
-  const connection = new PostgresConnection(db.url, { schema, poolSize: 4, idleTimeoutMs: 500 });
+  const connection = new PostgresConnection(db.url, { schema, ...TEST_POOL });
   const storage = new PostgresStorage(connection, true, options);
   opened.push(storage);
   const ready = db

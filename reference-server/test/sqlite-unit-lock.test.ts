@@ -18,7 +18,7 @@ import {
 import type { RecordWrite } from '../src/storage/storage.js';
 
 const opened: SqliteStorage[] = [];
-/** The gates of the test: opened before closing, should a failed test have left one shut. */
+/** Held transactions' releases: called before closing, should a failed test have left one held. */
 const gates: (() => void)[] = [];
 afterEach(async () => {
   for (const open of gates.splice(0)) open();
@@ -51,17 +51,34 @@ async function setUp(options: SqliteStorageOptions = {}) {
 }
 
 /**
- * A promise the test resolves when it chooses; opened after the test anyway, so that a
- * failed expectation does not leave a transaction holding the lock (and the storage's
- * closing waiting behind it).
+ * A transaction held open: it runs `first`, then waits until the test calls `release()`,
+ * then runs `last`. Resolves once `first` has run, with the transaction's promise. It is
+ * released after the test anyway, so that a failed expectation does not leave it holding
+ * the lock (and the storage's closing waiting behind it).
  */
-function gate(): { opened: Promise<void>; open(): void } {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
+async function heldOpen(
+  storage: SqliteStorage,
+  first: () => Promise<unknown>,
+  last: () => Promise<unknown>,
+): Promise<{ unit: Promise<void>; release(): void }> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
   });
-  gates.push(() => open());
-  return { opened, open };
+  gates.push(() => release());
+  let entered = () => {};
+  const inside = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const unit = storage.transaction(async () => {
+    await first();
+    entered();
+    await released;
+    await last();
+  });
+  // A unit that throws before `first` has run rejects here rather than hanging.
+  await Promise.race([inside, unit]);
+  return { unit, release };
 }
 
 /** Lets the event loop go round `n` times (timers, I/O, immediates, every microtask). */
@@ -86,15 +103,11 @@ function watch<T>(promise: Promise<T>): { readonly settled: boolean } {
 describe('SQLite unit lock', () => {
   it('a read from outside waits for an awaiting transaction, then sees its committed writes', async () => {
     const { storage, insert, get, people } = await setUp();
-    const held = gate();
-    const inside = gate();
-    const unit = storage.transaction(async () => {
-      await insert('in-unit');
-      inside.open();
-      await held.opened;
-      await insert('in-unit-2');
-    });
-    await inside.opened;
+    const { unit, release } = await heldOpen(
+      storage,
+      () => insert('in-unit'),
+      () => insert('in-unit-2'),
+    );
     const read = get('in-unit');
     const count = people();
     const readState = watch(read);
@@ -103,7 +116,7 @@ describe('SQLite unit lock', () => {
     // The unit's write is on the connection, uncommitted: nobody outside may see it yet.
     expect(readState.settled).toBe(false);
     expect(countState.settled).toBe(false);
-    held.open();
+    release();
     await unit;
     expect((await read)?.id).toBe('in-unit');
     expect(await count).toEqual(['in-unit', 'in-unit-2']);
@@ -111,20 +124,18 @@ describe('SQLite unit lock', () => {
 
   it('a read waiting for a transaction that rolls back never sees its writes', async () => {
     const { storage, insert, get, people } = await setUp();
-    const held = gate();
-    const inside = gate();
-    const unit = storage.transaction(async () => {
-      await insert('doomed');
-      inside.open();
-      await held.opened;
-      throw new Error('roll back');
-    });
-    await inside.opened;
+    const { unit, release } = await heldOpen(
+      storage,
+      () => insert('doomed'),
+      async () => {
+        throw new Error('roll back');
+      },
+    );
     const read = get('doomed');
     const readState = watch(read);
     await turns();
     expect(readState.settled).toBe(false);
-    held.open();
+    release();
     await expect(unit).rejects.toThrow('roll back');
     expect(await read).toBeUndefined();
     expect(await people()).toEqual([]);
@@ -160,15 +171,11 @@ describe('SQLite unit lock', () => {
 
   it('serves waiting calls and transactions in the order they came', async () => {
     const { storage, insert, people } = await setUp();
-    const held = gate();
-    const inside = gate();
-    const first = storage.transaction(async () => {
-      await insert('first-start');
-      inside.open();
-      await held.opened;
-      await insert('first-end');
-    });
-    await inside.opened;
+    const { unit: first, release } = await heldOpen(
+      storage,
+      () => insert('first-start'),
+      () => insert('first-end'),
+    );
     // Each writes a record: the records' order (seq) is the order they were served in.
     const waiting = [
       insert('call-a'),
@@ -182,7 +189,7 @@ describe('SQLite unit lock', () => {
       insert('call-e'),
     ];
     await turns();
-    held.open();
+    release();
     await first;
     await Promise.all(waiting);
     expect(await people()).toEqual([

@@ -13,7 +13,7 @@ import { afterAll, afterEach } from 'vitest';
 import { openPostgresStorage, type PostgresStorage } from '../src/storage/postgres.js';
 import { openStorage, type SqliteStorage } from '../src/storage/sqlite.js';
 import type { Storage, StorageEngineName } from '../src/storage/storage.js';
-import { type FreshDatabase, freshDatabase, freshSchema } from './postgres/database.js';
+import { type FreshDatabase, freshDatabase, freshSchema, TEST_POOL } from './postgres/database.js';
 
 /** Where one suite's storages live: how to open a new empty one, and the clean-up. */
 export interface EngineSuite {
@@ -70,7 +70,7 @@ const postgres: StorageEngineCase = {
     const db: FreshDatabase = await freshDatabase(suite);
     const openKept = async () => {
       const schema = await freshSchema(db.url);
-      const open = () => openPostgresStorage(db.url, { schema, poolSize: 4, idleTimeoutMs: 500 });
+      const open = () => openPostgresStorage(db.url, { schema, ...TEST_POOL });
       return { storage: await open(), reopen: open };
     };
     return {

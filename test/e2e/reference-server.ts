@@ -2,7 +2,10 @@ import type { AppOptions, RunningServer, Storage } from '../../reference-server/
 import { createTestServer } from '../../reference-server/src/testing.js';
 import { TEST_ENGINE, testStorage } from '../../reference-server/test/engine.js';
 
-/** A reference server for one test file: in-memory SQLite, two tenants, three keys. */
+/**
+ * A reference server for one test file: two tenants, three keys, on in-memory SQLite (a
+ * PostgreSQL schema under `ADIS_TEST_ENGINE=postgres`).
+ */
 export interface TestServer {
   /** Fetch that calls the app in-process (no sockets). */
   fetch: typeof globalThis.fetch;

@@ -7,7 +7,7 @@
 import type { Contribution, ParentRef } from './storage.js';
 
 /** Stored units per unit of a contribution's value (an amount's 1/10000). */
-export const TOTAL_SCALE = 10000;
+const TOTAL_SCALE = 10000;
 
 /**
  * A contribution's value in stored units, rounded on its own.
@@ -17,7 +17,7 @@ export const TOTAL_SCALE = 10000;
  * toScaled(25.5); // 255000
  * ```
  */
-export function toScaled(value: number): number {
+function toScaled(value: number): number {
   const scaled = Math.round(value * TOTAL_SCALE);
   if (!Number.isSafeInteger(scaled)) {
     throw new RangeError(`contribution ${value} is not a finite amount within range`);
@@ -34,7 +34,7 @@ export function toScaled(value: number): number {
  * fromScaled('3000'); // 0.3
  * ```
  */
-export function fromScaled(value: string | number): number {
+function fromScaled(value: string | number): number {
   return Number(value) / TOTAL_SCALE;
 }
 

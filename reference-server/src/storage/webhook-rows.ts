@@ -21,13 +21,12 @@ type BigintColumn = string | number;
 export const SUBSCRIPTION_COLUMNS =
   'id, tenant_id, url, secret, triggers, source, active, disabled_reason, created_ms, cursor, next_attempt_ms, failing_since_ms';
 
-/** The columns {@link toAttempt} reads, in the order of {@link AttemptRow}. */
-export const ATTEMPT_COLUMNS =
-  'id, subscription_id, first_seq, last_seq, event_count, attempt, at_ms, outcome, status, error, next_attempt_ms, duration_ms';
-
 /** The columns {@link attemptValues} fills, in its order: an attempt's row but its id. */
 export const NEW_ATTEMPT_COLUMNS =
   'subscription_id, first_seq, last_seq, event_count, attempt, at_ms, outcome, status, error, next_attempt_ms, duration_ms';
+
+/** The columns {@link toAttempt} reads, in the order of {@link AttemptRow}. */
+export const ATTEMPT_COLUMNS = `id, ${NEW_ATTEMPT_COLUMNS}`;
 
 /** A `webhook_subscriptions` row, as either driver gives it. */
 export interface SubscriptionRow {

@@ -152,3 +152,9 @@ export async function freshSchema(url: string, schema = schemaName()): Promise<s
 export function schemaName(prefix = 's'): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;
 }
+
+/**
+ * The pool of a test's storage: small, and idle connections closed soon, since a run
+ * opens hundreds of storages on one cluster (its `max_connections` bounds them all).
+ */
+export const TEST_POOL = { poolSize: 4, idleTimeoutMs: 500 } as const;

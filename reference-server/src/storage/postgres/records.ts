@@ -11,7 +11,6 @@
  * read-then-write rules hold across processes. Plain look-ups lock nothing: a tag found
  * by name in every call must not make the calls wait for each other.
  */
-
 import { contributionSums, totalsById } from '../contribution-units.js';
 import { recordFromJson } from '../doc-json.js';
 import {

@@ -5,7 +5,6 @@
  * them (by identifier, key, parents; totals; children). Pages of a collection are
  * collections.ts.
  */
-
 import { contributionSums, totalsById } from '../contribution-units.js';
 import { recordFromJson } from '../doc-json.js';
 import {
