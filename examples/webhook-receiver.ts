@@ -42,8 +42,15 @@ const on: WebhookEventHandlers = {
 // Action Network: no signature to check, so the URL itself is the secret.
 const actionNetwork = webhookHandler({ on });
 
+/**
+ * The secret when ADIS_WEBHOOK_SECRET is not set: for trying the receiver on your own
+ * machine only (docs/webhooks.md, "Try it"). The reference server takes secrets of at
+ * least 16 characters; this one is the webhooks file's of that walk-through.
+ */
+export const DEV_SECRET = 'dev-webhook-secret';
+
 // The reference server signs each delivery with the subscription's secret.
-const adis = webhookHandler({ on, secret: process.env.ADIS_WEBHOOK_SECRET ?? 'dev-secret' });
+const adis = webhookHandler({ on, secret: process.env.ADIS_WEBHOOK_SECRET ?? DEV_SECRET });
 
 const pathSecret = process.env.ACTION_NETWORK_PATH_SECRET ?? 'change-me';
 const routes: Record<string, ReturnType<typeof toNodeListener>> = {

@@ -33,20 +33,51 @@ function waitForExit(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
 }
 
-/** Runs `npm run build`, its output kept back unless it fails; resolves to its exit code. */
+/**
+ * Runs `npm run build`, its listing kept back unless it fails, with a line of progress
+ * for each part built (and one every 15 s while nothing else is said: the type
+ * declarations take most of the minute and a half); resolves to its exit code.
+ */
 async function buildQuietly(): Promise<number> {
-  console.log('Building the SDK and the server (npm run build)…');
+  console.log('Building the SDK and the server (npm run build, about a minute and a half)…');
+  const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 1000);
   const build = spawn('npm', ['run', 'build', '--silent'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: Buffer[] = [];
+  const told = new Set<string>();
+  let part = 'SDK';
+  let lastSaid = Date.now();
+  const say = (text: string) => {
+    console.log(`  ${text} (${seconds()} s)`);
+    lastSaid = Date.now();
+  };
+  // tsup says "<format> ⚡️ Build success" per format, and names its config first: the
+  // server's is under reference-server/.
+  const progress = createInterface({ input: build.stdout! });
+  progress.on('line', (line) => {
+    if (/Using tsup config: .*reference-server/.test(line)) part = 'server';
+    const format = /^(ESM|CJS|DTS) .*Build success/.exec(line)?.[1];
+    const what = format && `${part}: ${format === 'DTS' ? 'type declarations' : `${format} build`}`;
+    if (what && !told.has(what)) {
+      told.add(what);
+      say(`${what} done`);
+    }
+  });
   build.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
   build.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+  const heartbeat = setInterval(() => {
+    if (Date.now() - lastSaid >= 15_000) say('still building');
+  }, 1000);
   const code = await waitForExit(build);
+  clearInterval(heartbeat);
   if (code !== 0) {
     process.stderr.write(Buffer.concat(output));
     console.error(`\nThe build failed (exit code ${code}); the demo did not start.`);
+  } else {
+    console.log(`Built in ${seconds()} s.`);
   }
   return code;
 }

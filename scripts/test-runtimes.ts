@@ -25,6 +25,7 @@ import {
   type Runtime,
 } from '../test/runtimes/runtimes.js';
 import { type CheckResult, RESULT_MARKER, type SuiteConfig } from '../test/runtimes/suite.js';
+import { type RuntimeEnd, runtimesSummary } from '../test/runtimes/summary.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 // The bundles live inside the package, so that `adis-sdk` resolves to it by self-reference.
@@ -277,15 +278,18 @@ async function main(): Promise<void> {
   outcomes.sort((a, b) => runtimes.indexOf(a.runtime) - runtimes.indexOf(b.runtime));
 
   let failed = 0;
+  const ends: RuntimeEnd[] = [];
   for (const outcome of outcomes) {
     if (outcome.skipped) {
       console.log(`skip ${outcome.runtime.name.padEnd(8)} ${outcome.skipped}`);
+      ends.push({ name: outcome.runtime.name, ok: false, skipped: outcome.skipped });
       continue;
     }
     const passed = outcome.results.filter((result) => result.ok).length;
     const failures = outcome.results.filter((result) => !result.ok);
     const ok = outcome.failure === undefined && failures.length === 0 && passed > 0;
     if (!ok) failed++;
+    ends.push({ name: outcome.runtime.name, ok });
     const counts = `${passed} passed, ${failures.length} failed`;
     console.log(
       `${ok ? 'ok  ' : 'FAIL'} ${outcome.runtime.name.padEnd(8)} ${outcome.version.padEnd(14)} ${counts.padEnd(20)} ${(outcome.ms / 1000).toFixed(1)} s`,
@@ -293,9 +297,7 @@ async function main(): Promise<void> {
     for (const failure of failures) console.log(`       ✗ ${failure.name}: ${failure.error}`);
     if (outcome.failure) console.log(`       ${outcome.failure.replaceAll('\n', '\n       ')}`);
   }
-  console.log(
-    `${outcomes.length - failed} of ${outcomes.length} runtimes passed the suite in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-  );
+  console.log(runtimesSummary(ends, (Date.now() - started) / 1000));
   if (failed > 0) process.exitCode = 1;
 }
 

@@ -29,9 +29,10 @@ import { SERVER_PRESETS } from './presets/index.js';
 import { httpUrlOrUndefined } from './sdk-wire.js';
 import { seedPeople } from './seed.js';
 import { describeActivity, seedActivity } from './seed-activity.js';
-import { startServer } from './server.js';
+import { listen, type RunningServer } from './server.js';
 import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts.js';
 import { stopGracefully } from './shutdown.js';
+import type { Storage } from './storage/storage.js';
 import { startWebhookDelivery } from './webhooks/delivery-worker.js';
 import {
   fileSubscriptions,
@@ -59,6 +60,8 @@ Options:
                     "secret":"…","triggers":["*"]}]}; any http(s) URL; triggers:
                     signature, attendance, submission, donation, outreach, canvass,
                     signup, or * for all (the default); tenants created when missing
+  --remove-demo-key remove the demo tenant's write key an earlier start without
+                    --keys left in the database (needs --keys)
   --webhooks-allow-private
                     let subscriptions made through the API name loopback, private
                     and link-local addresses (default: refused, with a 400)
@@ -296,6 +299,53 @@ function timeoutsOption(values: {
   return timeouts;
 }
 
+/** `n thing` or `n things`: the count with its noun agreeing. */
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The demo tenant's write key. Without a keys file: the one in the database, else a new
+ * one, printed either way. With one: a demo key an earlier start left in the database
+ * still works, so say so (and remove it with `--remove-demo-key`).
+ */
+async function demoKey(
+  storage: Storage,
+  options: { keysFile: boolean; remove: boolean | undefined },
+): Promise<void> {
+  const existing = (await storage.getSetting('demo_token')) || undefined;
+  if (options.remove) {
+    await storage.transaction(async () => {
+      await storage.removeApiKeys('demo');
+      await storage.setSetting('demo_token', '');
+    });
+    console.log(
+      existing
+        ? 'Demo key removed from the database (--remove-demo-key)'
+        : 'No demo key in the database to remove (--remove-demo-key)',
+    );
+    return;
+  }
+  if (options.keysFile) {
+    if (existing) {
+      console.log(
+        `Note: the database also holds a demo key (tenant demo, write: ${existing.slice(0, 9)}…), made by an earlier start without --keys; it still works. --remove-demo-key removes it.`,
+      );
+    }
+    return;
+  }
+  let token = existing;
+  if (!token) {
+    const made = `demo-${randomBytes(18).toString('base64url')}`;
+    await storage.transaction(async () => {
+      await storage.putApiKey(made, 'demo', 'write', 'demo');
+      await storage.setSetting('demo_token', made);
+    });
+    token = made;
+  }
+  console.log(`API key (demo tenant, write): ${token}`);
+}
+
 async function main(argv: string[]): Promise<void> {
   let parsed: ReturnType<typeof parseOptions>;
   try {
@@ -317,6 +367,11 @@ async function main(argv: string[]): Promise<void> {
   const keysFile =
     values.keys === undefined ? undefined : readKeysFile(resolve(userDir, values.keys));
   const namespaces = keysFile === undefined ? undefined : tenantNamespaces(keysFile);
+  if (values['remove-demo-key'] && keysFile === undefined) {
+    throw new UsageError(
+      '--remove-demo-key needs --keys <file>: without it the server would make a demo key again',
+    );
+  }
   const webhooksFile =
     values.webhooks === undefined ? undefined : readWebhooksFile(resolve(userDir, values.webhooks));
   const serverRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -352,115 +407,126 @@ async function main(argv: string[]): Promise<void> {
     );
   }
 
-  // SQLite with group commit (concurrent requests share one fsync; each answer waits for
-  // its commit), or PostgreSQL migrated at start. Tenants created from here on get the
-  // preset's namespace (`action_network:<id>`).
-  const storage = await openDatabase(location, { defaultNamespace: preset.namespace, poolSize });
-  const seedCount = integerOption('seed', values.seed, storage.created ? 300 : 0, 10_000_000);
-
-  if (keysFile && namespaces) {
-    // The file is authoritative for the keys it manages: keys removed from it stop working.
-    await storage.transaction(async () => {
-      await storage.removeApiKeys('keys-file');
-      for (const [tenant, namespace] of namespaces) {
-        const kept = (await storage.ensureTenant(tenant, namespace)).namespace;
-        if (namespace !== undefined && kept !== namespace) {
-          console.log(
-            `Tenant ${tenant} keeps namespace ${kept}, set when it was created; the keys file's ${namespace} is not applied`,
-          );
-        }
-      }
-      for (const key of keysFile.keys) {
-        await storage.putApiKey(key.token, key.tenant, key.access, 'keys-file');
-      }
-    });
-    console.log(`API keys: ${keysFile.keys.length} loaded from ${values.keys}`);
-  } else {
-    let token = await storage.getSetting('demo_token');
-    if (!token) {
-      const made = `demo-${randomBytes(18).toString('base64url')}`;
-      await storage.transaction(async () => {
-        await storage.putApiKey(made, 'demo', 'write', 'demo');
-        await storage.setSetting('demo_token', made);
-      });
-      token = made;
-    }
-    console.log(`API key (demo tenant, write): ${token}`);
-  }
-
-  if (webhooksFile) {
-    // The file is authoritative for the subscriptions it manages, as for keys: those
-    // removed from it stop; those kept (same tenant and URL) keep their place in the outbox.
-    await storage.transaction(async () => {
-      const tenantIds = new Map<string, number>();
-      for (const { tenant } of webhooksFile.webhooks) {
-        tenantIds.set(tenant, (await storage.ensureTenant(tenant)).id);
-      }
-      await storage.webhooks.replaceFileSubscriptions(
-        fileSubscriptions(webhooksFile, (tenant) => tenantIds.get(tenant) ?? 0, Date.now()),
-      );
-    });
-    console.log(
-      `Webhooks: ${webhooksFile.webhooks.length} subscriptions loaded from ${values.webhooks}`,
-    );
-  }
-
-  if (seedCount > 0) {
-    const seed = Date.now() & 0x7fffffff;
-    let started = performance.now();
-    await seedPeople(storage, { tenant: 'demo', count: seedCount, seed });
-    console.log(`Seeded ${seedCount} demo people in ${Math.round(performance.now() - started)} ms`);
-    // Activity only in a new database: a later `--seed n` adds people, not a second copy
-    // of the demo petitions and events.
-    if (storage.created) {
-      started = performance.now();
-      // Written with the preset's kinds: its rules (derived members, read-only kinds) apply.
-      const registry = defaultRegistry(preset);
-      const counts = await seedActivity(storage, { tenant: 'demo', seed, registry });
-      console.log(
-        `Seeded demo activity in ${Math.round(performance.now() - started)} ms: ${describeActivity(counts)}`,
-      );
-      if (preset.seed) {
-        const own = await preset.seed(storage, { tenant: 'demo', seed, registry });
-        console.log(`Seeded ${preset.name} data: ${describeActivity(own)}`);
-      }
-    }
-  }
-  console.log(`Database: ${describeDatabase(location)}`);
-
-  if (values.preset !== undefined || apiKeyHeader || curiePrefix || keyRate) {
-    const rate = keyRate ?? preset.keyRateLimit;
-    console.log(
-      `${values.preset === undefined ? '' : `Preset ${preset.name}. `}Key header ${apiKeyHeader ?? preset.apiKeyHeader}, curie prefix ${curiePrefix ?? preset.curiePrefix}, ${
-        rate ? `at most ${rate} calls a second per key` : 'no limit per key'
-      }`,
-    );
-  }
-  // Lines written once per turn of the event loop, after that turn's answers; the last
-  // ones before the process exits.
-  const accessLog = values.quiet ? undefined : batchedLines((text) => process.stdout.write(text));
-  if (accessLog) process.on('exit', accessLog.flush);
-  const app = createApp({
-    storage,
-    preset,
-    publicUrl: values['public-url'],
-    corsOrigins,
-    trustProxy: values['trust-proxy'] ?? false,
-    messageSendRate,
-    apiKeyHeader,
-    curiePrefix,
-    keyRateLimit: keyRate,
-    accessLog: accessLog?.write,
-    webhooksAllowPrivate: values['webhooks-allow-private'] ?? false,
-  });
-  let running: Awaited<ReturnType<typeof startServer>>;
+  // The port first: what can be checked is checked before the database is opened,
+  // migrated or seeded, or a key written into it.
+  let listening: Awaited<ReturnType<typeof listen>>;
   try {
-    running = await startServer({ app, port, host, timeouts });
+    listening = await listen({ port, host, timeouts });
   } catch (error) {
-    await storage.close();
     // One line that says what to do, rather than Node's `listen EADDRINUSE: ...`.
     const message = listenFailureMessage(error, port, host);
     throw message === undefined ? error : new Error(message);
+  }
+  // SQLite with group commit (concurrent requests share one fsync; each answer waits for
+  // its commit), or PostgreSQL migrated at start. Tenants created from here on get the
+  // preset's namespace (`action_network:<id>`).
+  const opened = await openDatabase(location, {
+    defaultNamespace: preset.namespace,
+    poolSize,
+  }).catch(async (error: unknown) => {
+    await listening.close();
+    throw error;
+  });
+  let app: ReturnType<typeof createApp>;
+  let running: RunningServer;
+  try {
+    const seedCount = integerOption('seed', values.seed, opened.created ? 300 : 0, 10_000_000);
+
+    if (keysFile && namespaces) {
+      // The file is authoritative for the keys it manages: keys removed from it stop working.
+      await opened.transaction(async () => {
+        await opened.removeApiKeys('keys-file');
+        for (const [tenant, namespace] of namespaces) {
+          const kept = (await opened.ensureTenant(tenant, namespace)).namespace;
+          if (namespace !== undefined && kept !== namespace) {
+            console.log(
+              `Tenant ${tenant} keeps namespace ${kept}, set when it was created; the keys file's ${namespace} is not applied`,
+            );
+          }
+        }
+        for (const key of keysFile.keys) {
+          await opened.putApiKey(key.token, key.tenant, key.access, 'keys-file');
+        }
+      });
+      console.log(`API keys: ${count(keysFile.keys.length, 'key')} loaded from ${values.keys}`);
+    }
+
+    if (webhooksFile) {
+      // The file is authoritative for the subscriptions it manages, as for keys: those
+      // removed from it stop; those kept (same tenant and URL) keep their place in the outbox.
+      await opened.transaction(async () => {
+        const tenantIds = new Map<string, number>();
+        for (const { tenant } of webhooksFile.webhooks) {
+          tenantIds.set(tenant, (await opened.ensureTenant(tenant)).id);
+        }
+        await opened.webhooks.replaceFileSubscriptions(
+          fileSubscriptions(webhooksFile, (tenant) => tenantIds.get(tenant) ?? 0, Date.now()),
+        );
+      });
+      console.log(
+        `Webhooks: ${count(webhooksFile.webhooks.length, 'subscription')} loaded from ${values.webhooks}`,
+      );
+    }
+
+    if (seedCount > 0) {
+      const seed = Date.now() & 0x7fffffff;
+      let started = performance.now();
+      await seedPeople(opened, { tenant: 'demo', count: seedCount, seed });
+      console.log(
+        `Seeded ${count(seedCount, 'demo person', 'demo people')} in ${Math.round(performance.now() - started)} ms`,
+      );
+      // Activity only in a new database: a later `--seed n` adds people, not a second copy
+      // of the demo petitions and events.
+      if (opened.created) {
+        started = performance.now();
+        // Written with the preset's kinds: its rules (derived members, read-only kinds) apply.
+        const registry = defaultRegistry(preset);
+        const counts = await seedActivity(opened, { tenant: 'demo', seed, registry });
+        console.log(
+          `Seeded demo activity in ${Math.round(performance.now() - started)} ms: ${describeActivity(counts)}`,
+        );
+        if (preset.seed) {
+          const own = await preset.seed(opened, { tenant: 'demo', seed, registry });
+          console.log(`Seeded ${preset.name} data: ${describeActivity(own)}`);
+        }
+      }
+    }
+    console.log(`Database: ${describeDatabase(location)}`);
+
+    // The demo key last, once nothing else can fail: a start that fails leaves no key
+    // behind in a database other instances share.
+    await demoKey(opened, { keysFile: keysFile !== undefined, remove: values['remove-demo-key'] });
+
+    if (values.preset !== undefined || apiKeyHeader || curiePrefix || keyRate) {
+      const rate = keyRate ?? preset.keyRateLimit;
+      console.log(
+        `${values.preset === undefined ? '' : `Preset ${preset.name}. `}Key header ${apiKeyHeader ?? preset.apiKeyHeader}, curie prefix ${curiePrefix ?? preset.curiePrefix}, ${
+          rate ? `at most ${rate} calls a second per key` : 'no limit per key'
+        }`,
+      );
+    }
+    // Lines written once per turn of the event loop, after that turn's answers; the last
+    // ones before the process exits.
+    const accessLog = values.quiet ? undefined : batchedLines((text) => process.stdout.write(text));
+    if (accessLog) process.on('exit', accessLog.flush);
+    app = createApp({
+      storage: opened,
+      preset,
+      publicUrl: values['public-url'],
+      corsOrigins,
+      trustProxy: values['trust-proxy'] ?? false,
+      messageSendRate,
+      apiKeyHeader,
+      curiePrefix,
+      keyRateLimit: keyRate,
+      accessLog: accessLog?.write,
+      webhooksAllowPrivate: values['webhooks-allow-private'] ?? false,
+    });
+    running = listening.serve(app);
+  } catch (error) {
+    await listening.close();
+    await opened.close();
+    throw error;
   }
   // Beside the server, not in its requests: pending deliveries (a restart's too) go out
   // from now on, with hrefs under the root clients reach the server at.
@@ -474,7 +540,7 @@ async function main(argv: string[]): Promise<void> {
   // npm sets npm_lifecycle_event for the scripts it runs, npx included.
   stopGracefully({
     running,
-    storage,
+    storage: opened,
     delivery,
     watchParent: process.env.npm_lifecycle_event !== undefined,
   });
@@ -494,6 +560,7 @@ function parseOptions(argv: string[]) {
       keys: { type: 'string' },
       webhooks: { type: 'string' },
       'webhooks-allow-private': { type: 'boolean' },
+      'remove-demo-key': { type: 'boolean' },
       seed: { type: 'string' },
       'public-url': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },

@@ -5,9 +5,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { ApiError, ErrorCode } from './domain/errors.js';
 import { entryPointPath } from './http/app.js';
 import { adapterErrorResponse, answerClientError } from './http/client-errors.js';
 import type { AppEnv } from './http/env.js';
+import { errorResponse } from './http/respond.js';
 import { checkingIntervalMs, type ServerTimeouts, serverTimeouts } from './server-timeouts.js';
 
 /** Options of {@link startServer}. */
@@ -23,6 +25,26 @@ export interface StartServerOptions {
    * headers 10 s, whole request 30 s, keep-alive 5 s).
    */
   timeouts?: Partial<ServerTimeouts>;
+}
+
+/** Options of {@link listen}: where to listen, before there is an app to serve. */
+export type ListenOptions = Omit<StartServerOptions, 'app'>;
+
+/**
+ * A server listening before its app exists ({@link listen}): the port is claimed, and
+ * requests meanwhile get 503 `SERVICE_UNAVAILABLE` with `Retry-After: 1`.
+ */
+export interface ListeningServer {
+  server: Server;
+  host: string;
+  /** The real port (useful with port 0). */
+  port: number;
+  /** Root URL, for example `http://127.0.0.1:8000`. */
+  url: string;
+  /** Serves `app` from now on (once). */
+  serve(app: Hono<AppEnv>): RunningServer;
+  /** Stops listening (a start that failed after claiming the port). */
+  close(): Promise<void>;
 }
 
 /** A listening server. */
@@ -58,8 +80,13 @@ function hostForUrl(host: string): string {
  * ```
  */
 export function createNodeServer(app: Hono<AppEnv>, timeouts?: Partial<ServerTimeouts>): Server {
+  return nodeServer(app.fetch, timeouts);
+}
+
+/** The node server of {@link createNodeServer}, answering with `fetch`. */
+function nodeServer(fetch: FetchHandler, timeouts?: Partial<ServerTimeouts>): Server {
   const chosen = serverTimeouts(timeouts);
-  const listener = getRequestListener(app.fetch, { errorHandler: adapterErrorResponse });
+  const listener = getRequestListener(fetch, { errorHandler: adapterErrorResponse });
   const server = createServer(
     {
       requireHostHeader: false,
@@ -75,20 +102,53 @@ export function createNodeServer(app: Hono<AppEnv>, timeouts?: Partial<ServerTim
   return server;
 }
 
+/** What a node server answers requests with: an app's `fetch`. */
+type FetchHandler = Hono<AppEnv>['fetch'];
+
+/** The answer while the server has claimed its port but has no app yet. */
+function starting(): Response {
+  return errorResponse(
+    new ApiError(
+      503,
+      [
+        {
+          error_code: ErrorCode.SERVICE_UNAVAILABLE,
+          description: 'the server is starting (opening its database); retry in 1 s',
+          hint: 'send the request again after Retry-After seconds',
+        },
+      ],
+      'request',
+      { 'Retry-After': '1' },
+    ),
+  );
+}
+
 /**
- * Starts listening. Rejects when the port is taken or the host is invalid; throws a
- * RangeError for invalid `timeouts`.
+ * Claims the port before anything else is done: a command line checks what it can check
+ * (a taken port) before it opens, migrates or seeds a database. Rejects when the port is
+ * taken or the host is invalid; throws a RangeError for invalid `timeouts`. Until
+ * `serve(app)`, requests get 503 with `Retry-After: 1`.
  *
  * @example
  * ```ts
- * const running = await startServer({ app: createApp({ storage }), port: 0 });
- * console.log(running.entryPoint);
- * await running.close();
+ * const listening = await listen({ port: 8000 }); // fails here if 8000 is taken
+ * const storage = await openPostgresStorage(url);
+ * const running = listening.serve(createApp({ storage }));
  * ```
  */
-export function startServer(options: StartServerOptions): Promise<RunningServer> {
+export function listen(options: ListenOptions = {}): Promise<ListeningServer> {
   const host = options.host ?? '127.0.0.1';
-  const server = createNodeServer(options.app, options.timeouts);
+  let fetch: FetchHandler | undefined;
+  const server = nodeServer(
+    (request, env, context) => (fetch ? fetch(request, env, context) : starting()),
+    options.timeouts,
+  );
+  const close = () =>
+    new Promise<void>((done, fail) => {
+      server.close((error) => (error ? fail(error) : done()));
+      // Keep-alive connections with no request in flight would hold close() open.
+      server.closeIdleConnections();
+    });
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error);
     server.once('error', onError);
@@ -101,14 +161,29 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
         host,
         port,
         url,
-        entryPoint: `${url}${entryPointPath(options.app)}`,
-        close: () =>
-          new Promise<void>((done, fail) => {
-            server.close((error) => (error ? fail(error) : done()));
-            // Keep-alive connections with no request in flight would hold close() open.
-            server.closeIdleConnections();
-          }),
+        close,
+        serve(app) {
+          if (fetch) throw new Error('serve(app) was called twice');
+          fetch = app.fetch;
+          return { server, host, port, url, entryPoint: `${url}${entryPointPath(app)}`, close };
+        },
       });
     });
   });
+}
+
+/**
+ * Starts listening. Rejects when the port is taken or the host is invalid; throws a
+ * RangeError for invalid `timeouts`.
+ *
+ * @example
+ * ```ts
+ * const running = await startServer({ app: createApp({ storage }), port: 0 });
+ * console.log(running.entryPoint);
+ * await running.close();
+ * ```
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const { app, ...where } = options;
+  return (await listen(where)).serve(app);
 }

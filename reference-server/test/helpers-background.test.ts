@@ -12,24 +12,24 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { backgroundIdle } from '../src/http/background.js';
 import { createApp, openStorage } from '../src/index.js';
 import { closeStorageWhenIdle } from '../src/shutdown.js';
+import { type BackgroundGate, backgroundGate } from './background-gate.js';
 import { errorOf, type Harness, harness, type Json, WRITE } from './helpers.js';
 import { create, helperOf, person } from './helpers-setup.js';
 
 const ANA = person('Ana', 'ana@example.org');
 
-/** A harness whose errors are kept for the test to read. */
-function logged(): { h: Harness; logs: string[] } {
+/**
+ * A harness whose errors are kept for the test to read; its background work waits at
+ * `gate` when one is given, else runs right after each answer.
+ */
+function logged(gate?: BackgroundGate): { h: Harness; logs: string[] } {
   const logs: string[] = [];
-  return { h: harness({ anonymousRateLimit: false, logError: (m) => logs.push(m) }), logs };
-}
-
-/** Polls `probe` until it returns true, for at most 2 s. */
-async function eventually(what: string, probe: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 2000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within 2000 ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  const h = harness({
+    anonymousRateLimit: false,
+    logError: (m) => logs.push(m),
+    ...(gate ? { scheduleBackground: gate.schedule } : {}),
+  });
+  return { h, logs };
 }
 
 async function total(h: Harness, href: string, name: string): Promise<number> {
@@ -42,7 +42,8 @@ function inBackground(href: string, value = 'true'): string {
 
 describe('background processing of helper calls', () => {
   it('answers 202 {} at once, then records the signature', async () => {
-    const { h, logs } = logged();
+    const gate = backgroundGate();
+    const { h, logs } = logged(gate);
     const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
     const href = helperOf(petition, 'record_signature_helper');
     const accepted = await h.call('POST', inBackground(href), {
@@ -52,12 +53,12 @@ describe('background processing of helper calls', () => {
     expect(accepted.headers.get('Content-Type')).toMatch(/^application\/hal\+json/);
     expect(accepted.headers.get('Location')).toBeNull();
     expect(await accepted.json()).toEqual({});
-    // Done right after the answer, not before it.
+    // Done after the answer, not before it: the work is held at the gate, not yet run.
+    await gate.holding(1);
     expect(await total(h, petition._links.self.href, 'total_signatures')).toBe(0);
-    await eventually(
-      'the signature',
-      async () => (await total(h, petition._links.self.href, 'total_signatures')) === 1,
-    );
+    gate.open();
+    await backgroundIdle(h.storage);
+    expect(await total(h, petition._links.self.href, 'total_signatures')).toBe(1);
     const signatures = await h.json('GET', petition._links['std:signatures'].href);
     expect(signatures.body._embedded['std:signatures'][0].comments).toBe('Yes!');
     // Without a key too; the same person again updates her signature.
@@ -67,10 +68,8 @@ describe('background processing of helper calls', () => {
     });
     expect(anonymous.status).toBe(202);
     expect(await anonymous.json()).toEqual({});
-    await eventually(
-      'the second signature',
-      async () => (await total(h, petition._links.self.href, 'total_signatures')) === 2,
-    );
+    await backgroundIdle(h.storage);
+    expect(await total(h, petition._links.self.href, 'total_signatures')).toBe(2);
     expect(logs).toEqual([]);
   });
 
@@ -126,7 +125,8 @@ describe('background processing of helper calls', () => {
       body: { person: ANA, tickets: [{ title: 'Adult' }, { title: 'Adult' }] },
     });
     expect(accepted.status).toBe(202);
-    await eventually('the log line', () => logs.length === 1);
+    await backgroundIdle(h.storage);
+    expect(logs).toHaveLength(1);
     expect(logs[0]).toMatch(
       / [0-9a-f]{16} background POST \/api\/v1\/events\/.+ failed: .*TICKETS_SOLD_OUT/,
     );
@@ -144,7 +144,8 @@ describe('background processing of helper calls', () => {
       body: { person: ANA, add_tags: ['ghost'] },
     });
     expect(accepted.status).toBe(202);
-    await eventually('the log line', () => logs.length === 1);
+    await backgroundIdle(h.storage);
+    expect(logs).toHaveLength(1);
     expect(logs[0]).toContain('TAG_NAME_DOES_NOT_EXIST');
     expect(await total(h, petition._links.self.href, 'total_signatures')).toBe(1);
   });
@@ -156,10 +157,8 @@ describe('background processing of helper calls', () => {
     });
     expect(accepted.status).toBe(202);
     expect(await accepted.json()).toEqual({});
-    await eventually(
-      'the person',
-      async () => (await h.json('GET', '/api/v1/people')).body.total_records === 1,
-    );
+    await backgroundIdle(h.storage);
+    expect((await h.json('GET', '/api/v1/people')).body.total_records).toBe(1);
     const bad = await h.json('POST', inBackground('/api/v1/people/person_signup_helper'), {
       body: { human: ANA },
     });
@@ -181,7 +180,12 @@ describe('shutdown with background work pending', () => {
     const storage = openStorage(file, { groupCommit: true });
     await storage.putApiKey(WRITE, 'acme', 'write');
     const logs: string[] = [];
-    const app = createApp({ storage, logError: (m) => logs.push(m) });
+    const gate = backgroundGate();
+    const app = createApp({
+      storage,
+      logError: (m) => logs.push(m),
+      scheduleBackground: gate.schedule,
+    });
     const call = async (method: string, path: string, body?: Json) => {
       const res = await app.fetch(
         new Request(`http://adis.test${path}`, {
@@ -200,9 +204,13 @@ describe('shutdown with background work pending', () => {
       ),
     );
     expect(accepted.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
-    // The shutdown comes before the work has run.
+    // The shutdown comes before the work has run: all five are held at the gate.
+    await gate.holding(5);
     expect(await storage.countRecords({ tenantId: 1, kind: 'signature' })).toBe(0);
-    await closeStorageWhenIdle(storage, 2000, (m) => logs.push(m));
+    // A grace far beyond the work's time: the close waits for the work, not for the grace.
+    const closed = closeStorageWhenIdle(storage, 60_000, (m) => logs.push(m));
+    gate.open();
+    await closed;
     expect(logs).toEqual([]);
     const reopened = openStorage(file);
     try {
@@ -265,7 +273,7 @@ describe('a keyed background call', () => {
   it.each([false, true])(
     'commits its stored 202 with the work, never before it (groupCommit %s)',
     async (groupCommit) => {
-      const { call, onDisk, logs } = await onFile(groupCommit);
+      const { storage, call, onDisk, logs } = await onFile(groupCommit);
       const petition = await call('/api/v1/petitions', { title: 'Save Elm Park' });
       const href = new URL(helperOf(petition.body, 'record_signature_helper')).pathname;
       const accepted = await call(inBackground(href), { person: ANA }, 'sign-once');
@@ -276,7 +284,7 @@ describe('a keyed background call', () => {
         [0, 0],
         [1, 1],
       ]).toContainEqual([seen.answers, seen.records]);
-      await eventually('the signature', () => onDisk('signature').records === 1);
+      await backgroundIdle(storage);
       expect(onDisk('signature')).toEqual({ answers: 1, records: 1 });
       const repeat = await call(inBackground(href), { person: ANA }, 'sign-once');
       expect(repeat.status).toBe(202);
@@ -300,7 +308,8 @@ describe('a keyed background call', () => {
       'sold-out',
     );
     expect(accepted.status).toBe(202);
-    await eventually('the log line', () => logs.length === 1);
+    await backgroundIdle(storage);
+    expect(logs).toHaveLength(1);
     expect(logs[0]).toContain('TICKETS_SOLD_OUT');
     // The accepted call is answered (and its answer stored); its work wrote nothing.
     expect(onDisk('attendance')).toEqual({ answers: 1, records: 0 });

@@ -90,14 +90,24 @@ describe('the key of a keyed POST, echoed', () => {
 
   it('on the 409 of a repeat that arrives while the first is still running', async () => {
     let syncing: (() => void) | undefined;
-    class SlowDisk extends SqliteStorage {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The first POST's wait for durability (which keeps its key taken) lasts until the
+    // test releases it, however slow the machine; later waits are not held.
+    class HeldDisk extends SqliteStorage {
       override async durable(mark?: number): Promise<void> {
-        syncing?.();
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        const held = syncing;
+        syncing = undefined;
+        if (held) {
+          held();
+          await released;
+        }
         return super.durable(mark);
       }
     }
-    const storage = new SlowDisk(':memory:', { groupCommit: true });
+    const storage = new HeldDisk(':memory:', { groupCommit: true });
     await storage.putApiKey(WRITE, 'acme', 'write');
     await storage.flush();
     const app = createApp({ storage, logError: () => {}, idempotency: { waitMs: 10 } });
@@ -113,13 +123,14 @@ describe('the key of a keyed POST, echoed', () => {
       syncing = resolve;
     });
     const first = post();
-    // The first holds its key until its (slow) commit is durable: repeat it meanwhile.
+    // The first holds its key until its (held) commit is durable: repeat it meanwhile.
     await firstSyncing;
     const busy = await post();
     expect(busy.status).toBe(409);
     expect(busy.headers.get('retry-after')).toBe('1');
     expect(busy.headers.get(IDEMPOTENCY_KEY_HEADER)).toBe('busy');
     expect(busy.headers.get(IDEMPOTENCY_KEY_HONOURED_HEADER)).toBe('true');
+    release();
     expect((await first).status).toBe(201);
     await storage.close();
   });

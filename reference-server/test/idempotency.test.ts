@@ -24,8 +24,11 @@ import { create, helperOf, person } from './helpers-setup.js';
 const DAY = 24 * 60 * 60 * 1000;
 const dirs: string[] = [];
 const opened: SqliteStorage[] = [];
+/** Commits a test held (see HeldDisk): released before the storages close. */
+const releases: (() => void)[] = [];
 
 afterEach(async () => {
+  for (const release of releases.splice(0)) release();
   for (const storage of opened.splice(0)) await storage.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -267,19 +270,57 @@ describe('Idempotency-Key: refusals and scope', () => {
   });
 });
 
-/** A storage whose commits take `delayMs` to become durable (a slow disk). */
-class SlowDisk extends SqliteStorage {
-  constructor(private readonly delayMs: number) {
+/**
+ * A slow disk the test controls: after `hold()`, the next wait for durability (a keyed
+ * POST's, which keeps its key taken until it ends) lasts until the test releases it. So
+ * "the first is still running" holds for as long as the test needs, however loaded the
+ * machine. Later waits (the repeats' own) are not held.
+ */
+class HeldDisk extends SqliteStorage {
+  private gate?: { syncing: () => void; released: Promise<void> };
+
+  constructor() {
     super(':memory:', { groupCommit: true });
   }
+
+  /** Holds the next wait; `syncing` resolves once it has begun, `release` ends it. */
+  hold(): { syncing: Promise<void>; release: () => void } {
+    let syncing = () => {};
+    let release = () => {};
+    const waiting = new Promise<void>((resolve) => {
+      syncing = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.gate = { syncing, released };
+    return { syncing: waiting, release };
+  }
+
   override async durable(mark?: number): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    const gate = this.gate;
+    this.gate = undefined;
+    if (gate) {
+      gate.syncing();
+      await gate.released;
+    }
     return super.durable(mark);
   }
 }
 
-function slowServer(waitMs: number): ReturnType<typeof serve> {
-  return serve(new SlowDisk(200), { waitMs });
+/**
+ * A server whose repeats wait `waitMs`, with a first keyed POST under `key` started and
+ * held before its commit (so its key is taken); `release()` lets it finish.
+ */
+async function heldFirst(waitMs: number, key: string) {
+  const disk = new HeldDisk();
+  const s = await serve(disk, { waitMs });
+  const { syncing, release } = disk.hold();
+  const first = post(s, '/api/v1/people', ANA, key);
+  // Released after the test in any case, so that closing the storage does not wait on it.
+  releases.push(release);
+  await syncing;
+  return { s, first, release };
 }
 
 describe('Idempotency-Key: concurrent repeats', () => {
@@ -297,16 +338,15 @@ describe('Idempotency-Key: concurrent repeats', () => {
   });
 
   it('a repeat waits for the first up to waitMs, then gets 409 IDEMPOTENCY_KEY_IN_PROGRESS', async () => {
-    const s = await slowServer(20);
-    const first = post(s, '/api/v1/people', ANA, 'slow');
-    // The first is still running (its commit takes 200 ms): a repeat waits 20 ms, no more.
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The first is still running (its commit held): a repeat waits 20 ms, no more.
+    const { s, first, release } = await heldFirst(20, 'slow');
     const busy = await post(s, '/api/v1/people', ANA, 'slow');
     expect(busy.status).toBe(409);
     expect(errorOf(busy.body)[0]?.error_code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
     // Another request with the key is refused at once, running or not.
     const other = await post(s, '/api/v1/people', JSON.stringify(person('Zed')), 'slow');
     expect(other.status).toBe(422);
+    release();
     const done = await first;
     expect(done.status).toBe(201);
     const later = await post(s, '/api/v1/people', ANA, 'slow');
@@ -314,10 +354,18 @@ describe('Idempotency-Key: concurrent repeats', () => {
   });
 
   it('within the bound, the repeat gets the first answer once it is durable', async () => {
-    const s = await slowServer(5000);
-    const first = post(s, '/api/v1/people', ANA, 'patient');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const repeat = await post(s, '/api/v1/people', ANA, 'patient');
+    // A bound no stall reaches: the repeat can only end by the first's release.
+    const { s, first, release } = await heldFirst(50_000, 'patient');
+    let answered = false;
+    const repeating = post(s, '/api/v1/people', ANA, 'patient').then((answer) => {
+      answered = true;
+      return answer;
+    });
+    for (let turn = 0; turn < 10; turn++) await new Promise((done) => setImmediate(done));
+    // Waiting for the first, which is held: no answer yet.
+    expect(answered).toBe(false);
+    release();
+    const repeat = await repeating;
     const done = await first;
     expect(repeat.status).toBe(201);
     expect(same(repeat)).toEqual(same(done));
@@ -326,15 +374,14 @@ describe('Idempotency-Key: concurrent repeats', () => {
   });
 
   it('Retry-After on the 409', async () => {
-    const s = await slowServer(0);
-    const first = post(s, '/api/v1/people', ANA, 'now');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    const { s, first, release } = await heldFirst(0, 'now');
     const res = await s.call('POST', '/api/v1/people', {
       raw: ANA,
       headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'now' },
     });
     expect(res.status).toBe(409);
     expect(res.headers.get('retry-after')).toBe('1');
+    release();
     await first;
   });
 });

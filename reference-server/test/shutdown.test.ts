@@ -17,6 +17,13 @@ import { SHUTDOWN_GRACE_MS } from '../src/shutdown.js';
 import { serverDir } from './run-cli.js';
 
 const repositoryRoot = resolve(serverDir, '..');
+/**
+ * How long a wait may take before the test fails rather than hangs: a bound on a hang,
+ * not on speed (a loaded machine starts npm and tsx slowly).
+ */
+const HANG_MS = 30_000;
+/** How late past the grace period a request in flight may be cut: a bound on a hang. */
+const LATE_MS = 10_000;
 const leftovers: number[] = [];
 const dirs: string[] = [];
 
@@ -59,6 +66,8 @@ function descendants(root: number): number[] {
 interface Spawned {
   child: ChildProcess;
   stdout(): string;
+  /** Resolves once the output so far passes `test`; rejects if the command exits first. */
+  printed(test: (out: string) => boolean): Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -75,13 +84,28 @@ function start(command: string, args: readonly string[], cwd: string): Spawned {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.on('exit', (code, signal) => done({ code, signal })),
   );
-  return { child, stdout: () => out, exited };
+  const printed = (test: (out: string) => boolean) =>
+    new Promise<string>((done, fail) => {
+      const check = () => {
+        if (!test(out)) return;
+        child.stdout?.off('data', check);
+        child.stderr?.off('data', check);
+        done(out);
+      };
+      // After the listeners above, which add the chunk to `out`.
+      child.stdout?.on('data', check);
+      child.stderr?.on('data', check);
+      child.once('close', () => fail(new Error(`exited before printing it: ${out}`)));
+      check();
+    });
+  return { child, stdout: () => out, printed, exited };
 }
 
+/** Polls `probe` every 50 ms until it gives a value: for what no event announces. */
 async function until<T>(
   what: string,
   probe: () => T | undefined | Promise<T | undefined>,
-  ms: number,
+  ms = HANG_MS,
 ): Promise<T> {
   const deadline = performance.now() + ms;
   for (;;) {
@@ -90,6 +114,15 @@ async function until<T>(
     if (performance.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
     await new Promise((wait) => setTimeout(wait, 50));
   }
+}
+
+/** `promise`, or a failure naming `what` once {@link HANG_MS} has passed. */
+function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`${what}: not within ${HANG_MS} ms`)), HANG_MS);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** Whether something accepts TCP connections on the port. */
@@ -106,11 +139,8 @@ function accepts(port: number): Promise<boolean> {
 
 /** Waits for the printed entry point and the demo key, and collects the process tree. */
 async function started(spawned: Spawned) {
-  const entry = await until(
-    'entry point printed',
-    () => /^Entry point: (\S+)$/m.exec(spawned.stdout())?.[1],
-    15_000,
-  );
+  const out = await spawned.printed((text) => /^Entry point: \S+$/m.test(text));
+  const entry = /^Entry point: (\S+)$/m.exec(out)?.[1] as string;
   const key = /API key \(demo tenant, write\): (\S+)/.exec(spawned.stdout())?.[1] ?? '';
   const tree = descendants(spawned.child.pid as number);
   leftovers.push(...tree);
@@ -130,6 +160,49 @@ async function peopleIn(db: string): Promise<number> {
   }
 }
 
+/** A connection that resolves `closed` once the server closes it. */
+function connection(port: number): { socket: Socket; closed: Promise<void> } {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  const closed = new Promise<void>((done) => socket.once('close', () => done()));
+  return { socket, closed };
+}
+
+/** Resolves once `socket` has received something that passes `test`. */
+function receives(socket: Socket, test: (text: string) => boolean): Promise<void> {
+  let text = '';
+  return new Promise((done, fail) => {
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (!test(text)) return;
+      socket.off('data', onData);
+      done();
+    };
+    socket.on('data', onData);
+    socket.once('close', () => fail(new Error(`closed after receiving only: ${text}`)));
+  });
+}
+
+/**
+ * A request in flight until the grace period cuts it: its body never comes. Resolves
+ * once the server has read its head and handed it on (its `100 Continue`), so that a
+ * signal sent then finds it in flight, not an idle connection it would close at once.
+ */
+async function stalledRequest(port: number, key: string) {
+  const stalled = connection(port);
+  stalled.socket.write(
+    `POST /api/v1/people HTTP/1.1\r\nHost: 127.0.0.1\r\nSTD-API-Token: ${key}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n`,
+  );
+  await receives(stalled.socket, (text) => text.startsWith('HTTP/1.1 100 Continue\r\n\r\n'));
+  stalled.socket.write('{"gi');
+  let cut = false;
+  const cutAt = stalled.closed.then(() => {
+    cut = true;
+    return performance.now();
+  });
+  return { cutAt, wasCut: () => cut };
+}
+
 function tempDb(): string {
   const dir = mkdtempSync(join(tmpdir(), 'adis-shutdown-'));
   dirs.push(dir);
@@ -137,11 +210,12 @@ function tempDb(): string {
 }
 
 describe('SIGTERM to npm', () => {
-  it('npm start: closes the port, exits the whole tree with 0, keeps the acknowledged write', async () => {
+  it('npm start: closes the port and idle connections at once, exits the whole tree with 0, keeps the acknowledged write', async () => {
     const db = tempDb();
+    // A keep-alive timeout out of reach: only the shutdown can close the idle connection.
     const npm = start(
       'npm',
-      ['start', '--', '--port', '0', '--db', db, '--seed', '0'],
+      ['start', '--', '--port', '0', '--db', db, '--seed', '0', '--keep-alive-timeout', '600'],
       repositoryRoot,
     );
     const { entry, key, port, tree } = await started(npm);
@@ -154,17 +228,27 @@ describe('SIGTERM to npm', () => {
     });
     expect(created.status).toBe(201);
     // An idle keep-alive connection must not hold the shutdown up.
-    const idle: Socket = connect(port, '127.0.0.1');
-    idle.on('error', () => {});
-    idle.write(`GET /api/v1/ HTTP/1.1\r\nHost: 127.0.0.1\r\nSTD-API-Token: ${key}\r\n\r\n`);
-    await until('keep-alive answer', () => (idle.readableLength > 0 ? true : undefined), 2000);
+    const idle = connection(port);
+    let idleClosed = false;
+    void idle.closed.then(() => {
+      idleClosed = true;
+    });
+    idle.socket.write(`GET /api/v1/ HTTP/1.1\r\nHost: 127.0.0.1\r\nSTD-API-Token: ${key}\r\n\r\n`);
+    await receives(idle.socket, (text) => /\r\n\r\n\{.*\}$/s.test(text));
+    // The server's grace timer is the clock here: a request in flight, cut when it ends.
+    const stalled = await stalledRequest(port, key);
 
     const signalled = performance.now();
+    expect(idleClosed).toBe(false);
     npm.child.kill('SIGTERM');
-    expect(await npm.exited).toEqual({ code: 0, signal: null });
-    await until('port closed', async () => ((await accepts(port)) ? undefined : true), 3000);
-    await until('tree gone', () => (tree.some(isAlive) ? undefined : true), 3000);
-    expect(performance.now() - signalled).toBeLessThan(4000);
+    // Closed at once, not by the grace timer: the request in flight is still open after
+    // the idle connection closed and, a round trip later, the port was found closed.
+    await within(idle.closed, 'the idle connection closed');
+    expect(await accepts(port)).toBe(false);
+    expect(stalled.wasCut()).toBe(false);
+    expect(await within(npm.exited, 'npm exited')).toEqual({ code: 0, signal: null });
+    expect((await stalled.cutAt) - signalled).toBeGreaterThan(SHUTDOWN_GRACE_MS - 1000);
+    await until('tree gone', () => (tree.some(isAlive) ? undefined : true));
 
     expect(npm.stdout()).toContain('SIGTERM: shutting down');
     // Closed cleanly: the WAL was checkpointed into the file and removed.
@@ -195,30 +279,20 @@ describe('SIGTERM to npm', () => {
     );
     const { port, key, tree } = await started(npm);
     // A request whose body never comes: in flight until the grace period cuts it.
-    const stalled = connect(port, '127.0.0.1');
-    stalled.on('error', () => {});
-    const stalledClosed = new Promise<number>((done) =>
-      stalled.once('close', () => done(performance.now())),
-    );
-    stalled.write(
-      `POST /api/v1/people HTTP/1.1\r\nHost: 127.0.0.1\r\nSTD-API-Token: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"gi`,
-    );
-    await new Promise((wait) => setTimeout(wait, 200));
+    const stalled = await stalledRequest(port, key);
 
     const signalled = performance.now();
     npm.child.kill('SIGTERM');
-    await npm.exited;
-    // npm forwards the signal to its `sh -c` only, which dies of it; the server notices.
-    await until('port closed', async () => ((await accepts(port)) ? undefined : true), 2000);
-    expect(performance.now() - signalled).toBeLessThan(2000);
-    await until(
-      'tree gone',
-      () => (tree.some(isAlive) ? undefined : true),
-      SHUTDOWN_GRACE_MS + 3000,
-    );
-    const cutAfter = (await stalledClosed) - signalled;
+    await within(npm.exited, 'npm exited');
+    // npm forwards the signal to its `sh -c` only, which dies of it; the server notices,
+    // and closes its port at once: while the request in flight still has its grace period.
+    await until('port closed', async () => ((await accepts(port)) ? undefined : true));
+    expect(stalled.wasCut()).toBe(false);
+    // Cut by the grace timer: not before it, and (a bound on a hang) not long after.
+    const cutAfter = (await within(stalled.cutAt, 'the request in flight cut')) - signalled;
     expect(cutAfter).toBeGreaterThan(SHUTDOWN_GRACE_MS - 1000);
-    expect(cutAfter).toBeLessThan(SHUTDOWN_GRACE_MS + 2000);
+    expect(cutAfter).toBeLessThan(SHUTDOWN_GRACE_MS + LATE_MS);
+    await until('tree gone', () => (tree.some(isAlive) ? undefined : true));
     expect(npm.stdout()).toMatch(/parent process \d+ exited: shutting down/);
     expect(existsSync(`${db}-wal`)).toBe(false);
     expect(await peopleIn(db)).toBe(0);

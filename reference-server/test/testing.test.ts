@@ -1,12 +1,14 @@
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { backgroundIdle } from '../src/http/background.js';
 import {
   createTestServer,
   type TestKey,
   type TestServer,
   type TestServerOptions,
 } from '../src/testing.js';
+import { type BackgroundGate, backgroundGate } from './background-gate.js';
 
 const KEY_HEADER = 'STD-API-Token';
 
@@ -313,38 +315,54 @@ describe('listen', () => {
 });
 
 describe('work accepted with background_processing', () => {
-  /** A kit that keeps its error reports, with one background signature accepted. */
-  async function accepted(): Promise<{ kit: TestServer; logs: string[]; petition: string }> {
+  /**
+   * A kit that keeps its error reports, with one background signature accepted and held
+   * at `gate`: still to do when the test closes or resets the kit.
+   */
+  async function accepted(): Promise<{
+    kit: TestServer;
+    logs: string[];
+    petition: string;
+    gate: BackgroundGate;
+  }> {
     const logs: string[] = [];
-    const kit = createTestServer({ app: { logError: (message) => logs.push(message) } });
+    const gate = backgroundGate();
+    const kit = createTestServer({
+      app: { logError: (message) => logs.push(message), scheduleBackground: gate.schedule },
+    });
     const petition = await call(kit.fetch, `${kit.entryPoint}petitions`, kit.keys.write, {
       method: 'POST',
       body: { title: 'Save Elm Park' },
     });
     const helper = petition.body._links['std:record_signature_helper'].href;
-    // Not `call`: reading the body would give the work a turn to finish before close().
     const answer = await kit.fetch(`${helper}?background_processing=true`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', [KEY_HEADER]: kit.keys.write },
       body: JSON.stringify({ person: { email_addresses: [{ address: 'ana@example.org' }] } }),
     });
     expect(answer.status).toBe(202);
-    return { kit, logs, petition: petition.body._links.self.href };
+    await gate.holding(1);
+    return { kit, logs, petition: petition.body._links.self.href, gate };
   }
 
   it('is done before close() closes the database', async () => {
-    const { kit, logs } = await accepted();
-    await kit.close();
-    // Work that met a closed database would be reported by now.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { kit, logs, gate } = await accepted();
+    const storage = kit.storage;
+    const closing = kit.close();
+    gate.open();
+    await closing;
+    // Once all accepted work is over: work that met a closed database was reported.
+    await backgroundIdle(storage);
     expect(logs).toEqual([]);
   });
 
   it('is done on the old database after a reset', async () => {
-    const { kit, logs, petition } = await accepted();
+    const { kit, logs, petition, gate } = await accepted();
+    const old = kit.storage;
     kit.reset();
+    gate.open();
     // The old database stays open until the signature is written, then closes.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await backgroundIdle(old);
     expect(logs).toEqual([]);
     expect((await call(kit.fetch, petition, kit.keys.read)).status).toBe(404);
     await kit.close();

@@ -12,10 +12,10 @@ import { openStorage } from '../src/storage/sqlite.js';
 import { type CliRun, killCliRuns, runCli } from './run-cli.js';
 import {
   elementsOf,
+  HANG_MS,
   type Receiver,
   signatureCheck,
   startReceiver,
-  waitFor,
 } from './webhook-receiver.js';
 
 const SECRET = 'whsec_cli-delivery-secret';
@@ -67,6 +67,24 @@ async function createPerson(entryPoint: string, given: string): Promise<void> {
   expect(res.status).toBe(201);
 }
 
+/** Resolves once the run's stdout matches `pattern`, checked as each chunk arrives. */
+function printed(run: CliRun, pattern: RegExp, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!pattern.test(run.output().stdout)) return false;
+      clearTimeout(timer);
+      run.child.stdout?.off('data', check);
+      resolve();
+      return true;
+    };
+    const timer = setTimeout(() => {
+      run.child.stdout?.off('data', check);
+      reject(new Error(`no ${what} within ${HANG_MS} ms`));
+    }, HANG_MS);
+    if (!check()) run.child.stdout?.on('data', check);
+  });
+}
+
 async function kill(run: CliRun): Promise<void> {
   run.child.kill('SIGKILL');
   await run.exited;
@@ -82,15 +100,18 @@ describe('webhook delivery by the command line', () => {
     const first = runCli(args);
     const entryPoint = await first.ready;
     await createPerson(entryPoint, 'Ana');
-    await waitFor(() => hook.received.length === 2, 'a refused delivery, then its retry in flight');
+    await hook.until(
+      () => hook.received.length === 2,
+      'refused delivery, then its retry in flight',
+    );
     await kill(first);
 
     hook.answer(() => 200);
     const second = runCli(args);
     await second.ready;
-    await waitFor(
+    await hook.until(
       () => hook.received.some((post) => post.status === 200),
-      'the delivery after the restart',
+      'delivery after the restart',
     );
     const delivered = hook.received.filter((post) => post.status === 200);
     expect(delivered).toHaveLength(1);
@@ -113,10 +134,10 @@ describe('webhook delivery by the command line', () => {
     const run = runCli(args);
     const entryPoint = await run.ready;
     await createPerson(entryPoint, 'Cy');
-    await waitFor(() => hook.received.length === 1, 'the delivery to be in flight');
+    await hook.until(() => hook.received.length === 1, 'delivery in flight');
 
     run.child.kill('SIGTERM');
-    await waitFor(() => /SIGTERM: shutting down/.test(run.output().stdout), 'the shutdown notice');
+    await printed(run, /SIGTERM: shutting down/, 'shutdown notice');
     expect(run.child.exitCode).toBeNull();
     release(200);
     expect(await run.exited).toBe(0);

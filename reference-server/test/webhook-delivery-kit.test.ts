@@ -3,7 +3,7 @@
  * test (here the SDK's own `webhookHandler`, so both sides are checked together), every
  * delivery is recorded, `deliver()` is deterministic, and `reset()` forgets it all.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { KnownWebhookEvent } from '../../src/webhooks/index.js';
 import {
   WEBHOOK_EVENT_TYPES as SDK_EVENT_TYPES,
@@ -100,6 +100,13 @@ describe('kit.webhooks', () => {
   });
 
   it('a handler refusing is logged as failed, retried after its backoff, or at once with retry: true', async () => {
+    // The worker's clock (Date; only it, timers stay real) stands still: the retry, due
+    // at least 1 ms after the failure whatever the jitter, cannot come due between two
+    // deliver() calls, however slow the machine.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const server = kit();
     const statuses = [503];
     await server.webhooks.subscribe({

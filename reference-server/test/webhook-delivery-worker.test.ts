@@ -70,10 +70,11 @@ describe('startWebhookDelivery in the background', () => {
   }
 
   it('is woken by the commit of a request that made events, with no poll due', async () => {
-    const { h, delivered } = await running(60_000);
+    // The poll is further off than the wait's bound: only the commit can wake the worker.
+    const { h, hook, delivered } = await running(60_000);
     const created = await h.json('POST', '/api/v1/people', { body: { given_name: 'Ana' } });
     expect(created.status).toBe(201);
-    await waitFor(() => delivered() === 1, "the delivery of the request's event");
+    await hook.until(() => delivered() === 1, "delivery of the request's event");
   });
 
   it('finds events written outside requests on notify() or by its poll, and prunes them', async () => {
@@ -87,9 +88,10 @@ describe('startWebhookDelivery in the background', () => {
     // announces the commit.
     await records.create(tenant, person, { given_name: 'Ana' });
     worker.notify();
-    await waitFor(() => delivered() === 1, 'the first delivery');
+    await hook.until(() => delivered() === 1, 'first delivery');
     await records.create(tenant, person, { given_name: 'Bo' });
-    await waitFor(() => delivered() === 2, 'the second, found by the poll');
+    await hook.until(() => delivered() === 2, 'second delivery, found by the poll');
+    // Rows of a database: nothing to await, so polled.
     await waitFor(
       async () => (await h.storage.webhooks.eventsAfter(tenant.id, 0, 10)).length === 0,
       'the delivered events pruned',
@@ -104,6 +106,10 @@ describe('startWebhookDelivery in the background', () => {
     let inFlight = 0;
     let most = 0;
     let lists = 0;
+    let eightTicks = () => {};
+    const eight = new Promise<void>((resolve) => {
+      eightTicks = resolve;
+    });
     const webhooks: WebhookStore = Object.assign(Object.create(inner) as WebhookStore, {
       async listSubscriptions(tenantId?: number) {
         inFlight++;
@@ -111,7 +117,7 @@ describe('startWebhookDelivery in the background', () => {
         // Slower than the poll: timers and notify() fire while the tick awaits.
         await new Promise((done) => setTimeout(done, 15));
         inFlight--;
-        lists++;
+        if (++lists === 8) eightTicks();
         return inner.listSubscriptions(tenantId);
       },
     });
@@ -121,7 +127,7 @@ describe('startWebhookDelivery in the background', () => {
     const waking = setInterval(() => worker.notify(), 2);
     try {
       await Promise.all([worker.idle(), worker.idle()]);
-      await waitFor(() => lists >= 8, 'eight ticks');
+      await eight;
     } finally {
       clearInterval(waking);
     }

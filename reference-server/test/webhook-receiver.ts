@@ -1,11 +1,18 @@
 /**
  * A webhook receiver on loopback for the delivery tests: a real `node:http` server on a
- * free port that records every POST and answers as the test says, and a way to wait on
- * a condition with a deadline (never a fixed sleep).
+ * free port that records every POST and answers as the test says, and ways to wait for a
+ * condition (never a fixed sleep): on the receiver's own events, or by polling what
+ * cannot be awaited. Their deadlines are bounds on a hang, under the tests' 60 s.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../src/sdk-wire.js';
+
+/**
+ * How long a wait may take before it is a hang: well over anything a loaded machine
+ * needs, under the tests' 60 s timeout so that the failure names what was awaited.
+ */
+export const HANG_MS = 45_000;
 
 /** One request as the receiver got it. */
 export interface ReceivedPost {
@@ -29,6 +36,11 @@ export interface Receiver {
   received: ReceivedPost[];
   /** Replaces how later requests are answered. */
   answer(with_: Answer): void;
+  /**
+   * Resolves once `condition()` holds, checked at once and again as each request arrives
+   * and as each is answered; rejects naming `what` after `deadlineMs`.
+   */
+  until(condition: () => boolean, what: string, deadlineMs?: number): Promise<void>;
   close(): Promise<void>;
   server: Server;
 }
@@ -37,6 +49,11 @@ export interface Receiver {
 export async function startReceiver(port = 0): Promise<Receiver> {
   let answer: Answer = () => 200;
   const received: ReceivedPost[] = [];
+  // Called at every arrival and every answer: the waits of `until`.
+  const watchers = new Set<() => void>();
+  const changed = () => {
+    for (const watcher of [...watchers]) watcher();
+  };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -50,9 +67,11 @@ export async function startReceiver(port = 0): Promise<Receiver> {
         status: 0,
       };
       received.push(post);
+      changed();
       void Promise.resolve(answer({ n: received.length - 1, body })).then((status) => {
         post.status = status;
         response.writeHead(status, { 'Content-Type': 'text/plain' }).end(`status ${status}`);
+        changed();
       });
     });
   });
@@ -65,6 +84,22 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     answer(with_) {
       answer = with_;
     },
+    until(condition, what, deadlineMs = HANG_MS) {
+      if (condition()) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          watchers.delete(watch);
+          reject(new Error(`no ${what} within ${deadlineMs} ms`));
+        }, deadlineMs);
+        const watch = () => {
+          if (!condition()) return;
+          clearTimeout(timer);
+          watchers.delete(watch);
+          resolve();
+        };
+        watchers.add(watch);
+      });
+    },
     server,
     close: () =>
       new Promise<void>((done) => {
@@ -74,11 +109,14 @@ export async function startReceiver(port = 0): Promise<Receiver> {
   };
 }
 
-/** Waits until `condition()` holds, checking every 20 ms; fails after `deadlineMs`. */
+/**
+ * Waits until `condition()` holds, checking every 20 ms; fails after `deadlineMs`. Only
+ * for what cannot be awaited (a database's rows, another process's output).
+ */
 export async function waitFor(
   condition: () => boolean | Promise<boolean>,
   what: string,
-  deadlineMs = 10_000,
+  deadlineMs = HANG_MS,
 ): Promise<void> {
   const until = Date.now() + deadlineMs;
   while (!(await condition())) {

@@ -9,7 +9,9 @@ export interface ExampleProcess {
   errors(): string;
   /**
    * Resolves with the first stdout line that matches; rejects when the process ends
-   * first, or after `deadlineMs`.
+   * first, or after `deadlineMs` (default 50 s: a bound on a hang of the order of the
+   * test timeout, since a runtime that starts in a second can take many on a loaded
+   * machine).
    */
   waitFor(pattern: RegExp, deadlineMs?: number): Promise<RegExpExecArray>;
   /** Resolves with the exit code (null when killed by a signal); rejects when it could not start. */
@@ -77,7 +79,7 @@ export function startExample(
     lines,
     errors: () => errors,
     exited,
-    waitFor: (pattern, deadlineMs = 15_000) =>
+    waitFor: (pattern, deadlineMs = 50_000) =>
       new Promise((resolve, reject) => {
         for (const line of lines) {
           const match = pattern.exec(line);

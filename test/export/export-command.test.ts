@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -70,7 +70,10 @@ beforeAll(async () => {
   key = server.keys.read;
   dir = await mkdtemp(join(tmpdir(), 'adis-export-test-'));
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 /** The arguments that point the command at the test server with its read key. */
 function target(): string[] {
@@ -194,31 +197,39 @@ describe('incremental exports', () => {
 
 describe('resuming an interrupted export', () => {
   it('continues after Ctrl-C and ends with the same file as an uninterrupted export', async () => {
-    const whole = join(dir, 'whole.ndjson');
-    expect((await run([...target(), '-o', whole, '-q'])).code).toBe(0);
+    // Both exports through the same front, so that their records link the same origin.
+    const front = await frontServer();
+    try {
+      const whole = join(dir, 'whole.ndjson');
+      const through = ['--url', front.entryPoint, '--key', key];
+      expect((await run([...through, '-o', whole, '-q'])).code).toBe(0);
 
-    const output = join(dir, 'interrupted.ndjson');
-    // A slow export (2 requests a second) in a process of its own, stopped by SIGINT
-    // once it has saved a checkpoint part way through.
-    const { child, stderr } = slowExport(output);
-    const saved = await waitFor(async () => {
-      const checkpoint = await readCheckpoint(checkpointPath(output)).catch(() => undefined);
-      return checkpoint && checkpoint.records > 0 ? checkpoint : undefined;
-    });
-    expect(saved.records).toBeLessThan(PEOPLE);
-    child.kill('SIGINT');
-    expect(await exitCode(child)).toBe(130);
-    expect(stderr()).toMatch(/Interrupted after \d+ people\. Run the same command with --resume/);
+      const output = join(dir, 'interrupted.ndjson');
+      // An export in a process of its own, stopped by SIGINT part way through: while the
+      // front holds back its third page, so after it has written the first.
+      front.holdPagesAfter(2);
+      const { child, stderr } = childExport(output, front.entryPoint);
+      await front.holding;
+      child.kill('SIGINT');
+      expect(await exitCode(child)).toBe(130);
+      expect(stderr()).toMatch(/Interrupted after \d+ people\. Run the same command with --resume/);
+      const saved = await readCheckpoint(checkpointPath(output));
+      expect(saved?.records).toBeGreaterThan(0);
+      expect(saved?.records).toBeLessThan(PEOPLE);
+      front.release();
 
-    const refused = await run([...target(), '-o', output]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('holds an unfinished export: add --resume');
+      const refused = await run([...through, '-o', output]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('holds an unfinished export: add --resume');
 
-    const resumed = await run(['--key', key, '-o', output, '--resume']);
-    expect(resumed.code).toBe(0);
-    expect(resumed.stderr).toMatch(/Exported 57 people to .* \(resumed after \d+\)\./);
-    expect(await readFile(output, 'utf8')).toBe(await readFile(whole, 'utf8'));
-    expect(existsSync(checkpointPath(output))).toBe(false);
+      const resumed = await run(['--key', key, '-o', output, '--resume']);
+      expect(resumed.code).toBe(0);
+      expect(resumed.stderr).toMatch(/Exported 57 people to .* \(resumed after \d+\)\./);
+      expect(await readFile(output, 'utf8')).toBe(await readFile(whole, 'utf8'));
+      expect(existsSync(checkpointPath(output))).toBe(false);
+    } finally {
+      await front.close();
+    }
   });
 
   it('cuts off records written after the last checkpoint (a crash between the two)', async () => {
@@ -282,13 +293,18 @@ describe('resuming an interrupted export', () => {
 
   it('refuses to change the export while resuming it, and needs something to resume', async () => {
     const output = join(dir, 'changed.ndjson');
-    const { child } = slowExport(output);
-    await waitFor(
-      async () =>
-        (await readCheckpoint(checkpointPath(output)).catch(() => undefined)) ?? undefined,
-    );
-    child.kill('SIGINT');
-    await exitCode(child);
+    // Stopped part way through, as above: a checkpoint to resume from.
+    const front = await frontServer();
+    try {
+      front.holdPagesAfter(2);
+      const { child } = childExport(output, front.entryPoint);
+      await front.holding;
+      child.kill('SIGINT');
+      expect(await exitCode(child)).toBe(130);
+    } finally {
+      await front.close();
+    }
+    expect(await readCheckpoint(checkpointPath(output))).toMatchObject({ collection: 'people' });
     const other = await run(['tags', '--key', key, '-o', output, '--resume']);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('the collection was "people", not "tags"');
@@ -342,21 +358,12 @@ describe('progress on a terminal', () => {
 
 describe('rate limit', () => {
   it('spaces its requests by --rate', async () => {
-    const times: number[] = [];
-    const inner = createApp({
-      storage: server.storage,
-      maxPageSize: PAGE,
-      logError: () => undefined,
-    });
-    const counting = new Hono().all('*', (c) => {
-      times.push(performance.now());
-      return inner.fetch(c.req.raw);
-    });
-    const slow = await startServer({ app: counting as never, port: 0 });
+    const front = await frontServer();
     try {
+      const started = performance.now();
       const { code } = await run([
         '--url',
-        slow.entryPoint,
+        front.entryPoint,
         '--key',
         key,
         '--limit',
@@ -366,52 +373,87 @@ describe('rate limit', () => {
         '-q',
       ]);
       expect(code).toBe(0);
-      // connect, the clock, three pages: five requests at 5 a second span 0.8 s or more.
-      expect(times).toHaveLength(5);
-      expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(750);
+      // connect, the clock, three pages: five requests at 5 a second, so the fifth starts
+      // 0.8 s or more after the first, itself sent after the command started. Measured
+      // from the start, not from the first arrival: a first request held up on a loaded
+      // machine would shorten the span between arrivals, never this one.
+      expect(front.seen).toHaveLength(5);
+      expect(front.seen.at(-1)!.at - started).toBeGreaterThanOrEqual(800);
     } finally {
-      await slow.close();
+      await front.close();
     }
   });
 });
 
 /**
- * The test server behind a front that reads the API key from `header` instead of
- * STD-API-Token (which it drops), as servers in the wild do; `seen` is what reached it.
+ * The test server behind a front of the test's: `seen` is what reached it (the key, the
+ * STD-API-Token header, when). With `keyHeader`, the front reads the API key from that
+ * header instead of STD-API-Token (which it drops), as servers in the wild do.
+ * `holdPagesAfter(n)` holds back every people page requested after the next `n` until
+ * `release()` (or `close()`), and `holding` resolves once one is held: a test can stop
+ * an export part way through however fast or slow the machine is.
  */
-async function keyHeaderServer(header: string) {
+async function frontServer(keyHeader = 'STD-API-Token') {
   const seen: { key: string | null; stdKey: string | null; at: number }[] = [];
   const inner = createApp({
     storage: server.storage,
     maxPageSize: PAGE,
     logError: () => undefined,
   });
-  const front = new Hono().all('*', (c) => {
+  let pagesLeft = Number.POSITIVE_INFINITY;
+  let held: () => void = () => undefined;
+  const holding = new Promise<void>((resolve) => {
+    held = resolve;
+  });
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const front = new Hono().all('*', async (c) => {
     const headers = new Headers(c.req.raw.headers);
-    const key = headers.get(header);
+    const key = headers.get(keyHeader);
     seen.push({ key, stdKey: headers.get('std-api-token'), at: performance.now() });
+    if (/\/people$/.test(new URL(c.req.url).pathname) && pagesLeft-- <= 0) {
+      held();
+      await released;
+    }
     headers.delete('std-api-token');
-    headers.delete(header);
+    headers.delete(keyHeader);
     if (key !== null) headers.set('std-api-token', key);
     return inner.fetch(new Request(c.req.raw, { headers }));
   });
   const running = await startServer({ app: front as never, port: 0 });
-  return { seen, entryPoint: running.entryPoint, close: () => running.close() };
+  return {
+    seen,
+    entryPoint: running.entryPoint,
+    holdPagesAfter: (pages: number) => {
+      pagesLeft = pages;
+    },
+    holding,
+    release,
+    close: () => {
+      release();
+      return running.close();
+    },
+  };
 }
 
 describe('server presets', () => {
   it('--server action-network sends the key as OSDI-API-Token, at most 3.5 requests a second', async () => {
-    const osdi = await keyHeaderServer('OSDI-API-Token');
+    const osdi = await frontServer('OSDI-API-Token');
     try {
       const args = ['--url', osdi.entryPoint, '--key', key, '--limit', '20', '-q'];
+      const started = performance.now();
       const { code, stdout } = await run([...args, '--server', 'action-network']);
       expect(code).toBe(0);
       expect(lines(stdout)).toHaveLength(20);
       expect(osdi.seen.length).toBeGreaterThanOrEqual(4); // connect, the clock, two pages
       for (const request of osdi.seen) expect(request).toMatchObject({ key, stdKey: null });
-      // Four requests at 3.5 a second leave 857 ms apart or more; they arrive within a
-      // few ms of that (the timing itself is tested with fake timers in test/presets).
-      expect(osdi.seen[3]!.at - osdi.seen[0]!.at).toBeGreaterThanOrEqual(800);
+      // Four requests at 3.5 a second start 857 ms apart or more, the first after the
+      // command started (measured from there: a first request held up on a loaded
+      // machine cannot shorten it). The timing itself is tested with fake timers in
+      // test/presets.
+      expect(osdi.seen[3]!.at - started).toBeGreaterThanOrEqual(857);
 
       const without = await run(args);
       expect(without.code).toBe(1);
@@ -426,7 +468,7 @@ describe('server presets', () => {
 
 describe('resuming with the settings the export ran with', () => {
   it('saves --rate and --key-header, never the key, and a resume without them uses them', async () => {
-    const front = await keyHeaderServer('X-Export-Key');
+    const front = await frontServer('X-Export-Key');
     try {
       const settings = ['--key-header', 'X-Export-Key'];
       const whole = join(dir, 'through-front.ndjson');
@@ -442,13 +484,13 @@ describe('resuming with the settings the export ran with', () => {
       expect(straight.code).toBe(0);
 
       const output = join(dir, 'remembered.ndjson');
-      const { child } = slowExport(output, front.entryPoint, [...settings, '--rate', '2']);
-      await waitFor(async () => {
-        const checkpoint = await readCheckpoint(checkpointPath(output)).catch(() => undefined);
-        return checkpoint && checkpoint.records > 0 ? checkpoint : undefined;
-      });
+      // Stopped part way through while the front holds back its third page.
+      front.holdPagesAfter(2);
+      const { child } = childExport(output, front.entryPoint, [...settings, '--rate', '2']);
+      await front.holding;
       child.kill('SIGINT');
       expect(await exitCode(child)).toBe(130);
+      front.release();
       const saved = await readFile(checkpointPath(output), 'utf8');
       expect(JSON.parse(saved)).toMatchObject({ keyHeader: 'X-Export-Key', rate: 2, server: null });
       expect(saved).not.toContain(key);
@@ -461,14 +503,16 @@ describe('resuming with the settings the export ran with', () => {
       expect(await readFile(checkpointPath(output), 'utf8')).toBe(saved);
 
       const from = front.seen.length;
+      const started = performance.now();
       const resumed = await run(['--key', key, '-o', output, '--resume']);
       expect(resumed.code).toBe(0);
       expect(await readFile(output, 'utf8')).toBe(await readFile(whole, 'utf8'));
       const sent = front.seen.slice(from);
       for (const request of sent) expect(request.key).toBe(key);
-      // At 2 a second: the connect and at least two pages, 500 ms apart or more.
+      // At 2 a second: the connect and at least two pages, starting 500 ms apart or more,
+      // the first after the command started (measured from there, as above).
       expect(sent.length).toBeGreaterThanOrEqual(3);
-      expect(sent.at(-1)!.at - sent[0]!.at).toBeGreaterThanOrEqual((sent.length - 1) * 500 - 50);
+      expect(sent.at(-1)!.at - started).toBeGreaterThanOrEqual((sent.length - 1) * 500);
     } finally {
       await front.close();
     }
@@ -583,14 +627,14 @@ describe('clear errors', () => {
 });
 
 /**
- * The command in a process of its own, slowed to 2 requests a second (unless `args` say
- * otherwise) so that a test can stop it part way through; `stderr()` is what it has
- * printed so far.
+ * The command in a process of its own, so that a test can stop it with SIGINT (against a
+ * front that holds a page back: see `frontServer`); `stderr()` is what it has printed
+ * so far.
  */
-function slowExport(
+function childExport(
   output: string,
-  entryPoint = url,
-  args = ['--rate', '2'],
+  entryPoint: string,
+  args: string[] = [],
 ): { child: ChildProcess; stderr: () => string } {
   const child = spawn(
     process.execPath,
@@ -604,16 +648,7 @@ function slowExport(
   return { child, stderr: () => text };
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((done) => setTimeout(done, 25));
-  }
-}
-
+/** The exit code, once the process has ended and its output has all been read. */
 function exitCode(child: ChildProcess): Promise<number | null> {
-  return new Promise((done) => child.on('exit', (code) => done(code)));
+  return new Promise((done) => child.on('close', (code) => done(code)));
 }

@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   checkpointPath,
   readCheckpoint,
@@ -200,8 +200,19 @@ describe('progress', () => {
 });
 
 describe('checkpoints', () => {
-  it('round-trip, and a missing one reads as none', async () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+  /** A new folder in the OS temp directory, removed after the test. */
+  async function tempDir(): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'adis-export-'));
+    dirs.push(dir);
+    return dir;
+  }
+
+  it('round-trip, and a missing one reads as none', async () => {
+    const dir = await tempDir();
     const path = checkpointPath(join(dir, 'people.ndjson'));
     expect(path).toBe(join(dir, 'people.ndjson.export-state.json'));
     expect(await readCheckpoint(path)).toBeUndefined();
@@ -224,7 +235,7 @@ describe('checkpoints', () => {
   });
 
   it('refuse a file that is not a checkpoint, naming it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'adis-export-'));
+    const dir = await tempDir();
     const path = join(dir, 'x.export-state.json');
     await writeFile(path, 'not json');
     await expect(readCheckpoint(path)).rejects.toThrow(`${path} is not an export checkpoint`);

@@ -222,9 +222,14 @@ describe('HTTPError', () => {
 
 describe('cancellation', () => {
   it('rejects with the AbortSignal reason, unwrapped, when aborted mid-request', async () => {
+    let reached: () => void = () => undefined;
+    const atServer = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
     server.use(
       http.get(`${API}/slow`, async () => {
-        await delay(1_000);
+        reached();
+        await delay('infinite');
         return HttpResponse.json({});
       }),
     );
@@ -234,7 +239,9 @@ describe('cancellation', () => {
       url: `${API}/slow`,
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(), 10);
+    // Aborted while the server holds the request: mid-request whatever the machine's load.
+    await atServer;
+    controller.abort();
     const failure = await pending.catch((e) => e);
     expect(failure).toBe(controller.signal.reason);
     expect(failure).toBeInstanceOf(DOMException);
@@ -265,12 +272,15 @@ describe('cancellation', () => {
       }),
     );
     const controller = new AbortController();
-    const pending = createTransport().request({
+    // Aborted once the 503 is in (so during the 30 s wait), not at a time that a loaded
+    // machine could reach before the request was even sent.
+    const pending = createTransport({
+      hooks: { afterResponse: () => void setTimeout(() => controller.abort(), 30) },
+    }).request({
       method: 'GET',
       url: `${API}/busy`,
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(), 30);
     const failure = await pending.catch((e) => e);
     expect(failure).toBe(controller.signal.reason);
     expect(calls).toBe(1);

@@ -133,22 +133,46 @@ describe('paging through people', () => {
   it('reads ahead one page while the caller works, and no further', async () => {
     const fixture = peopleServer({ people: 10, perPage: 2 });
     server.use(...fixture.handlers);
-    const client = await connect(fixture.entryPoint, { apiKey: fixture.key });
+    // Requests as they leave the SDK, and when each has settled (answered, or cancelled
+    // by the walk's end): the test waits for these events instead of a time.
+    const sent: string[] = [];
+    const settled = new Map<string, () => void>();
+    const settling = (url: string) =>
+      new Promise<void>((resolve) => {
+        settled.set(url, resolve);
+      });
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      sent.push(url);
+      try {
+        return await globalThis.fetch(input, init);
+      } finally {
+        settled.get(url)?.();
+      }
+    };
+    const page = (n: number) =>
+      `https://api.example.org/api/v1/people${n === 1 ? '' : `?page=${n}`}`;
+    const pageUrls = () => sent.filter((url) => url.includes('/people'));
+    const client = await connect(fixture.entryPoint, { apiKey: fixture.key, fetch });
     const iterator = client.people.pages({ readAhead: true });
+    const secondSettled = settling(page(2));
     const first = await iterator.next();
     expect(first.value?.number).toBe(1);
-    // Let the read-ahead request go out while "the caller works".
+    // Page 2 is read ahead while "the caller works"; once it is in, a walk reading
+    // further ahead would ask for page 3 at once: give it a moment to, then check.
+    await secondSettled;
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const pageUrls = () => fixture.recorded.urls.filter((url) => url.includes('/people'));
-    expect(pageUrls()).toEqual([
-      'https://api.example.org/api/v1/people',
-      'https://api.example.org/api/v1/people?page=2',
-    ]);
+    expect(pageUrls()).toEqual([page(1), page(2)]);
+    const thirdSettled = settling(page(3));
     const second = await iterator.next();
     expect(second.value?.number).toBe(2);
     await iterator.return(undefined);
+    // Page 3 was read ahead (asked for before page 2 was handed over), page 4 never:
+    // the walk has ended, so nothing can ask for it, whatever the wait.
+    expect(pageUrls()).toEqual([page(1), page(2), page(3)]);
+    await thirdSettled;
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(pageUrls()).toHaveLength(3); // page 3 was read ahead, page 4 never asked for
+    expect(pageUrls()).toHaveLength(3);
   });
 
   it('with read-ahead asks for the next page before checking this one', async () => {
@@ -194,14 +218,22 @@ describe('paging through people', () => {
           return HttpResponse.json({ _embedded: { 'std:people': [person(3)] } });
         }
         // Page 1 sends its links first, and the rest only once page 2 is asked for (or
-        // after a second, so that a client that waits for the whole body still ends).
+        // after 20 s, so that a client that waits for the whole body still ends, and
+        // fails the test: a bound on a hang that no loaded machine comes near).
         const head = JSON.stringify({ _links: { next: { href: `${base}/people?page=2` } } });
         const rest = JSON.stringify({ 'std:people': [person(1), person(2)] });
         const body = new ReadableStream<Uint8Array>({
           async start(stream) {
             const encoder = new TextEncoder();
             stream.enqueue(encoder.encode(`${head.slice(0, -1)},"_embedded":`));
-            await Promise.race([gate, new Promise((resolve) => setTimeout(resolve, 1000))]);
+            let fallback: ReturnType<typeof setTimeout> | undefined;
+            await Promise.race([
+              gate,
+              new Promise((resolve) => {
+                fallback = setTimeout(resolve, 20_000);
+              }),
+            ]);
+            clearTimeout(fallback);
             events.push('page 1 ended');
             stream.enqueue(encoder.encode(`${rest}}`));
             stream.close();

@@ -23,10 +23,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestServer } from '../../reference-server/src/testing.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+/** TypeScript 7, what `npm i -D typescript` installs today (`typescript-7`: an npm alias). */
+const tsc7 = join(root, 'node_modules', 'typescript-7', 'bin', 'tsc');
 const PACKAGES = { 'adis-sdk': '.', 'adis-server': 'reference-server' } as const;
 
 let workspace: string;
@@ -125,18 +128,23 @@ const snippets = () => ({
   ),
 });
 
-/** Runs tsc in `project` on `files` (name → text) with `tsconfig`; its output if it fails. */
+/**
+ * Runs tsc (`compiler`, default the project's 5.9) in `project` on `files` (name → text)
+ * with `tsconfig`, emitting nothing unless `emit`; its output if it fails.
+ */
 async function typeCheck(
   project: string,
   tsconfig: Record<string, unknown>,
   files: Record<string, string>,
+  { compiler = tsc, emit = false }: { compiler?: string; emit?: boolean } = {},
 ): Promise<string> {
   for (const [name, text] of Object.entries(files)) await writeFile(join(project, name), text);
   await writeFile(
     join(project, 'tsconfig.json'),
     JSON.stringify({ ...tsconfig, files: Object.keys(files) }),
   );
-  return run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit'], { cwd: project }).then(
+  const args = [compiler, '-p', 'tsconfig.json', ...(emit ? [] : ['--noEmit'])];
+  return run(process.execPath, args, { cwd: project }).then(
     () => '',
     (error: { stdout: string }) => error.stdout || String(error),
   );
@@ -194,6 +202,44 @@ describe("the docs' code, against the packed types", () => {
   it("type-checks with the README's moduleResolution: bundler tsconfig.json", async () => {
     const tsconfig = skippingLibCheck(readmeTsconfig('bundler'));
     expect(await typeCheck(moduleProject, tsconfig, snippets())).toBe('');
+  }, 180_000);
+
+  it('type-checks with TypeScript 7 too, under both tsconfig.json files (what npm installs today)', async () => {
+    for (const marker of ['nodenext', 'bundler']) {
+      const tsconfig = skippingLibCheck(readmeTsconfig(marker));
+      expect(await typeCheck(moduleProject, tsconfig, snippets(), { compiler: tsc7 }), marker).toBe(
+        '',
+      );
+    }
+  }, 180_000);
+
+  it("the README's main.ts, compiled by `npx tsc` and run by `node main.js`, does what the README says", async () => {
+    const { 'main.ts': example } = snippets();
+    const folder = join(moduleProject, 'run-main');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'package.json'), '{ "type": "module" }');
+    const compiled = await typeCheck(
+      folder,
+      skippingLibCheck(readmeTsconfig('nodenext')),
+      { 'main.ts': example },
+      { compiler: tsc7, emit: true },
+    );
+    expect(compiled).toBe('');
+    const kit = createTestServer({ seed: { people: 12, seed: 3 } });
+    const running = await kit.listen();
+    try {
+      const { stdout } = await run(process.execPath, ['main.js'], {
+        cwd: folder,
+        env: { ...process.env, ADIS_URL: running.entryPoint, ADIS_KEY: kit.keys.write },
+      });
+      const lines = stdout.trim().split('\n');
+      // The first ten people, a name and an email address each, then the one created.
+      expect(lines).toHaveLength(11);
+      for (const line of lines.slice(0, 10)) expect(line).toMatch(/^\S+ \S+@\S+$/);
+      expect(lines[10]).toBe('created Ana');
+    } finally {
+      await kit.close();
+    }
   }, 180_000);
 
   it("in the CommonJS project: the testing kit's file type-checks (msw's require types), top-level await fails as the README says", async () => {

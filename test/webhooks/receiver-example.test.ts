@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { app } from '../../examples/webhook-receiver.js';
+import { app, DEV_SECRET } from '../../examples/webhook-receiver.js';
 import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from '../../src/webhooks/index.js';
 
 const fixture = (name: string): string =>
@@ -13,7 +13,7 @@ describe('examples/webhook-receiver.ts', () => {
     const body = JSON.stringify([
       { 'std:signature': { comments: 'Count me in' }, idempotency_key: 'test-1' },
     ]);
-    const signature = await signWebhookBody(['dev-secret'], body, Date.now() / 1000);
+    const signature = await signWebhookBody([DEV_SECRET], body, Date.now() / 1000);
     const response = await app.request('/hooks/adis', {
       method: 'POST',
       headers: { [WEBHOOK_SIGNATURE_HEADER]: signature },

@@ -133,6 +133,36 @@ export interface AppOptions {
    * machine or network. The operator's `--webhooks` file is never checked.
    */
   webhooksAllowPrivate?: boolean;
+  /**
+   * When the work of a call accepted with `?background_processing=true` starts: called
+   * once the call is accepted, with the function that starts its work. Default: the next
+   * turn of the event loop (`setImmediate`), right after the 202 leaves. A test holds the
+   * work here to see the state between the answer and the work, whatever the machine's
+   * load; a deployment could start it at a quieter moment. Whatever it does, it must call
+   * `start` in the end: a clean shutdown waits for the work.
+   *
+   * @example
+   * ```ts
+   * const held: (() => void)[] = [];
+   * createApp({ storage, scheduleBackground: (start) => held.push(start) });
+   * // … a call answered 202; nothing done yet …
+   * for (const start of held.splice(0)) start();
+   * ```
+   */
+  scheduleBackground?: (start: () => void) => void;
+  /**
+   * The clock of the rate limits (the anonymous calls' token buckets and the per-key
+   * windows), in milliseconds; only differences between its readings count. Default:
+   * each limit's own (`Date.now`, `performance.now`). A test holds it still to spend a
+   * burst however slowly the machine makes the calls.
+   *
+   * @example
+   * ```ts
+   * let paused: number | undefined;
+   * createApp({ storage, rateLimitClock: () => paused ?? performance.now() });
+   * ```
+   */
+  rateLimitClock?: () => number;
 }
 
 /**
@@ -218,6 +248,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     logError: options.logError ?? ((message) => console.error(message)),
     accessLog: options.accessLog,
     webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
+    scheduleBackground: options.scheduleBackground ?? ((start) => setImmediate(start)),
   };
   const corsOrigins = options.corsOrigins ?? '*';
   checkCorsOrigins(corsOrigins);
@@ -233,7 +264,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   }
   const rateLimit = options.anonymousRateLimit ?? DEFAULT_ANONYMOUS_RATE_LIMIT;
   // Built here so that a bad rate fails when the app is created, not at the first call.
-  const keyWindows = keyWindowsFor(preset.keyRateLimit);
+  const keyWindows = keyWindowsFor(preset.keyRateLimit, options.rateLimitClock);
   // strict: false so that `/api/v1/` and `/api/v1` (and `/people/`) are the same route.
   // PatternRouter: hono's default (SmartRouter) cannot use its RegExpRouter for these
   // routes (a helper's static segment after `:id`) and falls back to TrieRouter, which
@@ -255,7 +286,13 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   if (rateLimit) {
     app.use(
       `${config.apiPrefix}/*`,
-      anonymousRateLimit(new TokenBuckets(rateLimit), options.trustProxy ?? false),
+      anonymousRateLimit(
+        new TokenBuckets({
+          ...rateLimit,
+          ...(options.rateLimitClock ? { now: options.rateLimitClock } : {}),
+        }),
+        options.trustProxy ?? false,
+      ),
     );
   }
   if (keyWindows) app.use(`${config.apiPrefix}/*`, keyRateLimit(keyWindows, config.apiKeyHeader));

@@ -72,7 +72,7 @@ function describe(error: unknown): string {
 
 /**
  * Answers `202` with `{}` and runs `work` right after the answer (on the next turn of
- * the event loop), then waits for its writes to be committed. Commits are held from
+ * the event loop, or when `config.scheduleBackground` starts it), then waits for its writes to be committed. Commits are held from
  * this call until `work` has run (or thrown), so that the request's own writes (a stored
  * idempotent answer) commit with the work's. Call it only once the call has been
  * checked: what fails later is only logged.
@@ -110,7 +110,7 @@ export function acceptInBackground(
   const task: Promise<void> = storage
     .unit(
       async () => {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await new Promise<void>((resolve) => config.scheduleBackground(resolve));
         mark = storage.commitMark();
         const failure = await work();
         if (failure) log(JSON.stringify(failure));

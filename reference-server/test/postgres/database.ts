@@ -155,6 +155,9 @@ export function schemaName(prefix = 's'): string {
 
 /**
  * The pool of a test's storage: small, and idle connections closed soon, since a run
- * opens hundreds of storages on one cluster (its `max_connections` bounds them all).
+ * opens hundreds of storages on one cluster (its `max_connections` bounds them all). A
+ * request waits for a free connection as long as a test may take: the 5 s default is a
+ * production bound, and 50 calls at once on a loaded machine outwait it (a 503). The
+ * tests of that 503 set their own wait.
  */
-export const TEST_POOL = { poolSize: 4, idleTimeoutMs: 500 } as const;
+export const TEST_POOL = { poolSize: 4, idleTimeoutMs: 500, poolWaitMs: 50_000 } as const;
