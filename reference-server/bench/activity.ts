@@ -73,8 +73,8 @@ const path = join(dir, 'bench.db');
 let failed = false;
 try {
   const storage = openStorage(path);
-  await storage.putApiKey(token, 'bench', 'write');
-  const tenant = await storage.ensureTenant('bench');
+  await storage.tenants.putApiKey(token, 'bench', 'write');
+  const tenant = await storage.tenants.ensure('bench');
   const registry = defaultRegistry();
   const records = new RecordService(storage, registry);
   const kindOf = (singular: string): ResourceKind => {
@@ -189,7 +189,11 @@ try {
   const cursorUrl = first._links.next?.href;
   if (!cursorUrl) throw new Error('page 1 of the signatures has no next link');
   const cursorPage = new URL(cursorUrl).searchParams.get('page') ?? '2';
-  const someone = await storage.getRecord(tenant.id, 'person', person(Math.floor(peopleCount / 2)));
+  const someone = await storage.records.get(
+    tenant.id,
+    'person',
+    person(Math.floor(peopleCount / 2)),
+  );
   const email = (someone?.doc.email_addresses as { address: string }[] | undefined)?.[0]?.address;
   if (!email) throw new Error('no email address to filter on');
 

@@ -26,7 +26,7 @@ const dir = mkdtempSync(join(tmpdir(), 'adis-bench-'));
 const path = join(dir, 'bench.db');
 try {
   const storage = openStorage(path);
-  await storage.putApiKey(token, 'bench', 'write');
+  await storage.tenants.putApiKey(token, 'bench', 'write');
   const seedStart = performance.now();
   await seedPeople(storage, {
     tenant: 'bench',

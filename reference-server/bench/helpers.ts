@@ -117,7 +117,7 @@ function subscribeBenchTenant(path: string): void {
   try {
     storage.webhooks.addSubscription({
       id: randomUUID(),
-      tenantId: storage.ensureTenant('bench').id,
+      tenantId: storage.tenants.ensure('bench').id,
       url: UNREACHABLE_WEBHOOK,
       secret: 'bench-secret',
       triggers: ['*'],

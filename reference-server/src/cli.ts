@@ -313,11 +313,11 @@ async function demoKey(
   storage: Storage,
   options: { keysFile: boolean; remove: boolean | undefined },
 ): Promise<void> {
-  const existing = (await storage.getSetting('demo_token')) || undefined;
+  const existing = (await storage.tenants.getSetting('demo_token')) || undefined;
   if (options.remove) {
     await storage.transaction(async () => {
-      await storage.removeApiKeys('demo');
-      await storage.setSetting('demo_token', '');
+      await storage.tenants.removeApiKeys('demo');
+      await storage.tenants.setSetting('demo_token', '');
     });
     console.log(
       existing
@@ -338,8 +338,8 @@ async function demoKey(
   if (!token) {
     const made = `demo-${randomBytes(18).toString('base64url')}`;
     await storage.transaction(async () => {
-      await storage.putApiKey(made, 'demo', 'write', 'demo');
-      await storage.setSetting('demo_token', made);
+      await storage.tenants.putApiKey(made, 'demo', 'write', 'demo');
+      await storage.tenants.setSetting('demo_token', made);
     });
     token = made;
   }
@@ -435,9 +435,9 @@ async function main(argv: string[]): Promise<void> {
     if (keysFile && namespaces) {
       // The file is authoritative for the keys it manages: keys removed from it stop working.
       await opened.transaction(async () => {
-        await opened.removeApiKeys('keys-file');
+        await opened.tenants.removeApiKeys('keys-file');
         for (const [tenant, namespace] of namespaces) {
-          const kept = (await opened.ensureTenant(tenant, namespace)).namespace;
+          const kept = (await opened.tenants.ensure(tenant, namespace)).namespace;
           if (namespace !== undefined && kept !== namespace) {
             console.log(
               `Tenant ${tenant} keeps namespace ${kept}, set when it was created; the keys file's ${namespace} is not applied`,
@@ -445,7 +445,7 @@ async function main(argv: string[]): Promise<void> {
           }
         }
         for (const key of keysFile.keys) {
-          await opened.putApiKey(key.token, key.tenant, key.access, 'keys-file');
+          await opened.tenants.putApiKey(key.token, key.tenant, key.access, 'keys-file');
         }
       });
       console.log(`API keys: ${count(keysFile.keys.length, 'key')} loaded from ${values.keys}`);
@@ -457,7 +457,7 @@ async function main(argv: string[]): Promise<void> {
       await opened.transaction(async () => {
         const tenantIds = new Map<string, number>();
         for (const { tenant } of webhooksFile.webhooks) {
-          tenantIds.set(tenant, (await opened.ensureTenant(tenant)).id);
+          tenantIds.set(tenant, (await opened.tenants.ensure(tenant)).id);
         }
         await opened.webhooks.replaceFileSubscriptions(
           fileSubscriptions(webhooksFile, (tenant) => tenantIds.get(tenant) ?? 0, Date.now()),

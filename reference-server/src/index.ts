@@ -6,7 +6,7 @@
  * ```ts
  * import { createApp, openStorage, startServer } from 'adis-server';
  * const storage = openStorage(':memory:');
- * await storage.putApiKey('secret', 'demo', 'write');
+ * await storage.tenants.putApiKey('secret', 'demo', 'write');
  * const running = await startServer({ app: createApp({ storage }), port: 0 });
  * ```
  */

@@ -119,8 +119,8 @@ export function seedActivity(
   const registry = options.registry ?? catalogRegistry();
   const now = options.now ?? new Date();
   return storage.transaction(async () => {
-    const tenant = await storage.ensureTenant(options.tenant);
-    const people = await storage.listRecords({
+    const tenant = await storage.tenants.ensure(options.tenant);
+    const people = await storage.records.list({
       tenantId: tenant.id,
       kind: 'person',
       limit: options.people ?? 60,

@@ -272,7 +272,7 @@ export interface SeedOptions {
  * ```
  */
 export async function seedPeople(storage: Storage, options: SeedOptions): Promise<number> {
-  const tenant = await storage.ensureTenant(options.tenant ?? 'demo');
+  const tenant = await storage.tenants.ensure(options.tenant ?? 'demo');
   const random = prng(options.seed ?? 1);
   const every = options.progressEvery ?? 100_000;
   const stamp = new Date().toISOString();
@@ -299,5 +299,5 @@ export async function seedPeople(storage: Storage, options: SeedOptions): Promis
       if (options.onProgress && (index + 1) % every === 0) options.onProgress(index + 1);
     }
   }
-  return storage.insertRecords(writes());
+  return storage.records.insertMany(writes());
 }

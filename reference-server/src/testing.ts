@@ -319,7 +319,8 @@ export function createTestServer(
       : openStorage(':memory:', { defaultNamespace });
     const write = async () => {
       await storage.transaction(async () => {
-        for (const key of keyList) await storage.putApiKey(key.token, key.tenant, key.access);
+        for (const key of keyList)
+          await storage.tenants.putApiKey(key.token, key.tenant, key.access);
       });
       if (seed) {
         await seedPeople(storage, { tenant: seed.tenant, count: seed.people, seed: seed.seed });

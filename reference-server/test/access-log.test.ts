@@ -167,7 +167,7 @@ describe('a 500', () => {
       logError: (message) => reports.push(message),
       accessLog: (line) => lines.push(line),
     });
-    h.storage.countRecords = async () => {
+    h.storage.records.count = async () => {
       throw new Error('disk on fire');
     };
     const { status, body, res } = await h.json('GET', '/api/v1/people');
@@ -184,7 +184,7 @@ describe('a 500', () => {
 
   it("uses the client's request id as the reference code when it sent a sane one", async () => {
     const h = harness();
-    h.storage.countRecords = async () => {
+    h.storage.records.count = async () => {
       throw new Error('disk on fire');
     };
     const { body } = await h.json('GET', '/api/v1/people', {

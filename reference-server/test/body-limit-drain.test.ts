@@ -24,7 +24,7 @@ const storage = openStorage(':memory:');
 let running: RunningServer;
 
 beforeAll(async () => {
-  await storage.putApiKey(KEY, 'acme', 'write');
+  await storage.tenants.putApiKey(KEY, 'acme', 'write');
   running = await startServer({
     app: createApp({ storage, anonymousRateLimit: false, logError: () => {} }),
     port: 0,

@@ -77,10 +77,18 @@ describe('CORS', () => {
     const app = createApp({
       storage: new Proxy(storage, {
         get(target, prop, receiver) {
-          if (prop === 'authenticate' && failing) {
-            return async () => {
-              throw new Error('disk on fire');
-            };
+          if (prop === 'tenants' && failing) {
+            return new Proxy(target.tenants, {
+              get(tenants, name) {
+                if (name === 'authenticate') {
+                  return async () => {
+                    throw new Error('disk on fire');
+                  };
+                }
+                const method = Reflect.get(tenants, name);
+                return typeof method === 'function' ? method.bind(tenants) : method;
+              },
+            });
           }
           const value = Reflect.get(target, prop, receiver);
           return typeof value === 'function' ? value.bind(target) : value;

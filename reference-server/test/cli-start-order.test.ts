@@ -63,8 +63,8 @@ describe('a start on a taken port', () => {
     expect(await failed.exited).toBe(1);
     const storage = openStorage(db);
     try {
-      expect(await storage.getSetting('demo_token')).toBeUndefined();
-      expect(await storage.authenticate('start-order-key')).toBeDefined();
+      expect(await storage.tenants.getSetting('demo_token')).toBeUndefined();
+      expect(await storage.tenants.authenticate('start-order-key')).toBeDefined();
     } finally {
       await storage.close();
     }

@@ -65,7 +65,7 @@ function database(): PlannedDatabase {
  * ```ts
  * const { storage, ready } = testStorage();
  * await ready;
- * await storage.putApiKey('key', 'acme', 'write');
+ * await storage.tenants.putApiKey('key', 'acme', 'write');
  * ```
  */
 export function testStorage(defaultNamespace?: string): TestStorage {
@@ -91,11 +91,13 @@ export function testStorage(defaultNamespace?: string): TestStorage {
   return { storage: afterReady(storage, ready), ready };
 }
 
+/** The sub-stores of a Storage: their calls wait for `ready` too. */
+const SUB_STORES = new Set<string | symbol>(['tenants', 'records', 'idempotency', 'webhooks']);
+
 /** Members of Storage and WebhookStore that answer synchronously: passed through as they are. */
 const SYNC_MEMBERS = new Set<string | symbol>([
   'engine',
   'created',
-  'webhooks',
   'commitMark',
   'appendedCount',
   'announceCommitted',
@@ -110,7 +112,7 @@ function afterReady<T extends object>(target: T, ready: Promise<void>): T {
   return new Proxy(target, {
     get(object, name, receiver) {
       const value: unknown = Reflect.get(object, name, receiver);
-      if (name === 'webhooks' && typeof value === 'object' && value !== null) {
+      if (SUB_STORES.has(name) && typeof value === 'object' && value !== null) {
         return afterReady(value, ready);
       }
       if (typeof value !== 'function' || SYNC_MEMBERS.has(name)) {

@@ -43,8 +43,8 @@ describe('entry point', () => {
 
   it('uses the configured public URL and namespace', async () => {
     const h = harness({ publicUrl: 'https://api.example.org/' });
-    await h.storage.ensureTenant('custom', 'acmeorg');
-    await h.storage.putApiKey('custom-tenant-key', 'custom', 'read');
+    await h.storage.tenants.ensure('custom', 'acmeorg');
+    await h.storage.tenants.putApiKey('custom-tenant-key', 'custom', 'read');
     const { body } = await h.json('GET', '/api/v1/', { key: 'custom-tenant-key' });
     expect(body.namespace).toBe('acmeorg');
     expect(body._links['std:people'].href).toBe('https://api.example.org/api/v1/people');
@@ -103,7 +103,7 @@ describe('authentication', () => {
     }[];
     expect(rows.length).toBe(3);
     for (const row of rows) expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect((await h.storage.authenticate(OTHER))?.tenant.name).toBe('other');
+    expect((await h.storage.tenants.authenticate(OTHER))?.tenant.name).toBe('other');
   });
 });
 
@@ -160,7 +160,7 @@ describe('headers and generic errors', () => {
   it('an unexpected exception is a 500 std:error with a logged reference_code', async () => {
     const logs: string[] = [];
     const h = harness({ logError: (line) => logs.push(line) });
-    h.storage.countRecords = async () => {
+    h.storage.records.count = async () => {
       throw new Error('disk on fire');
     };
     const { status, body } = await h.json('GET', '/api/v1/people');

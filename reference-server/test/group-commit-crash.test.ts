@@ -79,19 +79,21 @@ it('every acknowledged helper call survives kill -9 of the server', async () => 
   // Read back: the server is gone, the file is ours.
   const storage = openStorage(db);
   try {
-    const tenant = await storage.getTenant('crash');
+    const tenant = await storage.tenants.get('crash');
     expect(tenant).toBeDefined();
     const tenantId = tenant?.id as number;
     for (const id of acknowledged) {
-      expect(await storage.getRecord(tenantId, 'signature', id), `signature ${id}`).toBeDefined();
+      expect(await storage.records.get(tenantId, 'signature', id), `signature ${id}`).toBeDefined();
     }
-    const stored = await storage.countRecords({
+    const stored = await storage.records.count({
       tenantId,
       kind: 'signature',
       parent: { kind: 'petition', id: petitionId },
     });
     expect(stored).toBeGreaterThanOrEqual(acknowledged.length);
-    const total = (await storage.totalsOf(tenantId, 'petition', [petitionId])).get(petitionId);
+    const total = (await storage.records.totalsOf(tenantId, 'petition', [petitionId])).get(
+      petitionId,
+    );
     expect(total?.total_signatures).toBe(stored);
   } finally {
     await storage.close();

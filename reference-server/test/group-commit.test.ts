@@ -37,7 +37,7 @@ function tempFile(): string {
 
 /** A server on a group-commit storage, called in-process. */
 async function server(storage = open()) {
-  await storage.putApiKey(KEY, 'acme', 'write');
+  await storage.tenants.putApiKey(KEY, 'acme', 'write');
   await storage.flush();
   const app = createApp({ storage, logError: () => {}, anonymousRateLimit: false });
   const call = async (method: string, url: string, body?: unknown) => {
@@ -84,13 +84,13 @@ function personWrite(tenantId: number, id: string): RecordWrite {
 describe('group commit: storage', () => {
   it('units of one turn share one COMMIT, and durable() resolves after it', async () => {
     const storage = open(tempFile());
-    const tenant = await storage.ensureTenant('acme');
+    const tenant = await storage.tenants.ensure('acme');
     await storage.durable();
     const before = storage.commits;
     const mark = storage.commitMark();
     await Promise.all(
       ['a', 'b', 'c'].map((id) =>
-        storage.transaction(() => storage.insertRecord(personWrite(tenant.id, id))),
+        storage.transaction(() => storage.records.insert(personWrite(tenant.id, id))),
       ),
     );
     // Another connection (another process would be the same) sees nothing yet.
@@ -114,52 +114,52 @@ describe('group commit: storage', () => {
 
   it('a unit that throws rolls back alone; the others of its batch commit', async () => {
     const storage = open();
-    const tenant = await storage.ensureTenant('acme');
+    const tenant = await storage.tenants.ensure('acme');
     await storage.durable();
     const before = storage.commits;
     const mark = storage.commitMark();
     const units = await Promise.allSettled([
-      storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'kept-1'))),
+      storage.transaction(() => storage.records.insert(personWrite(tenant.id, 'kept-1'))),
       storage.transaction(async () => {
-        await storage.insertRecord(personWrite(tenant.id, 'lost'));
+        await storage.records.insert(personWrite(tenant.id, 'lost'));
         throw new Error('this unit fails');
       }),
-      storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'kept-2'))),
+      storage.transaction(() => storage.records.insert(personWrite(tenant.id, 'kept-2'))),
     ]);
     expect(units.map((unit) => unit.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(units[1]?.status === 'rejected' && String(units[1].reason)).toMatch('this unit fails');
     await storage.durable(mark);
     expect(storage.commits - before).toBe(1);
-    expect(await storage.getRecord(tenant.id, 'person', 'kept-1')).toBeDefined();
-    expect(await storage.getRecord(tenant.id, 'person', 'lost')).toBeUndefined();
-    expect(await storage.getRecord(tenant.id, 'person', 'kept-2')).toBeDefined();
+    expect(await storage.records.get(tenant.id, 'person', 'kept-1')).toBeDefined();
+    expect(await storage.records.get(tenant.id, 'person', 'lost')).toBeUndefined();
+    expect(await storage.records.get(tenant.id, 'person', 'kept-2')).toBeDefined();
   });
 
   it('a failed COMMIT rejects durable() with CommitError and keeps none of the batch', async () => {
     const storage = open();
-    const tenant = await storage.ensureTenant('acme');
+    const tenant = await storage.tenants.ensure('acme');
     await storage.durable();
     const mark = storage.commitMark();
     // Both units in one batch: started in the same turn.
     await Promise.all([
-      storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'doomed'))),
+      storage.transaction(() => storage.records.insert(personWrite(tenant.id, 'doomed'))),
       failTheCommit(storage),
     ]);
     await expect(storage.durable(mark)).rejects.toBeInstanceOf(CommitError);
-    expect(await storage.getRecord(tenant.id, 'person', 'doomed')).toBeUndefined();
+    expect(await storage.records.get(tenant.id, 'person', 'doomed')).toBeUndefined();
     // Later work is not affected, and a mark taken after the failure does not see it.
     const next = storage.commitMark();
-    await storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'later')));
+    await storage.transaction(() => storage.records.insert(personWrite(tenant.id, 'later')));
     await expect(storage.durable(next)).resolves.toBeUndefined();
-    expect(await storage.getRecord(tenant.id, 'person', 'later')).toBeDefined();
+    expect(await storage.records.get(tenant.id, 'person', 'later')).toBeDefined();
   });
 
   it('without groupCommit each transaction commits before it resolves', async () => {
     const storage = openStorage(':memory:');
     opened.push(storage);
-    const tenant = await storage.ensureTenant('acme');
+    const tenant = await storage.tenants.ensure('acme');
     const before = storage.commits;
-    await storage.transaction(() => storage.insertRecord(personWrite(tenant.id, 'x')));
+    await storage.transaction(() => storage.records.insert(personWrite(tenant.id, 'x')));
     expect(storage.commits).toBe(before + 1);
     await expect(storage.durable(0)).resolves.toBeUndefined();
   });

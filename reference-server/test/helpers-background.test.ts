@@ -178,7 +178,7 @@ describe('shutdown with background work pending', () => {
     dirs.push(dir);
     const file = join(dir, 'data.db');
     const storage = openStorage(file, { groupCommit: true });
-    await storage.putApiKey(WRITE, 'acme', 'write');
+    await storage.tenants.putApiKey(WRITE, 'acme', 'write');
     const logs: string[] = [];
     const gate = backgroundGate();
     const app = createApp({
@@ -206,7 +206,7 @@ describe('shutdown with background work pending', () => {
     expect(accepted.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
     // The shutdown comes before the work has run: all five are held at the gate.
     await gate.holding(5);
-    expect(await storage.countRecords({ tenantId: 1, kind: 'signature' })).toBe(0);
+    expect(await storage.records.count({ tenantId: 1, kind: 'signature' })).toBe(0);
     // A grace far beyond the work's time: the close waits for the work, not for the grace.
     const closed = closeStorageWhenIdle(storage, 60_000, (m) => logs.push(m));
     gate.open();
@@ -214,7 +214,7 @@ describe('shutdown with background work pending', () => {
     expect(logs).toEqual([]);
     const reopened = openStorage(file);
     try {
-      expect(await reopened.countRecords({ tenantId: 1, kind: 'signature' })).toBe(5);
+      expect(await reopened.records.count({ tenantId: 1, kind: 'signature' })).toBe(5);
     } finally {
       await reopened.close();
     }
@@ -238,7 +238,7 @@ describe('a keyed background call', () => {
     dirs.push(dir);
     const file = join(dir, 'data.db');
     const storage = openStorage(file, { groupCommit });
-    await storage.putApiKey(WRITE, 'acme', 'write');
+    await storage.tenants.putApiKey(WRITE, 'acme', 'write');
     await storage.flush();
     const logs: string[] = [];
     const app = createApp({ storage, logError: (m) => logs.push(m) });

@@ -188,11 +188,11 @@ describe('one signature per person and petition', () => {
     const signed = await callHelper(h, href, { comments: 'Old', person: ANA });
     const ana = signed.body._embedded['std:person']._links.self.href;
     // Written as an older server did: a second signature of the same person and petition.
-    const tenant = await h.storage.getTenant('acme');
+    const tenant = await h.storage.tenants.get('acme');
     const personId = ana.split('/').pop() as string;
     const petitionId = petition._links.self.href.split('/').pop() as string;
     const stamp = new Date().toISOString();
-    const duplicate = await h.storage.insertRecord({
+    const duplicate = await h.storage.records.insert({
       tenantId: tenant?.id as number,
       kind: 'signature',
       id: '00000000-0000-4000-8000-000000000001',

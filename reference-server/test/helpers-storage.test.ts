@@ -5,10 +5,10 @@ import { KindRegistry, openStorage, personSignup, RecordService } from '../src/i
 describe('storage for helpers', () => {
   it('tenantOfRecord finds the tenant of a record by kind and id, through an index', async () => {
     const storage = openStorage(':memory:');
-    const acme = await storage.ensureTenant('acme', 'acme');
-    const other = await storage.ensureTenant('other');
+    const acme = await storage.tenants.ensure('acme', 'acme');
+    const other = await storage.tenants.ensure('other');
     const write = (tenantId: number, id: string) =>
-      storage.insertRecord({
+      storage.records.insert({
         tenantId,
         kind: 'petition',
         id,
@@ -19,10 +19,10 @@ describe('storage for helpers', () => {
       });
     await write(acme.id, 'p1');
     await write(other.id, 'p2');
-    expect(await storage.tenantOfRecord('petition', 'p1')).toEqual(acme);
-    expect(await storage.tenantOfRecord('petition', 'p2')).toEqual(other);
-    expect(await storage.tenantOfRecord('signature', 'p1')).toBeUndefined();
-    expect(await storage.tenantOfRecord('petition', 'p3')).toBeUndefined();
+    expect(await storage.records.tenantOf('petition', 'p1')).toEqual(acme);
+    expect(await storage.records.tenantOf('petition', 'p2')).toEqual(other);
+    expect(await storage.records.tenantOf('signature', 'p1')).toBeUndefined();
+    expect(await storage.records.tenantOf('petition', 'p3')).toBeUndefined();
     const plan = storage.database
       .prepare('EXPLAIN QUERY PLAN SELECT tenant_id FROM records WHERE kind = ? AND id = ?')
       .all('petition', 'p1')
@@ -34,7 +34,7 @@ describe('storage for helpers', () => {
 
   it('personSignup (library use) runs the action functions, hrefs read by their path', async () => {
     const storage = openStorage(':memory:');
-    const tenant = await storage.ensureTenant('acme');
+    const tenant = await storage.tenants.ensure('acme');
     const registry = new KindRegistry();
     for (const kind of ALL_KINDS) registry.register(kind);
     const records = new RecordService(storage, registry);

@@ -72,9 +72,9 @@ export function presetHarness(
 /** Stores the three keys the tests use: write and read for acme, write for other. */
 async function putKeys(storage: Storage, opened: Promise<void>): Promise<void> {
   await opened;
-  await storage.putApiKey(WRITE, 'acme', 'write');
-  await storage.putApiKey(READ, 'acme', 'read');
-  await storage.putApiKey(OTHER, 'other', 'write');
+  await storage.tenants.putApiKey(WRITE, 'acme', 'write');
+  await storage.tenants.putApiKey(READ, 'acme', 'read');
+  await storage.tenants.putApiKey(OTHER, 'other', 'write');
 }
 
 /**

@@ -108,7 +108,7 @@ describe('the key of a keyed POST, echoed', () => {
       }
     }
     const storage = new HeldDisk(':memory:', { groupCommit: true });
-    await storage.putApiKey(WRITE, 'acme', 'write');
+    await storage.tenants.putApiKey(WRITE, 'acme', 'write');
     await storage.flush();
     const app = createApp({ storage, logError: () => {}, idempotency: { waitMs: 10 } });
     const post = () =>

@@ -89,7 +89,7 @@ const ANA = JSON.stringify(person('Ana', 'ana@example.org'));
 /** A server on `storage` (closed after the test), called in-process with the write key. */
 async function serve(storage: SqliteStorage, idempotency?: { waitMs?: number }) {
   opened.push(storage);
-  await storage.putApiKey(WRITE, 'acme', 'write');
+  await storage.tenants.putApiKey(WRITE, 'acme', 'write');
   await storage.flush();
   const app = createApp({ storage, logError: () => {}, ...(idempotency ? { idempotency } : {}) });
   const call: Harness['call'] = async (method, path, options = {}) =>
@@ -232,9 +232,9 @@ describe('Idempotency-Key: refusals and scope', () => {
 
   it('does not store 5xx: a repeat after a server error runs again', async () => {
     const h = harness();
-    const insertRecord = h.storage.insertRecord.bind(h.storage);
-    h.storage.insertRecord = async () => {
-      h.storage.insertRecord = insertRecord;
+    const insert = h.storage.records.insert;
+    h.storage.records.insert = async () => {
+      h.storage.records.insert = insert;
       throw new Error('the disk is on fire');
     };
     expect((await post(h, '/api/v1/people', ANA, 'retry-me')).status).toBe(500);
@@ -370,7 +370,7 @@ describe('Idempotency-Key: concurrent repeats', () => {
     expect(repeat.status).toBe(201);
     expect(same(repeat)).toEqual(same(done));
     expect(repeat.replayed).toBe('true');
-    expect(await s.storage.countRecords({ tenantId: 1, kind: 'person' })).toBe(1);
+    expect(await s.storage.records.count({ tenantId: 1, kind: 'person' })).toBe(1);
   });
 
   it('Retry-After on the 409', async () => {
@@ -421,7 +421,7 @@ describe('Idempotency-Key: retention, restart, atomicity', () => {
     const again = await post(after, '/api/v1/people', ANA, 'durable');
     expect(same(again)).toEqual(same(first));
     expect(again.replayed).toBe('true');
-    expect(await after.storage.countRecords({ tenantId: 1, kind: 'person' })).toBe(1);
+    expect(await after.storage.records.count({ tenantId: 1, kind: 'person' })).toBe(1);
   });
 
   it('the answer commits in the same commit as the writes, with or without group commit', async () => {
@@ -449,7 +449,7 @@ describe('Idempotency-Key: retention, restart, atomicity', () => {
     const retried = await post({ call }, '/api/v1/people', ANA, 'lost');
     expect(retried.status).toBe(201);
     expect(retried.replayed).toBeNull();
-    expect(await storage.countRecords({ tenantId: 1, kind: 'person' })).toBe(1);
+    expect(await storage.records.count({ tenantId: 1, kind: 'person' })).toBe(1);
   });
 });
 
@@ -468,14 +468,14 @@ describe('Storage.unit', () => {
   it('without group commit: writes inside nested units commit together when the outer ends', async () => {
     const storage = openStorage(':memory:');
     opened.push(storage);
-    const tenant = await storage.ensureTenant('acme');
+    const tenant = await storage.tenants.ensure('acme');
     const before = storage.commits;
     let durable = false;
     await storage.unit(async () => {
       await storage.unit(async () => {
         const mark = storage.commitMark();
-        await storage.insertRecord(write(tenant.id, 1));
-        await storage.insertRecord(write(tenant.id, 2));
+        await storage.records.insert(write(tenant.id, 1));
+        await storage.records.insert(write(tenant.id, 2));
         void storage.durable(mark).then(() => (durable = true));
       });
       await turn();
@@ -485,22 +485,22 @@ describe('Storage.unit', () => {
     await turn();
     expect(durable).toBe(true);
     // Outside any unit a write commits at once.
-    await storage.insertRecord(write(tenant.id, 3));
+    await storage.records.insert(write(tenant.id, 3));
     expect(storage.commits - before).toBe(2);
   });
 
   it('with group commit: the batch waits past its turn for the unit to end', async () => {
     const storage = openStorage(':memory:', { groupCommit: true });
     opened.push(storage);
-    const tenant = await storage.ensureTenant('acme');
+    const tenant = await storage.tenants.ensure('acme');
     await storage.flush();
     const before = storage.commits;
     await storage.unit(async () => {
-      await storage.insertRecord(write(tenant.id, 1));
+      await storage.records.insert(write(tenant.id, 1));
       await turn();
       await turn();
       expect(storage.commits - before).toBe(0);
-      await storage.insertRecord(write(tenant.id, 2));
+      await storage.records.insert(write(tenant.id, 2));
     });
     await storage.durable();
     expect(storage.commits - before).toBe(1);

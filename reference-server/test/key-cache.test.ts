@@ -6,10 +6,10 @@ import { engineStorages, STORAGE_ENGINES } from './storage-engines.js';
 describe('API key cache', () => {
   it('refuses a removed key at once, though it was just used', async () => {
     const h = harness();
-    await h.storage.putApiKey('revocable-key-01', 'acme', 'write', 'rotation');
+    await h.storage.tenants.putApiKey('revocable-key-01', 'acme', 'write', 'rotation');
     const before = await h.call('GET', '/api/v1/people', { key: 'revocable-key-01' });
     expect(before.status).toBe(200);
-    expect(await h.storage.removeApiKeys('rotation')).toBe(1);
+    expect(await h.storage.tenants.removeApiKeys('rotation')).toBe(1);
     const after = await h.json('GET', '/api/v1/people', { key: 'revocable-key-01' });
     expect(after.status).toBe(401);
     expect(errorOf(after.body)[0]?.error_code).toBe('UNAUTHORIZED');
@@ -20,13 +20,13 @@ describe('API key cache', () => {
   it('applies a changed access or tenant at once', async () => {
     const h = harness();
     expect((await h.call('GET', '/api/v1/people', { key: READ })).status).toBe(200);
-    await h.storage.putApiKey(READ, 'acme', 'write');
+    await h.storage.tenants.putApiKey(READ, 'acme', 'write');
     const write = await h.call('POST', '/api/v1/tags', { key: READ, body: { name: 'now' } });
     expect(write.status).toBe(201);
-    await h.storage.putApiKey(READ, 'elsewhere', 'read');
+    await h.storage.tenants.putApiKey(READ, 'elsewhere', 'read');
     const tags = await h.json('GET', '/api/v1/tags', { key: READ });
     expect(tags.body.total_records).toBe(0);
-    expect((await h.storage.authenticate(READ))?.tenant.name).toBe('elsewhere');
+    expect((await h.storage.tenants.authenticate(READ))?.tenant.name).toBe('elsewhere');
   });
 });
 
@@ -38,12 +38,12 @@ describe.each(STORAGE_ENGINES)('API key cache of the storage ($name)', (engine) 
     const storage = await open();
     await expect(
       storage.transaction(async () => {
-        await storage.putApiKey('rolled-back-key', 'acme', 'write');
-        expect((await storage.authenticate('rolled-back-key'))?.access).toBe('write');
+        await storage.tenants.putApiKey('rolled-back-key', 'acme', 'write');
+        expect((await storage.tenants.authenticate('rolled-back-key'))?.access).toBe('write');
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
-    expect(await storage.authenticate('rolled-back-key')).toBeUndefined();
+    expect(await storage.tenants.authenticate('rolled-back-key')).toBeUndefined();
   });
 
   afterEach(() => {
@@ -56,12 +56,12 @@ describe.each(STORAGE_ENGINES)('API key cache of the storage ($name)', (engine) 
     vi.useFakeTimers({ toFake: ['Date'] });
     const { storage: server, reopen } = await openKept();
     const other = await reopen();
-    await server.putApiKey('shared-file-key', 'acme', 'read', 'keys-file');
-    expect((await server.authenticate('shared-file-key'))?.access).toBe('read');
-    expect(await other.removeApiKeys('keys-file')).toBe(1);
+    await server.tenants.putApiKey('shared-file-key', 'acme', 'read', 'keys-file');
+    expect((await server.tenants.authenticate('shared-file-key'))?.access).toBe('read');
+    expect(await other.tenants.removeApiKeys('keys-file')).toBe(1);
     // The cache answers for at most its time limit (one second), then asks the database.
     vi.advanceTimersByTime(1000);
-    expect(await server.authenticate('shared-file-key')).toBeUndefined();
+    expect(await server.tenants.authenticate('shared-file-key')).toBeUndefined();
   });
 });
 

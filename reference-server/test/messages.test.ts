@@ -541,7 +541,7 @@ describe('actOnMessage', () => {
   it('acts at the moment given', async () => {
     const h = harness();
     const { message } = await setUp(h);
-    const tenant = await h.storage.getTenant('acme');
+    const tenant = await h.storage.tenants.get('acme');
     if (!tenant) throw new Error('no tenant');
     const service = new RecordService(h.storage, defaultRegistry());
     const id = href(message).split('/').pop() ?? '';

@@ -101,8 +101,8 @@ describe('metadata lists', () => {
 
   it('uses the tenant namespace in identifiers', async () => {
     const h = harness();
-    await h.storage.ensureTenant('custom', 'acmeorg');
-    await h.storage.putApiKey('custom-tenant-key', 'custom', 'read');
+    await h.storage.tenants.ensure('custom', 'acmeorg');
+    await h.storage.tenants.putApiKey('custom-tenant-key', 'custom', 'read');
     const { body } = await h.json('GET', '/api/v1/metadata/canvass_contact_types', {
       key: 'custom-tenant-key',
     });

@@ -204,7 +204,7 @@ describe('campaigns', () => {
 
   it('come from the seed with their actions, and refuse PUT and DELETE', async () => {
     const storage = openStorage(':memory:', { defaultNamespace: 'action_network' });
-    await storage.putApiKey('seeded-key-000001', 'demo', 'write');
+    await storage.tenants.putApiKey('seeded-key-000001', 'demo', 'write');
     await seedPeople(storage, { tenant: 'demo', count: 40, seed: 3 });
     await seedActivity(storage, { tenant: 'demo', seed: 3 });
     const counts = await seedActionNetwork(storage, {

@@ -146,13 +146,13 @@ describe('self links at the nested address (action-network preset)', () => {
     const h = an();
     const registry = defaultRegistry(ACTION_NETWORK_PRESET);
     await seedTenant(h, registry);
-    const tenant = await h.storage.ensureTenant('acme');
+    const tenant = await h.storage.tenants.ensure('acme');
     const records = new RecordService(h.storage, registry);
     const homes = recordHomes(ACTION_NETWORK_PRESET, registry);
     const urls = new Urls('http://an.test', 'osdi', AN, ['action_network'], {}, homes);
     let nested = 0;
     for (const kind of registry.all()) {
-      const list = await h.storage.listRecords({
+      const list = await h.storage.records.list({
         tenantId: tenant.id,
         kind: kind.singular,
         limit: 1000,

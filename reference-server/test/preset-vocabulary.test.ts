@@ -33,9 +33,9 @@ function refusedProperties(server: Server, answer: { status: number; body: Json 
 
 /** The stored document of a record, as the storage holds it. */
 async function stored(server: Server, kind: string, id: string): Promise<Json> {
-  const tenant = await server.h.storage.getTenant('acme');
+  const tenant = await server.h.storage.tenants.get('acme');
   if (!tenant) throw new Error('no tenant acme');
-  return (await server.h.storage.getRecord(tenant.id, kind, id))?.doc;
+  return (await server.h.storage.records.get(tenant.id, kind, id))?.doc;
 }
 
 const SIGNER = { given_name: 'Rosa', email_addresses: [{ address: 'rosa@example.org' }] };

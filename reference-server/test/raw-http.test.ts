@@ -26,7 +26,7 @@ let running: RunningServer;
 let petition: string;
 
 beforeAll(async () => {
-  await storage.putApiKey(KEY, 'acme', 'write');
+  await storage.tenants.putApiKey(KEY, 'acme', 'write');
   running = await startServer({
     app: createApp({ storage, anonymousRateLimit: false, logError: () => {} }),
     port: 0,

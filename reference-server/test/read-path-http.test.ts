@@ -21,7 +21,7 @@ const app = createApp({ storage, publicUrl: PUBLIC, corsOrigins: ['https://page.
 let running: RunningServer;
 
 beforeAll(async () => {
-  await storage.putApiKey(KEY, 'acme', 'read');
+  await storage.tenants.putApiKey(KEY, 'acme', 'read');
   await seedPeople(storage, { tenant: 'acme', count: 120, seed: 5 });
   running = await startServer({ app, port: 0 });
 });

@@ -23,7 +23,7 @@ async function seeded() {
     now: new Date('2026-04-15T16:00:00.000Z'),
   });
   const registry = defaultRegistry();
-  const tenant = await storage.ensureTenant('demo');
+  const tenant = await storage.tenants.ensure('demo');
   return { storage, registry, tenant, records: new RecordService(storage, registry) };
 }
 
@@ -36,7 +36,12 @@ describe('renderRecordJson', () => {
       let splicedWithRefs = 0;
       for (const kind of registry.all()) {
         const page = () =>
-          storage.listRecords({ tenantId: tenant.id, kind: kind.singular, limit: 1000, offset: 0 });
+          storage.records.list({
+            tenantId: tenant.id,
+            kind: kind.singular,
+            limit: 1000,
+            offset: 0,
+          });
         const fresh = await page();
         const parsed = await page();
         const totals = await records.totals(
@@ -85,7 +90,7 @@ describe('renderRecordJson', () => {
     const { storage, registry, tenant } = await seeded();
     const person = registry.bySingular('person');
     if (!person) throw new Error('no person kind');
-    const [record] = await storage.listRecords({ tenantId: tenant.id, kind: 'person', limit: 1 });
+    const [record] = await storage.records.list({ tenantId: tenant.id, kind: 'person', limit: 1 });
     if (!record) throw new Error('no person');
     record.doc.given_name = 'Changed';
     const json = renderRecordJson({

@@ -45,13 +45,13 @@ async function seeded(people: number, seed = 7): Promise<Seeded> {
   opened.push(storage);
   if (people > 0) await seedPeople(storage, { tenant: 'demo', count: people, seed: 1 });
   const counts = await seedActivity(storage, { tenant: 'demo', seed, now: NOW });
-  const tenant = await storage.ensureTenant('demo');
+  const tenant = await storage.tenants.ensure('demo');
   const records = new RecordService(storage, registry);
   // Read once, so that the checks below stay synchronous: nothing writes records after.
   const byKind = new Map<string, StoredRecord[]>();
   const totalsById = new Map<string, Record<string, number>>();
   for (const kind of SEEDED_KINDS) {
-    const list = await storage.listRecords({
+    const list = await storage.records.list({
       tenantId: tenant.id,
       kind,
       limit: 100_000,
@@ -294,7 +294,7 @@ describe('seedActivity with 100 people', () => {
 
   it('serves the seeded records over HTTP with their totals', async () => {
     const data = await seeded(100);
-    await data.storage.putApiKey('seed-test-key', 'demo', 'read');
+    await data.storage.tenants.putApiKey('seed-test-key', 'demo', 'read');
     const app = createApp({ storage: data.storage, logError: () => undefined });
     const res = await app.fetch(
       new Request('http://adis.test/api/v1/petitions', {

@@ -32,7 +32,7 @@ let running: RunningServer;
 const loggedErrors: unknown[] = [];
 
 beforeAll(async () => {
-  await storage.putApiKey(KEY, 'acme', 'write');
+  await storage.tenants.putApiKey(KEY, 'acme', 'write');
   running = await startServer({
     app: createApp({
       storage,

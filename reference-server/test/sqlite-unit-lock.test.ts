@@ -28,7 +28,7 @@ afterEach(async () => {
 async function setUp(options: SqliteStorageOptions = {}) {
   const storage = openStorage(':memory:', options);
   opened.push(storage);
-  const tenantId = (await storage.ensureTenant('acme')).id;
+  const tenantId = (await storage.tenants.ensure('acme')).id;
   let clock = Date.parse('2024-01-01T00:00:00.000Z');
   const write = (id: string): RecordWrite => {
     const date = new Date(clock++).toISOString();
@@ -42,11 +42,11 @@ async function setUp(options: SqliteStorageOptions = {}) {
       identifiers: [`test:${id}`],
     };
   };
-  const insert = (id: string) => storage.insertRecord(write(id));
-  const get = (id: string) => storage.getRecord(tenantId, 'person', id);
+  const insert = (id: string) => storage.records.insert(write(id));
+  const get = (id: string) => storage.records.get(tenantId, 'person', id);
   /** Ids of the people, in the order they were written (seq). */
   const people = async () =>
-    (await storage.listRecords({ tenantId, kind: 'person', limit: 100 })).map((r) => r.id);
+    (await storage.records.list({ tenantId, kind: 'person', limit: 100 })).map((r) => r.id);
   return { storage, insert, get, people };
 }
 

@@ -44,8 +44,8 @@ const PAGES: PageSelection[] = [
 async function fixture<S extends Storage>(
   storage: S,
 ): Promise<{ storage: S; whole: CollectionScope; sub: CollectionScope }> {
-  const tenantId = (await storage.ensureTenant('acme')).id;
-  const other = (await storage.ensureTenant('other')).id;
+  const tenantId = (await storage.tenants.ensure('acme')).id;
+  const other = (await storage.tenants.ensure('other')).id;
   const writes: RecordWrite[] = [];
   const write = (tenant: number, kind: string, id: string, n: number, parent?: string) =>
     writes.push({
@@ -64,7 +64,7 @@ async function fixture<S extends Storage>(
     write(tenantId, 'signature', `signature-${n}`, n, 'p1');
   }
   for (let n = 1; n <= 5; n++) write(other, 'person', `theirs-${n}`, n);
-  await storage.insertRecords(writes);
+  await storage.records.insertMany(writes);
   return {
     storage,
     whole: { tenantId, kind: 'person' },
@@ -79,21 +79,21 @@ describe.each(STORAGE_ENGINES)('collection pages ($name)', (engine) => {
     const { storage, whole, sub } = await fixture(await open());
     for (const scope of [whole, sub]) {
       const filtered = { ...scope, filters: [EVERYTHING] };
-      expect(await storage.countRecords(scope)).toBe(25);
-      expect(await storage.countRecords(filtered)).toBe(25);
+      expect(await storage.records.count(scope)).toBe(25);
+      expect(await storage.records.count(filtered)).toBe(25);
       for (const page of PAGES) {
-        const plain = await storage.listRecords({ ...scope, ...page });
-        const viaFilter = await storage.listRecords({ ...filtered, ...page });
+        const plain = await storage.records.list({ ...scope, ...page });
+        const viaFilter = await storage.records.list({ ...filtered, ...page });
         expect(viaFilter.map((record) => record.id)).toEqual(plain.map((record) => record.id));
         const last = plain.at(-1);
         if (last) {
-          expect(await storage.hasRecordAfter(filtered, last.seq)).toBe(
-            await storage.hasRecordAfter(scope, last.seq),
+          expect(await storage.records.hasAfter(filtered, last.seq)).toBe(
+            await storage.records.hasAfter(scope, last.seq),
           );
         }
       }
       // The pages of both paths are the collection, in seq order, nothing else.
-      const all = await storage.listRecords({ ...filtered, limit: 100 });
+      const all = await storage.records.list({ ...filtered, limit: 100 });
       expect(all.map((record) => record.doc.n)).toEqual(
         Array.from({ length: 25 }, (_, i) => i + 1),
       );
@@ -131,9 +131,9 @@ describe('collection queries on SQLite', () => {
     }) as typeof database.prepare;
     const readAll = async () => {
       for (const scope of [whole, sub, { ...whole, filters: [EVERYTHING] }]) {
-        await storage.countRecords(scope);
-        await storage.hasRecordAfter(scope, 3);
-        for (const page of PAGES) await storage.listRecords({ ...scope, ...page });
+        await storage.records.count(scope);
+        await storage.records.hasAfter(scope, 3);
+        for (const page of PAGES) await storage.records.list({ ...scope, ...page });
       }
     };
     await readAll();

@@ -103,7 +103,7 @@ export const STORAGE_ENGINES: readonly StorageEngineCase[] = [sqlite, postgres];
  *   const { open } = engineStorages(engine);
  *   it('sums', async () => {
  *     const storage = await open();
- *     await storage.ensureTenant('acme');
+ *     await storage.tenants.ensure('acme');
  *   });
  * });
  * ```

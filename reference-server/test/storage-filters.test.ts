@@ -20,8 +20,8 @@ const days = (n: number) => new Date(BASE + n * 86_400_000).toISOString();
  * 20 signatures alternate between petitions p1 and p2, with people interleaved.
  */
 async function filled(storage: Storage) {
-  const tenant = (await storage.ensureTenant('acme')).id;
-  const other = (await storage.ensureTenant('other')).id;
+  const tenant = (await storage.tenants.ensure('acme')).id;
+  const other = (await storage.tenants.ensure('other')).id;
   const record = (
     tenantId: number,
     kind: string,
@@ -76,7 +76,7 @@ async function filled(storage: Storage) {
       keys: [{ name: 'email', value: 'shared@example.org' }],
     }),
   );
-  expect(await storage.insertRecords(writes)).toBe(writes.length);
+  expect(await storage.records.insertMany(writes)).toBe(writes.length);
   return { storage, tenant, other };
 }
 
@@ -84,7 +84,7 @@ async function filled(storage: Storage) {
 const ids = (records: readonly StoredRecord[]) => records.map((r) => r.id);
 
 async function everything(storage: Storage, scope: CollectionScope): Promise<StoredRecord[]> {
-  return storage.listRecords({ ...scope, filters: undefined, limit: 1000 });
+  return storage.records.list({ ...scope, filters: undefined, limit: 1000 });
 }
 
 /** What the filters should select, worked out in JavaScript from the whole collection. */
@@ -102,15 +102,15 @@ async function expected(
  */
 async function expectPaging(storage: Storage, scope: CollectionScope, want: StoredRecord[]) {
   const n = want.length;
-  expect(await storage.countRecords(scope)).toBe(n);
+  expect(await storage.records.count(scope)).toBe(n);
   // The limits side by side: each read stands alone, and PostgreSQL answers them on
   // several connections at once.
   const limits = [1, 3, 7, 100].map(async (limit) => {
     const offsets = Array.from({ length: n + 2 }, async (_, offset) => {
       const label = `limit ${limit} offset ${offset}`;
       const [fromStart, fromEnd] = await Promise.all([
-        storage.listRecords({ ...scope, limit, offset }),
-        storage.listRecords({ ...scope, limit, offsetFromEnd: offset }),
+        storage.records.list({ ...scope, limit, offset }),
+        storage.records.list({ ...scope, limit, offsetFromEnd: offset }),
       ]);
       expect(ids(fromStart), label).toEqual(ids(want.slice(offset, offset + limit)));
       expect(ids(fromEnd), label).toEqual(
@@ -120,24 +120,24 @@ async function expectPaging(storage: Storage, scope: CollectionScope, want: Stor
     await Promise.all(offsets);
     // Walking forward with `after` and backward with `before` visits every record once.
     const forward: StoredRecord[] = [];
-    let page = await storage.listRecords({ ...scope, limit, after: 0 });
+    let page = await storage.records.list({ ...scope, limit, after: 0 });
     while (page.length > 0) {
       forward.push(...page);
       const last = page[page.length - 1] as StoredRecord;
-      expect(await storage.hasRecordAfter(scope, last.seq)).toBe(forward.length < n);
-      page = await storage.listRecords({ ...scope, limit, after: last.seq });
+      expect(await storage.records.hasAfter(scope, last.seq)).toBe(forward.length < n);
+      page = await storage.records.list({ ...scope, limit, after: last.seq });
     }
     expect(ids(forward), `after, limit ${limit}`).toEqual(ids(want));
     const backward: StoredRecord[] = [];
-    page = await storage.listRecords({ ...scope, limit, before: Number.MAX_SAFE_INTEGER });
+    page = await storage.records.list({ ...scope, limit, before: Number.MAX_SAFE_INTEGER });
     while (page.length > 0) {
       backward.unshift(...page);
-      page = await storage.listRecords({ ...scope, limit, before: (page[0] as StoredRecord).seq });
+      page = await storage.records.list({ ...scope, limit, before: (page[0] as StoredRecord).seq });
     }
     expect(ids(backward), `before, limit ${limit}`).toEqual(ids(want));
   });
   await Promise.all(limits);
-  expect(await storage.hasRecordAfter(scope, 0)).toBe(n > 0);
+  expect(await storage.records.hasAfter(scope, 0)).toBe(n > 0);
 }
 
 describe.each(STORAGE_ENGINES)('date filters ($name)', (engine) => {
@@ -160,7 +160,7 @@ describe.each(STORAGE_ENGINES)('date filters ($name)', (engine) => {
     const counts = { eq: 1, ne: 29, gt: 19, ge: 20, lt: 10, le: 11 };
     for (const [op, holds] of ops) {
       const filtered = { ...scope, filters: [{ column: 'created_date', op, value: pivot }] };
-      expect(await storage.countRecords(filtered as CollectionScope), op).toBe(counts[op]);
+      expect(await storage.records.count(filtered as CollectionScope), op).toBe(counts[op]);
       await expectPaging(
         storage,
         filtered as CollectionScope,
@@ -169,7 +169,7 @@ describe.each(STORAGE_ENGINES)('date filters ($name)', (engine) => {
     }
     expect(
       ids(
-        await storage.listRecords({
+        await storage.records.list({
           ...scope,
           filters: [{ column: 'created_date', op: 'eq', value: pivot }],
           limit: 10,
@@ -189,13 +189,13 @@ describe.each(STORAGE_ENGINES)('date filters ($name)', (engine) => {
         ...scope,
         filters: [{ column: 'modified_date', op, value: pivot }],
       };
-      expect(await storage.countRecords(filtered), op).toBe(counts[op]);
+      expect(await storage.records.count(filtered), op).toBe(counts[op]);
       const want = await expected(storage, scope, (r) => holds(r.modified_date, pivot));
       await expectPaging(storage, filtered, want);
     }
     expect(
       ids(
-        await storage.listRecords({
+        await storage.records.list({
           ...scope,
           filters: [{ column: 'modified_date', op: 'eq', value: pivot }],
           limit: 10,
@@ -231,13 +231,13 @@ describe.each(STORAGE_ENGINES)('date filters ($name)', (engine) => {
       ],
     };
     await expectPaging(storage, none, []);
-    expect(await storage.listRecords({ ...none, limit: 10 })).toEqual([]);
+    expect(await storage.records.list({ ...none, limit: 10 })).toEqual([]);
   });
 
   it('accept only the known columns and operators', async () => {
     const { storage, tenant } = await fixture();
     const bad = (filter: unknown) =>
-      storage.countRecords({ tenantId: tenant, kind: 'person', filters: [filter as DateFilter] });
+      storage.records.count({ tenantId: tenant, kind: 'person', filters: [filter as DateFilter] });
     await expect(bad({ column: 'doc', op: 'eq', value: 'x' })).rejects.toThrow(RangeError);
     await expect(
       bad({ column: 'created_date; DROP TABLE records', op: 'eq', value: 'x' }),
@@ -249,7 +249,7 @@ describe.each(STORAGE_ENGINES)('date filters ($name)', (engine) => {
     await expect(bad({ column: 'created_date', op: 'toString', value: 'x' })).rejects.toThrow(
       RangeError,
     );
-    expect(await storage.countRecords({ tenantId: tenant, kind: 'person' })).toBe(30);
+    expect(await storage.records.count({ tenantId: tenant, kind: 'person' })).toBe(30);
   });
 });
 
@@ -264,7 +264,7 @@ describe.each(STORAGE_ENGINES)('key filters ($name)', (engine) => {
       ...scope,
       filters: [{ key: 'email', value: 'shared@example.org' }],
     };
-    expect(ids(await storage.listRecords({ ...shared, limit: 100 }))).toEqual(
+    expect(ids(await storage.records.list({ ...shared, limit: 100 }))).toEqual(
       Array.from({ length: 10 }, (_, i) => `u${i * 3}`),
     );
     await expectPaging(
@@ -274,7 +274,7 @@ describe.each(STORAGE_ENGINES)('key filters ($name)', (engine) => {
     );
     expect(
       ids(
-        await storage.listRecords({
+        await storage.records.list({
           ...scope,
           filters: [{ key: 'email', value: 'person4@example.org' }],
           limit: 10,
@@ -283,20 +283,20 @@ describe.each(STORAGE_ENGINES)('key filters ($name)', (engine) => {
     ).toEqual(['u4']);
     // The value belongs to another key name, or to nobody.
     expect(
-      await storage.countRecords({
+      await storage.records.count({
         ...scope,
         filters: [{ key: 'phone', value: 'shared@example.org' }],
       }),
     ).toBe(0);
     expect(
-      await storage.countRecords({
+      await storage.records.count({
         ...scope,
         filters: [{ key: 'email', value: 'nobody@example.org' }],
       }),
     ).toBe(0);
     const otherShared = { ...shared, tenantId: other };
-    expect(ids(await storage.listRecords({ ...otherShared, limit: 10 }))).toEqual(['u0']);
-    expect(await storage.countRecords({ ...shared, kind: 'contact' })).toBe(1);
+    expect(ids(await storage.records.list({ ...otherShared, limit: 10 }))).toEqual(['u0']);
+    expect(await storage.records.count({ ...shared, kind: 'contact' })).toBe(1);
   });
 
   it('combine with date filters', async () => {
@@ -310,7 +310,7 @@ describe.each(STORAGE_ENGINES)('key filters ($name)', (engine) => {
     // Shared email: u0, u3, …, u27; created after minute 6: u9 … u27; modified on day
     // (i * 7) % 30 ≤ 21: u9 (3), u12 (24 no), u15 (15), u18 (6), u21 (27 no), u24 (18),
     // u27 (9).
-    expect(ids(await storage.listRecords({ ...scope, filters, limit: 100 }))).toEqual([
+    expect(ids(await storage.records.list({ ...scope, filters, limit: 100 }))).toEqual([
       'u9',
       'u15',
       'u18',
@@ -351,7 +351,7 @@ describe.each(STORAGE_ENGINES)('filters in a sub-collection ($name)', (engine) =
       ...scope,
       filters: [{ column: 'created_date', op: 'ge', value: minutes(7) }],
     };
-    expect(ids(await storage.listRecords({ ...byDate, limit: 100 }))).toEqual([
+    expect(ids(await storage.records.list({ ...byDate, limit: 100 }))).toEqual([
       's8',
       's10',
       's12',
@@ -381,7 +381,7 @@ describe.each(STORAGE_ENGINES)('filters in a sub-collection ($name)', (engine) =
         { column: 'created_date', op: 'lt', value: minutes(15) },
       ],
     };
-    expect(ids(await storage.listRecords({ ...byKey, limit: 100 }))).toEqual(['s0', 's6', 's12']);
+    expect(ids(await storage.records.list({ ...byKey, limit: 100 }))).toEqual(['s0', 's6', 's12']);
     await expectPaging(
       storage,
       byKey,
@@ -398,7 +398,7 @@ describe.each(STORAGE_ENGINES)('filters in a sub-collection ($name)', (engine) =
       parent: { kind: 'person', id: 'u3' },
       filters: [{ key: 'email', value: 'shared@example.org' }],
     };
-    expect(ids(await storage.listRecords({ ...mine, limit: 10 }))).toEqual(['s3']);
+    expect(ids(await storage.records.list({ ...mine, limit: 10 }))).toEqual(['s3']);
   });
 
   it('select nothing under a parent that does not exist', async () => {
@@ -409,9 +409,9 @@ describe.each(STORAGE_ENGINES)('filters in a sub-collection ($name)', (engine) =
       parent: { kind: 'petition', id: 'missing' },
       filters: [{ column: 'created_date', op: 'ge', value: minutes(0) }],
     };
-    expect(await storage.countRecords(scope)).toBe(0);
-    expect(await storage.listRecords({ ...scope, limit: 10 })).toEqual([]);
-    expect(await storage.hasRecordAfter(scope, 0)).toBe(false);
+    expect(await storage.records.count(scope)).toBe(0);
+    expect(await storage.records.list({ ...scope, limit: 10 })).toEqual([]);
+    expect(await storage.records.hasAfter(scope, 0)).toBe(false);
   });
 });
 
@@ -446,8 +446,8 @@ describe.each(STORAGE_ENGINES)('without filters ($name)', (engine) => {
       filters: [{ column: 'created_date', op: 'ge', value: minutes(0) }],
     };
     await expectPaging(storage, always, all);
-    expect(await storage.listRecords({ ...always, limit: 5, offset: 3 })).toEqual(
-      await storage.listRecords({ ...people, limit: 5, offset: 3 }),
+    expect(await storage.records.list({ ...always, limit: 5, offset: 3 })).toEqual(
+      await storage.records.list({ ...people, limit: 5, offset: 3 }),
     );
   });
 });

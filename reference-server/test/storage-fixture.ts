@@ -15,7 +15,7 @@ import { openStorage, type SqliteStorage } from '../src/storage/sqlite.js';
  * ```ts
  * const { memory, opened, dirs } = storageFixture();
  * const storage = memory();
- * await storage.ensureTenant('acme');
+ * await storage.tenants.ensure('acme');
  * ```
  */
 export function storageFixture(): {

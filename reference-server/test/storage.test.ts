@@ -23,8 +23,8 @@ describe.each(STORAGE_ENGINES)('storage ($name)', (engine) => {
     const { storage: first, reopen } = await openKept();
     expect(first.engine).toBe(engine.name);
     expect(first.created).toBe(true);
-    await first.putApiKey('durable-key-0001', 'acme', 'write');
-    await first.setSetting('demo_token', 'abc');
+    await first.tenants.putApiKey('durable-key-0001', 'acme', 'write');
+    await first.tenants.setSetting('demo_token', 'abc');
     const app = createApp({ storage: first });
     const res = await app.fetch(
       new Request('http://h/api/v1/people', {
@@ -39,33 +39,35 @@ describe.each(STORAGE_ENGINES)('storage ($name)', (engine) => {
 
     const second = await reopen();
     expect(second.created).toBe(false);
-    expect(await second.getSetting('demo_token')).toBe('abc');
+    expect(await second.tenants.getSetting('demo_token')).toBe('abc');
     const again = await createApp({ storage: second }).fetch(
       new Request(self, { headers: { 'STD-API-Token': 'durable-key-0001' } }),
     );
     expect(again.status).toBe(200);
     expect(((await again.json()) as { given_name: string }).given_name).toBe('Durable');
-    const tenant = await second.getTenant('acme');
+    const tenant = await second.tenants.get('acme');
     expect(tenant).toBeDefined();
-    expect(await second.findByIdentifier(tenant?.id ?? 0, 'person', 'crm:1')).toBeDefined();
+    expect(await second.records.findByIdentifier(tenant?.id ?? 0, 'person', 'crm:1')).toBeDefined();
   });
 
   it('keeps totals and side tables in step with inserts and deletes', async () => {
     const storage = await open();
     await seedPeople(storage, { tenant: 'demo', count: 40, seed: 3 });
-    const tenant = await storage.ensureTenant('demo');
+    const tenant = await storage.tenants.ensure('demo');
     const scope = { tenantId: tenant.id, kind: 'person' };
-    expect(await storage.countRecords(scope)).toBe(40);
-    const [first] = await storage.listRecords({ ...scope, limit: 1 });
+    expect(await storage.records.count(scope)).toBe(40);
+    const [first] = await storage.records.list({ ...scope, limit: 1 });
     expect(first).toBeDefined();
     const emails = (first?.doc.email_addresses ?? []) as { address: string }[];
     const email = emails[0]?.address ?? '';
-    expect(await storage.findByKey(tenant.id, 'person', 'email', email.toLowerCase())).toEqual([
-      first?.id,
-    ]);
-    expect(await storage.deleteRecord(tenant.id, 'person', first?.id ?? '')).toBe(true);
-    expect(await storage.countRecords(scope)).toBe(40 - 1);
-    expect(await storage.findByKey(tenant.id, 'person', 'email', email.toLowerCase())).toEqual([]);
+    expect(
+      await storage.records.findByKey(tenant.id, 'person', 'email', email.toLowerCase()),
+    ).toEqual([first?.id]);
+    expect(await storage.records.delete(tenant.id, 'person', first?.id ?? '')).toBe(true);
+    expect(await storage.records.count(scope)).toBe(40 - 1);
+    expect(
+      await storage.records.findByKey(tenant.id, 'person', 'email', email.toLowerCase()),
+    ).toEqual([]);
     expect(await rows(storage, 'identifiers')).toBe(39);
   });
 });

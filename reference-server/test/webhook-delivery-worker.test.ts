@@ -53,7 +53,7 @@ describe('startWebhookDelivery in the background', () => {
     const h = harness({ anonymousRateLimit: false });
     const hook = await startReceiver();
     receivers.push(hook);
-    const tenant = await h.storage.ensureTenant('acme');
+    const tenant = await h.storage.tenants.ensure('acme');
     await h.storage.webhooks.addSubscription({
       id: 'sub-bg',
       tenantId: tenant.id,
@@ -101,7 +101,7 @@ describe('startWebhookDelivery in the background', () => {
 
   it('runs one tick at a time, however often it is woken while one awaits storage', async () => {
     const h = harness();
-    await h.storage.ensureTenant('acme');
+    await h.storage.tenants.ensure('acme');
     const inner = h.storage.webhooks;
     let inFlight = 0;
     let most = 0;
@@ -148,7 +148,7 @@ describe('delivery claims (several processes on one database)', () => {
   /** acme with a subscription, `count` events, and a worker driven by `idle()` on a clock the test moves. */
   async function claimed(count: number, fetch: typeof globalThis.fetch, clock: { at: number }) {
     const h = harness();
-    const tenant = await h.storage.ensureTenant('acme');
+    const tenant = await h.storage.tenants.ensure('acme');
     await h.storage.webhooks.addSubscription({
       id: 'sub-claimed',
       tenantId: tenant.id,

@@ -50,7 +50,7 @@ async function subscribe(
   const id = `sub-${++subscriptions}`;
   await storage.webhooks.addSubscription({
     id,
-    tenantId: (await storage.ensureTenant(options.tenant ?? 'acme')).id,
+    tenantId: (await storage.tenants.ensure(options.tenant ?? 'acme')).id,
     url,
     secret: SECRET,
     triggers: options.triggers ?? ['*'],
@@ -224,7 +224,7 @@ describe('webhook delivery', () => {
     const elements = elementsOf(hook.received[0] as (typeof hook.received)[number]);
     expect(elements.map((element) => Object.keys(element)[0])).toEqual(['std:attendance']);
     expect(elements[0]?.['std:attendance'].person.given_name).toBe('Bo');
-    const tenantId = (await h.storage.ensureTenant('acme')).id;
+    const tenantId = (await h.storage.tenants.ensure('acme')).id;
     const newest = (await h.storage.webhooks.eventsAfter(tenantId, 0, 100)).at(-1)?.seq;
     expect((await h.storage.webhooks.getSubscription(id))?.cursor).toBe(newest);
   });
@@ -343,7 +343,7 @@ describe('webhook delivery', () => {
     await hook.until(() => hook.received.length === 1, 'delivery in flight');
 
     expect(
-      await h.storage.webhooks.deleteSubscription((await h.storage.ensureTenant('acme')).id, id),
+      await h.storage.webhooks.deleteSubscription((await h.storage.tenants.ensure('acme')).id, id),
     ).toBe(true);
     release(200);
     await idle;
@@ -377,7 +377,7 @@ describe('webhook delivery', () => {
 
     const [attempt] = await h.storage.webhooks.listAttempts(id, 1);
     expect(attempt?.outcome).toBe('delivered');
-    const tenantId = (await h.storage.ensureTenant('acme')).id;
+    const tenantId = (await h.storage.tenants.ensure('acme')).id;
     expect((await h.storage.webhooks.getSubscription(id))?.cursor).toBe(
       (await h.storage.webhooks.eventsAfter(tenantId, 0, 10)).at(-1)?.seq,
     );

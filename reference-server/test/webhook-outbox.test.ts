@@ -16,7 +16,7 @@ import { callHelper, create, helperOf, person } from './helpers-setup.js';
 const API = '/api/v1';
 
 async function subscribe(storage: Storage, tenant: string, id = `sub-${tenant}`): Promise<void> {
-  const tenantId = (await storage.ensureTenant(tenant)).id;
+  const tenantId = (await storage.tenants.ensure(tenant)).id;
   await storage.webhooks.addSubscription({
     id,
     tenantId,
@@ -36,7 +36,7 @@ async function subscribed(): Promise<Harness> {
 }
 
 async function eventsOf(storage: Storage, tenant = 'acme'): Promise<WebhookEvent[]> {
-  const tenantId = (await storage.getTenant(tenant))?.id;
+  const tenantId = (await storage.tenants.get(tenant))?.id;
   return tenantId === undefined ? [] : await storage.webhooks.eventsAfter(tenantId, 0, 1000);
 }
 
@@ -222,7 +222,7 @@ describe('one commit', () => {
   it('a failed group commit loses the record and its event together', async () => {
     const storage = openStorage(':memory:', { groupCommit: true });
     try {
-      await storage.putApiKey(WRITE, 'acme', 'write');
+      await storage.tenants.putApiKey(WRITE, 'acme', 'write');
       await subscribe(storage, 'acme');
       await storage.flush();
       const app = createApp({ storage, logError: () => {} });
@@ -241,8 +241,8 @@ describe('one commit', () => {
           .run(1, 'nothing', 'dangling', 999_999_999);
       });
       expect((await post).status).toBe(500);
-      const tenantId = (await storage.getTenant('acme'))?.id ?? 0;
-      expect(await storage.countRecords({ tenantId, kind: 'person' })).toBe(0);
+      const tenantId = (await storage.tenants.get('acme'))?.id ?? 0;
+      expect(await storage.records.count({ tenantId, kind: 'person' })).toBe(0);
       expect(await storage.webhooks.eventsAfter(tenantId, 0, 10)).toEqual([]);
       // The next write commits with its event.
       const next = await app.fetch(

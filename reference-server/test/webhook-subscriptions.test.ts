@@ -215,7 +215,7 @@ describe('webhook subscriptions through the API', () => {
   it("lists the operator's file subscriptions, which the API cannot delete", async () => {
     const h = harness();
     await h.ready;
-    const tenant = await h.storage.ensureTenant('acme');
+    const tenant = await h.storage.tenants.ensure('acme');
     await h.storage.webhooks.replaceFileSubscriptions([
       {
         id: '6f1c2b3a-0000-5000-8000-000000000001',

@@ -30,14 +30,22 @@ export function subscription(
 
 let keys = 0;
 
-/** Appends an event of `type` for `tenantId`; resolves to its seq. */
-export function append(store: WebhookStore, tenantId: number, type = 'signature'): Promise<number> {
-  keys++;
+/**
+ * Appends an event of `type` for `tenantId`; resolves to its seq (0 when a PostgreSQL
+ * transaction holds it until its writes are sent: see {@link appendSent}). `key` is its
+ * idempotency key (a new one by default).
+ */
+export function append(
+  store: WebhookStore,
+  tenantId: number,
+  type = 'signature',
+  key = `key-${++keys}`,
+): Promise<number> {
   return store.appendEvent({
     tenantId,
     type,
-    idempotencyKey: `key-${keys}`,
-    payload: { record: { kind: type, id: `r${keys}`, doc: { n: keys } } },
+    idempotencyKey: key,
+    payload: { record: { kind: type, id: `r-${key}`, doc: { key } } },
     createdMs: 1_700_000_000_000 + keys,
   });
 }

@@ -22,7 +22,7 @@ let report: OrganizingReport;
 
 /** Every stored record of a kind (or of a parent's sub-collection), oldest first. */
 function stored(kind: string, parent?: StoredRecord): Promise<StoredRecord[]> {
-  return storage.listRecords({
+  return storage.records.list({
     tenantId: tenant.id,
     kind,
     limit: 10_000,
@@ -41,7 +41,7 @@ beforeAll(async () => {
   storage = server.storage;
   await server.ready();
   counts = await seedActivity(storage, { tenant: 'demo', seed: 11 });
-  tenant = await storage.ensureTenant('demo');
+  tenant = await storage.tenants.ensure('demo');
   const running = await server.listen();
   report = await organizingReport(running.entryPoint, server.keys.read);
 });
@@ -65,7 +65,7 @@ describe('examples/organizing-report.ts over real HTTP', () => {
       const firstNames: string[] = [];
       for (const signature of signed.slice(0, 3)) {
         const id = refId(signature, 'person') ?? '';
-        const person = await storage.getRecord(tenant.id, 'person', id);
+        const person = await storage.records.get(tenant.id, 'person', id);
         firstNames.push(`${person?.doc.given_name} ${person?.doc.family_name}`);
       }
       expect(line?.firstSigners).toEqual(firstNames);

@@ -14,7 +14,7 @@ beforeAll(async () => {
   storage = server.storage;
   await server.ready();
   await seedActivity(storage, { tenant: 'demo', seed: 5 });
-  tenant = await storage.ensureTenant('demo');
+  tenant = await storage.tenants.ensure('demo');
   const running = await server.listen();
   report = await recordActions(running.entryPoint, server.keys.write);
 });
@@ -33,7 +33,7 @@ describe('examples/record-actions.ts over real HTTP', () => {
   });
 
   it('stored the signer once, and no tagging: the add_tags part failed as a whole', async () => {
-    const [rosa, ...others] = await storage.findByKey(
+    const [rosa, ...others] = await storage.records.findByKey(
       tenant.id,
       'person',
       'email',
@@ -41,7 +41,7 @@ describe('examples/record-actions.ts over real HTTP', () => {
     );
     expect(others).toEqual([]);
     const taggings = (
-      await storage.listRecords({ tenantId: tenant.id, kind: 'tagging', limit: 10_000, offset: 0 })
+      await storage.records.list({ tenantId: tenant.id, kind: 'tagging', limit: 10_000, offset: 0 })
     ).filter((t) => (t.doc._refs as Record<string, { id: string }>).person?.id === rosa);
     expect(rosa).toBeDefined();
     expect(taggings).toEqual([]);

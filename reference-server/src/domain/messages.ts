@@ -203,7 +203,7 @@ async function peopleOnList(
   const people = new Set<string>();
   let after = 0;
   for (;;) {
-    const page = await records.storage.listRecords({
+    const page = await records.storage.records.list({
       tenantId: tenant.id,
       kind: 'item',
       parent: { kind: 'list', id: listId },
@@ -238,20 +238,20 @@ export async function countRecipients(
   const personKind = records.registry.bySingular('person');
   const onList = refs.list ? await peopleOnList(records, tenant, refs.list.id) : new Set<string>();
   const query = refs.query
-    ? await records.storage.getRecord(tenant.id, refs.query.kind, refs.query.id)
+    ? await records.storage.records.get(tenant.id, refs.query.kind, refs.query.id)
     : undefined;
   if (!query || !personKind) return onList.size;
   const filter = typeof query.doc.filter === 'string' ? query.doc.filter.trim() : '';
   // The query's filter was checked when the query was written.
   const filters = filter === '' ? [] : parseFilter(filter, PERSON_FILTER_FIELDS, 'std:query');
-  const selected = await records.storage.countRecords({
+  const selected = await records.storage.records.count({
     tenantId: tenant.id,
     kind: 'person',
     ...(filters.length ? { filters } : {}),
   });
   let onlyOnList = 0;
   for (const id of onList) {
-    const person = await records.storage.getRecord(tenant.id, 'person', id);
+    const person = await records.storage.records.get(tenant.id, 'person', id);
     if (person && !matches(person, personKind, filters)) onlyOnList += 1;
   }
   return selected + onlyOnList;

@@ -259,7 +259,11 @@ export class RecordService {
   ): Promise<void> {
     const taken: string[] = [];
     for (const identifier of identifiers) {
-      const holder = await this.storage.findByIdentifier(tenant.id, kind.singular, identifier);
+      const holder = await this.storage.records.findByIdentifier(
+        tenant.id,
+        kind.singular,
+        identifier,
+      );
       if (holder !== undefined && holder !== ownId) taken.push(identifier);
     }
     if (taken.length > 0) throw duplicateIdentifierError(sent, taken, `std:${kind.singular}`);
@@ -327,7 +331,7 @@ export class RecordService {
         'invalid' in target ||
         !targetKind ||
         !reference.kinds.includes(targetKind.singular) ||
-        !(await this.storage.getRecord(tenant.id, targetKind.singular, target.id))
+        !(await this.storage.records.get(tenant.id, targetKind.singular, target.id))
       ) {
         const href = 'invalid' in target ? target.invalid : `${target.plural}/${target.id}`;
         errors.push({
@@ -392,12 +396,12 @@ export class RecordService {
     }
     if (kind.check && errors.length === 0) {
       const context: CheckContext = {
-        document: async (ref) => (await this.storage.getRecord(tenant.id, ref.kind, ref.id))?.doc,
+        document: async (ref) => (await this.storage.records.get(tenant.id, ref.kind, ref.id))?.doc,
         // The kind's rule checks a key before this write adds it (a unique tag name).
         findByKey: (kindName, name, value) =>
-          this.storage.findByKey(tenant.id, kindName, name, value, { forInsert: true }),
+          this.storage.records.findByKey(tenant.id, kindName, name, value, { forInsert: true }),
         totals: async (ref) =>
-          (await this.storage.totalsOf(tenant.id, ref.kind, [ref.id])).get(ref.id) ?? {},
+          (await this.storage.records.totalsOf(tenant.id, ref.kind, [ref.id])).get(ref.id) ?? {},
       };
       errors.push(...(await kind.check(fields, refs, id, context)));
     }
@@ -424,7 +428,10 @@ export class RecordService {
       parents: Object.values(refs),
       contributions:
         (await kind.contributions?.(doc, refs, {
-          document: async (ref) => (await this.storage.getRecord(tenant.id, ref.kind, ref.id))?.doc,
+          document: async (ref) =>
+            (
+              await this.storage.records.get(tenant.id, ref.kind, ref.id)
+            )?.doc,
         })) ?? [],
     };
   }
@@ -434,7 +441,7 @@ export class RecordService {
     kind: ResourceKind,
     id: string,
   ): Promise<Record<string, number>> {
-    return (await this.storage.totalsOf(tenant.id, kind.singular, [id])).get(id) ?? {};
+    return (await this.storage.records.totalsOf(tenant.id, kind.singular, [id])).get(id) ?? {};
   }
 
   /**
@@ -453,7 +460,9 @@ export class RecordService {
       const local = localIdentifier(tenant.namespace, id);
       const sent = stringArray(input.identifiers) ?? [];
       const identifiers = resolveIdentifiers(tenant.namespace, local, sent, `std:${kind.singular}`);
-      await this.checkIdentifiersFree(tenant, kind, identifiers, id, sent);
+      // The local identifier is new, as the id it names: only those sent may be taken.
+      const foreign = identifiers.filter((identifier) => identifier !== local);
+      await this.checkIdentifiersFree(tenant, kind, foreign, id, sent);
       const errors: ErrorDescription[] = [];
       let refs = await this.applyLinks(tenant, kind, {}, options.links ?? {}, errors);
       if (options.parent) {
@@ -485,7 +494,7 @@ export class RecordService {
         refs,
       );
       const write = await this.recordWrite(tenant, kind, id, doc, identifiers, refs);
-      const record = await this.guarded(kind, sent, () => this.storage.insertRecord(write));
+      const record = await this.guarded(kind, sent, () => this.storage.records.insert(write));
       if (options.event !== false) {
         await this.recordEvent(tenant, kind, record, options.event, now);
       }
@@ -523,7 +532,7 @@ export class RecordService {
     // The person as stored now, inside the transaction: with what this call merged in.
     const personRef = referencesOf(record.doc)[event.person ?? 'person'];
     const person =
-      personRef && (await this.storage.getRecord(tenant.id, personRef.kind, personRef.id));
+      personRef && (await this.storage.records.get(tenant.id, personRef.kind, personRef.id));
     if (person) payload.person = { kind: person.kind, id: person.id, doc: person.doc };
     if (details.addTags?.length) payload.addTags = [...details.addTags];
     await this.storage.webhooks.appendEvent({
@@ -551,12 +560,17 @@ export class RecordService {
     const parents = rels.map((rel) => refs[rel]);
     if (rels.length === 0 || parents.some((parent) => parent === undefined)) return undefined;
     // For insert: a second act of the same person waits for the first to commit.
-    const ids = await this.storage.findByParents(tenant.id, kind.singular, parents as ParentRef[], {
-      forInsert: true,
-    });
+    const ids = await this.storage.records.findByParents(
+      tenant.id,
+      kind.singular,
+      parents as ParentRef[],
+      {
+        forInsert: true,
+      },
+    );
     for (const id of ids) {
       if (id === except) continue;
-      const record = await this.storage.getRecord(tenant.id, kind.singular, id);
+      const record = await this.storage.records.get(tenant.id, kind.singular, id);
       // The person may be a parent through another relation (a creator): check the rels.
       const found = record ? referencesOf(record.doc) : {};
       const same = rels.every((rel) => sameRef(found[rel], refs[rel]));
@@ -683,7 +697,7 @@ export class RecordService {
     id: string,
     options?: ReadOptions,
   ): Promise<StoredRecord> {
-    const record = await this.storage.getRecord(tenant.id, kind.singular, id, options);
+    const record = await this.storage.records.get(tenant.id, kind.singular, id, options);
     if (!record) throw this.notFound(kind, id);
     return record;
   }
@@ -788,7 +802,9 @@ export class RecordService {
   ): Promise<StoredRecord> {
     const local = localIdentifier(tenant.namespace, current.id);
     const all = identifiers.includes(local) ? [...identifiers] : [local, ...identifiers];
-    await this.checkIdentifiersFree(tenant, kind, all, current.id, sent);
+    // The local identifier is the record's own: only the others may be another's.
+    const foreign = all.filter((identifier) => identifier !== local);
+    await this.checkIdentifiersFree(tenant, kind, foreign, current.id, sent);
     // The server's own state is not the client's to validate: set aside, put back. So
     // are the members a helper recorded (triggers), which are read-only to clients.
     const recorded = helperMembers(fields);
@@ -809,7 +825,7 @@ export class RecordService {
     const doc = composeDocument(all, current.created_date, stamp, stored, refs);
     const write = await this.recordWrite(tenant, kind, current.id, doc, all, refs);
     const updated = await this.guarded(kind, sent, () =>
-      this.storage.updateRecord({ ...write, created_date: current.created_date }),
+      this.storage.records.update({ ...write, created_date: current.created_date }),
     );
     if (!updated) throw this.notFound(kind, current.id);
     return updated;
@@ -828,9 +844,9 @@ export class RecordService {
   }
 
   private async deleteCascading(tenant: Tenant, target: ParentRef, now: Date): Promise<void> {
-    for (const child of await this.storage.childrenOf(tenant.id, target)) {
+    for (const child of await this.storage.records.childrenOf(tenant.id, target)) {
       const childKind = this.registry.bySingular(child.kind);
-      const record = await this.storage.getRecord(tenant.id, child.kind, child.id);
+      const record = await this.storage.records.get(tenant.id, child.kind, child.id);
       if (!childKind || !record) continue;
       const refs = referencesOf(record.doc);
       const pointing = Object.entries(refs).filter(([, ref]) => sameRef(ref, target));
@@ -856,9 +872,9 @@ export class RecordService {
         kept,
       );
       const write = await this.recordWrite(tenant, childKind, record.id, doc, identifiers, kept);
-      await this.storage.updateRecord({ ...write, created_date: record.created_date });
+      await this.storage.records.update({ ...write, created_date: record.created_date });
     }
-    await this.storage.deleteRecord(tenant.id, target.kind, target.id);
+    await this.storage.records.delete(tenant.id, target.kind, target.id);
   }
 
   /**
@@ -872,7 +888,7 @@ export class RecordService {
   ): Promise<Map<string, Record<string, number>>> {
     const out = new Map<string, Record<string, number>>();
     if (!kind.totals?.length && !kind.renderTotals) return out;
-    const stored = await this.storage.totalsOf(tenant.id, kind.singular, ids);
+    const stored = await this.storage.records.totalsOf(tenant.id, kind.singular, ids);
     for (const id of ids) {
       const totals: Record<string, number> = {};
       for (const name of kind.totals ?? []) totals[name] = 0;
@@ -893,9 +909,9 @@ export class RecordService {
       parent: collection.parent,
       ...(collection.filters?.length ? { filters: collection.filters } : {}),
     };
-    const totalRecords = await this.storage.countRecords(scope);
+    const totalRecords = await this.storage.records.count(scope);
     const plan = planPage(request, totalRecords);
-    const records = plan.empty ? [] : await this.storage.listRecords({ ...scope, ...plan });
+    const records = plan.empty ? [] : await this.storage.records.list({ ...scope, ...plan });
     const last = records[records.length - 1];
     return {
       records,
@@ -903,7 +919,7 @@ export class RecordService {
       perPage: request.perPage,
       totalRecords,
       totalPages: totalPages(totalRecords, request.perPage),
-      hasNext: last !== undefined && (await this.storage.hasRecordAfter(scope, last.seq)),
+      hasNext: last !== undefined && (await this.storage.records.hasAfter(scope, last.seq)),
     };
   }
 }

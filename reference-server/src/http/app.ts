@@ -222,7 +222,7 @@ function presetWithOptions(options: AppOptions): ServerPreset {
  * @example
  * ```ts
  * const storage = openStorage(':memory:');
- * storage.putApiKey('secret', 'demo', 'write');
+ * storage.tenants.putApiKey('secret', 'demo', 'write');
  * const app = createApp({ storage });
  * const res = await app.fetch(new Request('http://localhost/api/v1/', { headers: { 'STD-API-Token': 'secret' } }));
  * ```

@@ -187,7 +187,7 @@ export function idempotentPosts(
       // Inside it the look-up also keeps other processes on the same database from
       // running the key at the same time (PostgreSQL locks the key until the commit).
       const replay = await storage.unit(async () => {
-        const stored = await storage.findIdempotentAnswer(ref, now() - IDEMPOTENCY_RETENTION_MS);
+        const stored = await storage.idempotency.find(ref, now() - IDEMPOTENCY_RETENTION_MS);
         if (stored) {
           if (stored.fingerprint !== fingerprint) throw reused(key);
           return responseOf(stored, true);
@@ -197,11 +197,7 @@ export function idempotentPosts(
         if (status >= 200 && status < 500 && !NOT_STORED.has(status)) {
           const sent = sentJson(c.res);
           const answer = await answerOf(c.res, sent, fingerprint, now());
-          await storage.saveIdempotentAnswer(
-            ref,
-            answer,
-            answer.createdMs - IDEMPOTENCY_RETENTION_MS,
-          );
+          await storage.idempotency.save(ref, answer, answer.createdMs - IDEMPOTENCY_RETENTION_MS);
           // A body read from the stream is gone from the route's answer: send the copy.
           if (sent === undefined) {
             // Unset first: Hono would otherwise rebuild the new answer around a stream.
@@ -262,7 +258,7 @@ async function refOf(
   if (c.get('anonymous') !== true)
     return { tenantId: c.get('auth').tenant.id, anonymous: false, key };
   const call = anonymousCallOf(config.registry, c.req.method, c.req.path, config.apiPrefix);
-  const tenant = call && (await config.storage.tenantOfRecord(call.kind.singular, call.id));
+  const tenant = call && (await config.storage.records.tenantOf(call.kind.singular, call.id));
   return tenant ? { tenantId: tenant.id, anonymous: true, key } : undefined;
 }
 

@@ -4,8 +4,9 @@
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, apiError, ErrorCode } from '../domain/errors.js';
+import { duplicateIdentifierError } from '../domain/identifiers.js';
 import { recordHomes } from '../presets/record-homes.js';
-import { StorageUnavailableError } from '../storage/storage.js';
+import { DuplicateIdentifierError, StorageUnavailableError } from '../storage/storage.js';
 import { newRequestId } from './access-log.js';
 import { anonymousHelperOf } from './anonymous.js';
 import type { AppConfig, AppEnv } from './env.js';
@@ -126,7 +127,7 @@ export function authenticate(config: AppConfig): MiddlewareHandler<AppEnv> {
         },
       );
     }
-    const auth = await config.storage.authenticate(token);
+    const auth = await config.storage.tenants.authenticate(token);
     if (!auth) {
       throw apiError(
         401,
@@ -205,6 +206,15 @@ export function errorHandler(config: AppConfig): ErrorHandler<AppEnv> {
     if (error instanceof ApiError) return errorResponse(error, config.curiePrefix);
     if (error instanceof StorageUnavailableError) {
       return errorResponse(unavailable(error), config.curiePrefix);
+    }
+    // An identifier another writer took between this request's check and its commit
+    // (held writes are sent at the commit): the same 400 as when the check finds it.
+    if (error instanceof DuplicateIdentifierError) {
+      const resource = `std:${error.kind ?? 'record'}`;
+      return errorResponse(
+        duplicateIdentifierError([error.identifier], [error.identifier], resource),
+        config.curiePrefix,
+      );
     }
     if (error instanceof HTTPException && error.status < 500) {
       return errorResponse(

@@ -50,11 +50,11 @@ function fromScaled(value: string | number): number {
  * for (const [parentSeq, byName] of sums) for (const [name, value] of byName) insert(parentSeq, name, value);
  * ```
  */
-export function contributionSums(
+export function contributionSums<K = number>(
   contributions: readonly Contribution[],
-  parentSeqOf: (parent: ParentRef) => number | undefined,
-): Map<number, Map<string, number>> {
-  const sums = new Map<number, Map<string, number>>();
+  parentSeqOf: (parent: ParentRef) => K | undefined,
+): Map<K, Map<string, number>> {
+  const sums = new Map<K, Map<string, number>>();
   for (const contribution of contributions) {
     const scaled = toScaled(contribution.value);
     const parentSeq = parentSeqOf(contribution.parent);

@@ -6,14 +6,14 @@
  *   spanning a whole request; transactions inside it are savepoints), errors mapped
  *   once (`errors.ts`: unreachable → StorageUnavailableError);
  * - `migrations.ts`: the schema ({@link POSTGRES_MIGRATIONS}, run under an advisory lock);
- * - `tenants.ts`, `records.ts`, `collections.ts`, `idempotency.ts`: as SQLite's;
+ * - `tenants.ts`, `records.ts` (with `collections.ts`, `record-rows.ts`),
+ *   `idempotency.ts`: the sub-stores, as SQLite's;
  * - `lookup-lock.ts`: the advisory locks that make look-up-then-insert safe;
  * - `webhooks.ts`: the webhook subscriptions, outbox and delivery log.
  *
  * Every transaction commits before it resolves, with PostgreSQL's synchronous commit:
  * there is no group commit to wait for, so {@link PostgresStorage.durable} resolves at once.
  */
-import { PostgresCollections } from './postgres/collections.js';
 import { PostgresConnection } from './postgres/connection.js';
 import { PostgresIdempotentAnswers } from './postgres/idempotency.js';
 import { migrate } from './postgres/migrations.js';
@@ -51,8 +51,8 @@ export interface PostgresStorageOptions {
  * @example
  * ```ts
  * const storage = await openPostgresStorage('postgres://localhost/adis');
- * const tenant = await storage.ensureTenant('demo');
- * await storage.countRecords({ tenantId: tenant.id, kind: 'person' }); // 0
+ * const tenant = await storage.tenants.ensure('demo');
+ * await storage.records.count({ tenantId: tenant.id, kind: 'person' }); // 0
  * await storage.close();
  * ```
  */
@@ -61,10 +61,9 @@ export class PostgresStorage implements Storage {
   readonly webhooks: PostgresWebhookStore;
   /** The pool and its units of work, for tools and tests that need SQL of their own. */
   readonly connection: PostgresConnection;
-  private readonly tenants: PostgresTenants;
-  private readonly records: PostgresRecords;
-  private readonly collections: PostgresCollections;
-  private readonly idempotentAnswers: PostgresIdempotentAnswers;
+  readonly tenants: PostgresTenants;
+  readonly records: PostgresRecords;
+  readonly idempotency: PostgresIdempotentAnswers;
 
   /** Use {@link openPostgresStorage}: the schema must be migrated first. */
   constructor(
@@ -76,48 +75,9 @@ export class PostgresStorage implements Storage {
     this.connection = connection;
     this.tenants = new PostgresTenants(connection, options.defaultNamespace ?? 'adis');
     this.records = new PostgresRecords(connection);
-    this.collections = new PostgresCollections(connection, this.records);
-    this.idempotentAnswers = new PostgresIdempotentAnswers(connection);
+    this.idempotency = new PostgresIdempotentAnswers(connection);
     this.webhooks = new PostgresWebhookStore(connection);
   }
-
-  ensureTenant: Storage['ensureTenant'] = (name, namespace) =>
-    this.tenants.ensureTenant(name, namespace);
-  getTenant: Storage['getTenant'] = (name) => this.tenants.getTenant(name);
-  putApiKey: Storage['putApiKey'] = (token, tenantName, access, source) =>
-    this.tenants.putApiKey(token, tenantName, access, source);
-  removeApiKeys: Storage['removeApiKeys'] = (source) => this.tenants.removeApiKeys(source);
-  authenticate: Storage['authenticate'] = (token) => this.tenants.authenticate(token);
-  getSetting: Storage['getSetting'] = (key) => this.tenants.getSetting(key);
-  setSetting: Storage['setSetting'] = (key, value) => this.tenants.setSetting(key, value);
-
-  insertRecord: Storage['insertRecord'] = (write) => this.records.insert(write);
-  insertRecords: Storage['insertRecords'] = (writes) => this.records.insertMany(writes);
-  updateRecord: Storage['updateRecord'] = (write) => this.records.update(write);
-  deleteRecord: Storage['deleteRecord'] = (tenantId, kind, id) =>
-    this.records.delete(tenantId, kind, id);
-  getRecord: Storage['getRecord'] = (tenantId, kind, id, options) =>
-    this.records.get(tenantId, kind, id, options);
-  findByIdentifier: Storage['findByIdentifier'] = (tenantId, kind, identifier) =>
-    this.records.findByIdentifier(tenantId, kind, identifier);
-  findByKey: Storage['findByKey'] = (tenantId, kind, name, value, options) =>
-    this.records.findByKey(tenantId, kind, name, value, options);
-  findByParents: Storage['findByParents'] = (tenantId, kind, parents, options) =>
-    this.records.findByParents(tenantId, kind, parents, options);
-  tenantOfRecord: Storage['tenantOfRecord'] = (kind, id) => this.records.tenantOfRecord(kind, id);
-  totalsOf: Storage['totalsOf'] = (tenantId, kind, ids) =>
-    this.records.totalsOf(tenantId, kind, ids);
-  childrenOf: Storage['childrenOf'] = (tenantId, parent) =>
-    this.records.childrenOf(tenantId, parent);
-
-  countRecords: Storage['countRecords'] = (scope) => this.collections.count(scope);
-  listRecords: Storage['listRecords'] = (query) => this.collections.list(query);
-  hasRecordAfter: Storage['hasRecordAfter'] = (scope, seq) => this.collections.hasAfter(scope, seq);
-
-  findIdempotentAnswer: Storage['findIdempotentAnswer'] = (ref, notBeforeMs) =>
-    this.idempotentAnswers.find(ref, notBeforeMs);
-  saveIdempotentAnswer: Storage['saveIdempotentAnswer'] = (ref, answer, expireBeforeMs) =>
-    this.idempotentAnswers.save(ref, answer, expireBeforeMs);
 
   transaction<T>(fn: () => T | Promise<T>): Promise<T> {
     return this.connection.transaction(fn);

@@ -6,10 +6,14 @@
  * `sqlite/unit-lock.ts` for why). With nothing running a call is answered at once.
  */
 import type Database from 'better-sqlite3';
+import type { IdempotencyStore } from './idempotency-store.js';
+import type { RecordStore } from './records-store.js';
 import { SqliteEngine, type SqliteStorageOptions } from './sqlite/engine.js';
+import { locked } from './sqlite/locked.js';
 import { UnitLock } from './sqlite/unit-lock.js';
 import type { SqliteWebhookStore } from './sqlite/webhooks.js';
 import type { Storage, UnitOptions } from './storage.js';
+import type { TenantStore } from './tenant-store.js';
 import type { WebhookStore } from './webhook-store.js';
 
 export type { SqliteStorageOptions } from './sqlite/engine.js';
@@ -23,8 +27,8 @@ export { hashToken } from './token-hash.js';
  * @example
  * ```ts
  * const storage = new SqliteStorage(':memory:');
- * const tenant = await storage.ensureTenant('demo');
- * await storage.countRecords({ tenantId: tenant.id, kind: 'person' }); // 0
+ * const tenant = await storage.tenants.ensure('demo');
+ * await storage.records.count({ tenantId: tenant.id, kind: 'person' }); // 0
  * await storage.close();
  * ```
  */
@@ -33,12 +37,21 @@ export class SqliteStorage implements Storage {
   /** The synchronous engine, for tools that own the database alone (tests, benchmarks). */
   readonly sqlite: SqliteEngine;
   readonly webhooks: WebhookStore;
+  readonly tenants: TenantStore;
+  readonly records: RecordStore;
+  readonly idempotency: IdempotencyStore;
   private readonly lock = new UnitLock();
 
   constructor(path: string, options: SqliteStorageOptions = {}) {
     const sqlite = new SqliteEngine(path, options);
     this.sqlite = sqlite;
     this.webhooks = lockedWebhooks(sqlite.webhooks, this.lock);
+    // Every call of the engine's synchronous sub-stores passes the unit lock; SQLite runs
+    // one unit at a time, so reads and look-ups need no intent (their options are not
+    // passed on).
+    this.tenants = locked(sqlite.tenants, this.lock);
+    this.records = locked(sqlite.records, this.lock);
+    this.idempotency = locked(sqlite.idempotency, this.lock);
   }
 
   get created(): boolean {
@@ -58,48 +71,6 @@ export class SqliteStorage implements Storage {
   get database(): Database.Database {
     return this.sqlite.database;
   }
-
-  ensureTenant: Storage['ensureTenant'] = (...a) =>
-    this.lock.call(() => this.sqlite.ensureTenant(...a));
-  getTenant: Storage['getTenant'] = (...a) => this.lock.call(() => this.sqlite.getTenant(...a));
-  putApiKey: Storage['putApiKey'] = (...a) => this.lock.call(() => this.sqlite.putApiKey(...a));
-  removeApiKeys: Storage['removeApiKeys'] = (...a) =>
-    this.lock.call(() => this.sqlite.removeApiKeys(...a));
-  authenticate: Storage['authenticate'] = (...a) =>
-    this.lock.call(() => this.sqlite.authenticate(...a));
-  getSetting: Storage['getSetting'] = (...a) => this.lock.call(() => this.sqlite.getSetting(...a));
-  setSetting: Storage['setSetting'] = (...a) => this.lock.call(() => this.sqlite.setSetting(...a));
-  insertRecord: Storage['insertRecord'] = (...a) =>
-    this.lock.call(() => this.sqlite.insertRecord(...a));
-  insertRecords: Storage['insertRecords'] = (...a) =>
-    this.lock.call(() => this.sqlite.insertRecords(...a));
-  updateRecord: Storage['updateRecord'] = (...a) =>
-    this.lock.call(() => this.sqlite.updateRecord(...a));
-  deleteRecord: Storage['deleteRecord'] = (...a) =>
-    this.lock.call(() => this.sqlite.deleteRecord(...a));
-  // SQLite runs one unit at a time: reads and look-ups need no intent.
-  getRecord: Storage['getRecord'] = (tenantId, kind, id) =>
-    this.lock.call(() => this.sqlite.getRecord(tenantId, kind, id));
-  countRecords: Storage['countRecords'] = (...a) =>
-    this.lock.call(() => this.sqlite.countRecords(...a));
-  listRecords: Storage['listRecords'] = (...a) =>
-    this.lock.call(() => this.sqlite.listRecords(...a));
-  hasRecordAfter: Storage['hasRecordAfter'] = (...a) =>
-    this.lock.call(() => this.sqlite.hasRecordAfter(...a));
-  findByIdentifier: Storage['findByIdentifier'] = (...a) =>
-    this.lock.call(() => this.sqlite.findByIdentifier(...a));
-  findByKey: Storage['findByKey'] = (tenantId, kind, name, value) =>
-    this.lock.call(() => this.sqlite.findByKey(tenantId, kind, name, value));
-  findByParents: Storage['findByParents'] = (tenantId, kind, parents) =>
-    this.lock.call(() => this.sqlite.findByParents(tenantId, kind, parents));
-  tenantOfRecord: Storage['tenantOfRecord'] = (...a) =>
-    this.lock.call(() => this.sqlite.tenantOfRecord(...a));
-  totalsOf: Storage['totalsOf'] = (...a) => this.lock.call(() => this.sqlite.totalsOf(...a));
-  childrenOf: Storage['childrenOf'] = (...a) => this.lock.call(() => this.sqlite.childrenOf(...a));
-  findIdempotentAnswer: Storage['findIdempotentAnswer'] = (...a) =>
-    this.lock.call(() => this.sqlite.findIdempotentAnswer(...a));
-  saveIdempotentAnswer: Storage['saveIdempotentAnswer'] = (...a) =>
-    this.lock.call(() => this.sqlite.saveIdempotentAnswer(...a));
 
   transaction<T>(fn: () => T | Promise<T>): Promise<T> {
     return this.lock.exclusive(() => this.sqlite.transactionAsync(fn));
@@ -168,7 +139,7 @@ function lockedWebhooks(store: SqliteWebhookStore, lock: UnitLock): WebhookStore
  * @example
  * ```ts
  * const storage = openStorage(':memory:');
- * await storage.ensureTenant('demo');
+ * await storage.tenants.ensure('demo');
  * ```
  */
 export function openStorage(path: string, options: SqliteStorageOptions = {}): SqliteStorage {

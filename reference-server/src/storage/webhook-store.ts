@@ -136,7 +136,9 @@ export interface WebhookStore {
 
   /**
    * Appends an event to the outbox. Call it inside the transaction of the write that
-   * makes the event: it commits with it. Returns its seq.
+   * makes the event: it commits with it. Resolves with its seq; or with 0 where the
+   * engine holds it with the transaction's other writes (PostgreSQL, inside a
+   * transaction: its seq is drawn when the writes are sent).
    */
   appendEvent(event: NewWebhookEvent): Promise<number>;
   /**

@@ -173,7 +173,7 @@ export function kitWebhooks(options: {
       const url = new URL(subscribeOptions.url ?? `${HANDLER_HOST}/${count}`).href;
       if (handler) handlers.set(url, handler);
       const secret = subscribeOptions.secret ?? DEFAULT_SECRET;
-      const tenant = await storage.ensureTenant(subscribeOptions.tenant ?? options.defaultTenant);
+      const tenant = await storage.tenants.ensure(subscribeOptions.tenant ?? options.defaultTenant);
       await storage.webhooks.addSubscription({
         id,
         tenantId: tenant.id,

@@ -86,7 +86,7 @@ export function parseWebhooksFile(text: string, path: string): WebhooksFile {
  * ```ts
  * await storage.transaction(async () => {
  *   const ids = new Map<string, number>();
- *   for (const { tenant } of file.webhooks) ids.set(tenant, (await storage.ensureTenant(tenant)).id);
+ *   for (const { tenant } of file.webhooks) ids.set(tenant, (await storage.tenants.ensure(tenant)).id);
  *   await storage.webhooks.replaceFileSubscriptions(
  *     fileSubscriptions(file, (name) => ids.get(name) ?? 0, Date.now()),
  *   );

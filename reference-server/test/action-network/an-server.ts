@@ -81,9 +81,9 @@ export function actionNetworkServer(options: ServerOptions = {}): ActionNetworkS
   // Written now, awaited by every call: the server is ready to use when returned.
   const ready = (async () => {
     await opened;
-    await storage.putApiKey(WRITE_KEY, GROUP, 'write');
-    await storage.putApiKey(READ_KEY, GROUP, 'read');
-    await storage.putApiKey(OTHER_GROUP_KEY, 'river-friends', 'write');
+    await storage.tenants.putApiKey(WRITE_KEY, GROUP, 'write');
+    await storage.tenants.putApiKey(READ_KEY, GROUP, 'read');
+    await storage.tenants.putApiKey(OTHER_GROUP_KEY, 'river-friends', 'write');
     if (options.seedPeople) {
       await seedPeople(storage, { tenant: GROUP, count: options.seedPeople, seed: 21 });
       // Written with the preset's kinds, as the server's own seeding does: its derived

@@ -44,7 +44,7 @@ beforeAll(async () => {
   db = await freshDatabase('pool_exhaustion');
   patient = await poolOfOne(PATIENT_POOL_WAIT_MS);
   impatient = await poolOfOne(POOL_WAIT_MS);
-  await patient.storage.putApiKey(KEY, 'acme', 'write');
+  await patient.storage.tenants.putApiKey(KEY, 'acme', 'write');
 });
 afterAll(async () => {
   await patient?.storage.close();
@@ -75,7 +75,7 @@ function holdTheConnection({ storage }: PoolOfOne): {
     taken = resolve;
   });
   const transaction = storage.transaction(async () => {
-    await storage.getTenant('acme');
+    await storage.tenants.get('acme');
     taken();
     await released;
   });

@@ -52,17 +52,19 @@ describe('two PostgresStorage instances on one database', () => {
   });
 
   it('20 concurrent "find by email, insert if none" transactions make exactly one record', async () => {
-    const t = (await a.ensureTenant('match')).id;
+    const t = (await a.tenants.ensure('match')).id;
     const email = 'ana@example.org';
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, (_, i) => {
         const storage = i % 2 ? a : b;
         return storage.transaction(async () => {
-          const found = await storage.findByKey(t, 'person', 'email', email, { forInsert: true });
+          const found = await storage.records.findByKey(t, 'person', 'email', email, {
+            forInsert: true,
+          });
           if (found.length > 0) return 'matched';
           // Give the others every chance to slip in between the look-up and the insert.
           await new Promise((resolve) => setTimeout(resolve, 5));
-          await storage.insertRecord(
+          await storage.records.insert(
             person(t, `p${i}`, { keys: [{ name: 'email', value: email }] }),
           );
           return 'inserted';
@@ -70,13 +72,13 @@ describe('two PostgresStorage instances on one database', () => {
       }),
     );
     expect(outcomes.filter((o) => o === 'inserted')).toHaveLength(1);
-    expect(await a.findByKey(t, 'person', 'email', email)).toHaveLength(1);
-    expect(await b.countRecords({ tenantId: t, kind: 'person' })).toBe(1);
+    expect(await a.records.findByKey(t, 'person', 'email', email)).toHaveLength(1);
+    expect(await b.records.count({ tenantId: t, kind: 'person' })).toBe(1);
   });
 
   it('concurrent "find by parents, insert if none" make one child per parent pair', async () => {
-    const t = (await a.ensureTenant('parents')).id;
-    await a.insertRecords([person(t, 'ana'), { ...person(t, 'pet'), kind: 'petition' }]);
+    const t = (await a.tenants.ensure('parents')).id;
+    await a.records.insertMany([person(t, 'ana'), { ...person(t, 'pet'), kind: 'petition' }]);
     const parents = [
       { kind: 'person', id: 'ana' },
       { kind: 'petition', id: 'pet' },
@@ -85,36 +87,38 @@ describe('two PostgresStorage instances on one database', () => {
       Array.from({ length: 10 }, (_, i) => {
         const storage = i % 2 ? a : b;
         return storage.transaction(async () => {
-          const found = await storage.findByParents(t, 'signature', parents, { forInsert: true });
+          const found = await storage.records.findByParents(t, 'signature', parents, {
+            forInsert: true,
+          });
           if (found.length > 0) return;
           await new Promise((resolve) => setTimeout(resolve, 5));
-          await storage.insertRecord({ ...person(t, `s${i}`, { parents }), kind: 'signature' });
+          await storage.records.insert({ ...person(t, `s${i}`, { parents }), kind: 'signature' });
         });
       }),
     );
-    expect(await b.findByParents(t, 'signature', [...parents].reverse())).toHaveLength(1);
+    expect(await b.records.findByParents(t, 'signature', [...parents].reverse())).toHaveLength(1);
   });
 
   it('concurrent "get, then update" transactions lose no update', async () => {
-    const t = (await a.ensureTenant('counter')).id;
-    await a.insertRecord(person(t, 'c'));
+    const t = (await a.tenants.ensure('counter')).id;
+    await a.records.insert(person(t, 'c'));
     await Promise.all(
       Array.from({ length: 20 }, (_, i) => {
         const storage = i % 2 ? a : b;
         return storage.transaction(async () => {
-          const record = await storage.getRecord(t, 'person', 'c', { forUpdate: true });
+          const record = await storage.records.get(t, 'person', 'c', { forUpdate: true });
           const n = Number(record?.doc.n ?? 0);
           await new Promise((resolve) => setTimeout(resolve, 1));
-          await storage.updateRecord(person(t, 'c', { doc: { n: n + 1 } }));
+          await storage.records.update(person(t, 'c', { doc: { n: n + 1 } }));
         });
       }),
     );
-    expect((await b.getRecord(t, 'person', 'c'))?.doc.n).toBe(20);
+    expect((await b.records.get(t, 'person', 'c'))?.doc.n).toBe(20);
   });
 
   it('lets plain look-ups and shared reads of one hot key or row through while a transaction holds them', async () => {
-    const t = (await a.ensureTenant('hot')).id;
-    await a.insertRecord(person(t, 'hot', { keys: [{ name: 'name', value: 'volunteer' }] }));
+    const t = (await a.tenants.ensure('hot')).id;
+    await a.records.insert(person(t, 'hot', { keys: [{ name: 'name', value: 'volunteer' }] }));
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -124,8 +128,8 @@ describe('two PostgresStorage instances on one database', () => {
       taken = resolve;
     });
     const holder = a.transaction(async () => {
-      await a.findByKey(t, 'person', 'name', 'volunteer');
-      await a.getRecord(t, 'person', 'hot');
+      await a.records.findByKey(t, 'person', 'name', 'volunteer');
+      await a.records.get(t, 'person', 'hot');
       taken();
       await held;
     });
@@ -135,8 +139,8 @@ describe('two PostgresStorage instances on one database', () => {
     // database waiting on a lock), not a time bound: a wait would last until release().
     const watch = watchLockWaits(db.url);
     const reads = b.transaction(async () => {
-      await b.getRecord(t, 'person', 'hot');
-      return b.findByKey(t, 'person', 'name', 'volunteer');
+      await b.records.get(t, 'person', 'hot');
+      return b.records.findByKey(t, 'person', 'name', 'volunteer');
     });
     let first: string;
     try {
@@ -154,14 +158,14 @@ describe('two PostgresStorage instances on one database', () => {
   });
 
   it('refuses an identifier taken through the other instance, even when both insert at once', async () => {
-    const t = (await a.ensureTenant('ids')).id;
-    await a.insertRecord(person(t, 'x1', { identifiers: ['ext:1'] }));
-    await expect(b.insertRecord(person(t, 'x2', { identifiers: ['ext:1'] }))).rejects.toEqual(
-      new DuplicateIdentifierError('ext:1'),
+    const t = (await a.tenants.ensure('ids')).id;
+    await a.records.insert(person(t, 'x1', { identifiers: ['ext:1'] }));
+    await expect(b.records.insert(person(t, 'x2', { identifiers: ['ext:1'] }))).rejects.toEqual(
+      new DuplicateIdentifierError('ext:1', 'person'),
     );
     const results = await Promise.allSettled(
       Array.from({ length: 6 }, (_, i) =>
-        (i % 2 ? a : b).insertRecord(person(t, `y${i}`, { identifiers: ['ext:2'] })),
+        (i % 2 ? a : b).records.insert(person(t, `y${i}`, { identifiers: ['ext:2'] })),
       ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
@@ -171,41 +175,41 @@ describe('two PostgresStorage instances on one database', () => {
   });
 
   it('keeps tenants apart across instances', async () => {
-    const t1 = await a.ensureTenant('iso-1');
-    const t2 = await b.ensureTenant('iso-2');
-    expect(await b.ensureTenant('iso-1')).toEqual(t1);
-    await a.insertRecord(
+    const t1 = await a.tenants.ensure('iso-1');
+    const t2 = await b.tenants.ensure('iso-2');
+    expect(await b.tenants.ensure('iso-1')).toEqual(t1);
+    await a.records.insert(
       person(t1.id, 'shared-id', { identifiers: ['e:1'], keys: [{ name: 'email', value: 'x' }] }),
     );
-    await b.insertRecord(
+    await b.records.insert(
       person(t2.id, 'other-id', { identifiers: ['e:1'], keys: [{ name: 'email', value: 'x' }] }),
     );
-    expect(await b.getRecord(t2.id, 'person', 'shared-id')).toBeUndefined();
-    expect(await b.findByKey(t2.id, 'person', 'email', 'x')).toEqual(['other-id']);
-    expect(await a.findByIdentifier(t1.id, 'person', 'e:1')).toBe('shared-id');
-    expect(await b.tenantOfRecord('person', 'shared-id')).toEqual(t1);
-    expect(await a.countRecords({ tenantId: t2.id, kind: 'person' })).toBe(1);
+    expect(await b.records.get(t2.id, 'person', 'shared-id')).toBeUndefined();
+    expect(await b.records.findByKey(t2.id, 'person', 'email', 'x')).toEqual(['other-id']);
+    expect(await a.records.findByIdentifier(t1.id, 'person', 'e:1')).toBe('shared-id');
+    expect(await b.records.tenantOf('person', 'shared-id')).toEqual(t1);
+    expect(await a.records.count({ tenantId: t2.id, kind: 'person' })).toBe(1);
   });
 
   it('a unit spans awaits of anything and its writes are seen by the other instance only once it ends', async () => {
-    const t = (await a.ensureTenant('unit')).id;
+    const t = (await a.tenants.ensure('unit')).id;
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     let inserted = () => {};
     const firstInserted = new Promise<void>((resolve) => (inserted = resolve));
     const unit = a.unit(async () => {
-      await a.insertRecord(person(t, 'u1'));
+      await a.records.insert(person(t, 'u1'));
       inserted();
       await gate;
-      await a.insertRecord(person(t, 'u2'));
+      await a.records.insert(person(t, 'u2'));
     });
     // The unit's first insert ran (and is visible to the unit's own connection only).
     await firstInserted;
-    expect(await b.getRecord(t, 'person', 'u1')).toBeUndefined();
+    expect(await b.records.get(t, 'person', 'u1')).toBeUndefined();
     release();
     await unit;
-    expect(await b.getRecord(t, 'person', 'u1')).toBeDefined();
-    expect(await b.getRecord(t, 'person', 'u2')).toBeDefined();
+    expect(await b.records.get(t, 'person', 'u1')).toBeDefined();
+    expect(await b.records.get(t, 'person', 'u2')).toBeDefined();
   });
 
   it('an exhausted pool fails with StorageUnavailableError within bounded time', async () => {
@@ -216,7 +220,7 @@ describe('two PostgresStorage instances on one database', () => {
       let taken = () => {};
       const held = new Promise<void>((resolve) => (taken = resolve));
       const holding = small.transaction(async () => {
-        await small.getSetting('x');
+        await small.tenants.getSetting('x');
         taken();
         await gate;
       });
@@ -224,7 +228,7 @@ describe('two PostgresStorage instances on one database', () => {
       // Another unit of work (not inside the transaction) needs a connection of its own.
       const started = performance.now();
       const error = await small
-        .unit(() => small.getSetting('y'), { detached: true })
+        .unit(() => small.tenants.getSetting('y'), { detached: true })
         .catch((e: unknown) => e);
       const waited = performance.now() - started;
       expect(error).toBeInstanceOf(StorageUnavailableError);
@@ -238,7 +242,7 @@ describe('two PostgresStorage instances on one database', () => {
       release();
       await holding;
       // Free again: the next call is served.
-      expect(await small.getSetting('y')).toBeUndefined();
+      expect(await small.tenants.getSetting('y')).toBeUndefined();
     } finally {
       await small.close();
     }

@@ -6,9 +6,31 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PostgresWebhookStore } from '../../src/storage/postgres/webhooks.js';
 import { append, settled, subscription } from '../webhook-values.js';
 import { freshDatabase } from './database.js';
 import { type WebhookDatabase, webhookDatabase } from './webhooks-fixture.js';
+
+let sentKeys = 0;
+
+/**
+ * Appends an event inside the caller's transaction on `store`'s connection and sends it
+ * there and then (the statement reading it back makes the transaction send its held
+ * writes): its seq is drawn now, while the transaction stays open, as when a request
+ * writes more after its event. Resolves to the seq.
+ */
+async function appendSent(
+  db: WebhookDatabase,
+  store: PostgresWebhookStore,
+  tenantId: number,
+): Promise<number> {
+  const key = `sent-${process.pid}-${++sentKeys}`;
+  await append(store, tenantId, 'signature', key);
+  const { rows } = await db
+    .connectionOf(store)
+    .query<{ seq: string }>('SELECT seq FROM webhook_events WHERE idempotency_key = $1', [key]);
+  return Number(rows[0]?.seq);
+}
 
 /**
  * How long a poll waits for the outbox to give out what committed: a transaction of
@@ -76,7 +98,7 @@ describe('outbox order with concurrent writers', () => {
       await db.connectionOf(second).query('SELECT pg_current_xact_id()');
       secondReady.open();
       await secondGo.promise;
-      return append(second, a);
+      return appendSent(db, second, a);
     });
     await secondReady.promise;
 
@@ -84,7 +106,7 @@ describe('outbox order with concurrent writers', () => {
     const firstAppended = gate();
     let low = 0;
     const firstDone = db.connectionOf(first).transaction(async () => {
-      low = await append(first, a);
+      low = await appendSent(db, first, a);
       firstAppended.open();
       await held.promise;
     });
@@ -131,7 +153,9 @@ describe('outbox order with concurrent writers', () => {
           // Some take their transaction id early, as a write before the event does.
           if (choice(writer, step, 2) === 0) await connection.query('SELECT pg_current_xact_id()');
           await new Promise((resolve) => setTimeout(resolve, choice(writer, step, 4)));
-          for (let n = 0; n <= choice(writer, step, 2); n++) seqs.push(await append(store, a));
+          for (let n = 0; n <= choice(writer, step, 2); n++) {
+            seqs.push(await appendSent(db, store, a));
+          }
           await new Promise((resolve) => setTimeout(resolve, choice(writer, step, 5)));
           if (choice(writer, step, 5) === 1) throw new Error('rolled back');
         });

@@ -129,12 +129,14 @@ async function findNamed(
   const tenantId = context.tenant.id;
   if (fn.by === 'name') {
     // Names are unique per tenant ignoring case (catalog's name key): one match at most.
-    return (await storage.findByKey(tenantId, fn.kind, 'name', element.trim().toLowerCase()))[0];
+    return (
+      await storage.records.findByKey(tenantId, fn.kind, 'name', element.trim().toLowerCase())
+    )[0];
   }
   const target = context.resolveHref(element);
   const kind = target && context.records.registry.byPlural(target.plural);
   if (!target || kind?.singular !== fn.kind) return undefined;
-  return (await storage.getRecord(tenantId, fn.kind, target.id))?.id;
+  return (await storage.records.get(tenantId, fn.kind, target.id))?.id;
 }
 
 /** Ids of the records of `kind` the person is already linked to through `via` records. */
@@ -145,9 +147,9 @@ async function linkedAlready(
 ): Promise<Set<string>> {
   const { storage } = context.records;
   const linked = new Set<string>();
-  for (const child of await storage.childrenOf(context.tenant.id, person)) {
+  for (const child of await storage.records.childrenOf(context.tenant.id, person)) {
     if (child.kind !== fn.via) continue;
-    const record = await storage.getRecord(context.tenant.id, child.kind, child.id);
+    const record = await storage.records.get(context.tenant.id, child.kind, child.id);
     const target = record ? referencesOf(record.doc)[fn.kind] : undefined;
     if (target) linked.add(target.id);
   }
@@ -221,8 +223,8 @@ export async function findQuestion(
     ? registry.byPlural(target.plural)?.singular === 'question'
       ? target.id
       : undefined
-    : await storage.findByIdentifier(tenantId, 'question', question);
-  return id === undefined ? undefined : storage.getRecord(tenantId, 'question', id);
+    : await storage.records.findByIdentifier(tenantId, 'question', question);
+  return id === undefined ? undefined : storage.records.get(tenantId, 'question', id);
 }
 
 /**
@@ -311,12 +313,12 @@ function runRemoveTags(
     const tags = new Set<string>();
     for (const name of names) {
       const key = name.trim().toLowerCase();
-      for (const id of await storage.findByKey(tenantId, 'tag', 'name', key)) tags.add(id);
+      for (const id of await storage.records.findByKey(tenantId, 'tag', 'name', key)) tags.add(id);
     }
     const person = { kind: 'person', id: target.person.id };
-    for (const child of await storage.childrenOf(tenantId, person)) {
+    for (const child of await storage.records.childrenOf(tenantId, person)) {
       if (child.kind !== tagging.singular) continue;
-      const record = await storage.getRecord(tenantId, child.kind, child.id);
+      const record = await storage.records.get(tenantId, child.kind, child.id);
       const tag = record ? referencesOf(record.doc).tag : undefined;
       if (tag && tags.has(tag.id)) {
         await context.records.delete(context.tenant, tagging, child.id, context.now);

@@ -212,25 +212,29 @@ export async function findMatch(
   const kind = personKind.singular;
   const candidates: (string | undefined)[] = [];
   for (const identifier of strings(person.identifiers)) {
-    candidates.push(await storage.findByIdentifier(tenant.id, kind, identifier));
+    candidates.push(await storage.records.findByIdentifier(tenant.id, kind, identifier));
   }
   for (const email of list(person, 'email_addresses')) {
     if (typeof email.address !== 'string') continue;
     const address = normaliseEmail(email.address);
     // For insert: a signup of the same address elsewhere waits, then matches this one.
     candidates.push(
-      (await storage.findByKey(tenant.id, kind, 'email', address, { forInsert: true }))[0],
+      (await storage.records.findByKey(tenant.id, kind, 'email', address, { forInsert: true }))[0],
     );
   }
   for (const phone of list(person, 'phone_numbers')) {
     if (typeof phone.number !== 'string') continue;
     candidates.push(
-      (await storage.findByKey(tenant.id, kind, 'phone', phone.number, { forInsert: true }))[0],
+      (
+        await storage.records.findByKey(tenant.id, kind, 'phone', phone.number, { forInsert: true })
+      )[0],
     );
   }
   const id = candidates.find((candidate) => candidate !== undefined);
   // For update: the match is merged into and written back.
-  return id === undefined ? undefined : storage.getRecord(tenant.id, kind, id, { forUpdate: true });
+  return id === undefined
+    ? undefined
+    : storage.records.get(tenant.id, kind, id, { forUpdate: true });
 }
 
 /**

@@ -142,7 +142,7 @@ async function tenantOf(
   if (!helper.anonymous) {
     throw apiError(401, ErrorCode.UNAUTHORIZED, `${helper.rel} needs an API key`);
   }
-  const tenant = await config.storage.tenantOfRecord(kind.singular, id);
+  const tenant = await config.storage.records.tenantOf(kind.singular, id);
   if (!tenant) throw apiError(404, ErrorCode.NOT_FOUND, `no ${kind.singular} with id ${id}`);
   return { tenant, anonymous: true };
 }
@@ -181,7 +181,10 @@ export async function answerRecordHelper(
       return incompleteError(await applyRecordHelperCall(context, { ...call, parent }));
     });
   }
-  const outcome = await applyRecordHelperCall(context, call);
+  // One unit: the main record's transaction and each action function's are nested in
+  // it (a failing function still rolls back alone), and the call's writes reach the
+  // database together, in one commit.
+  const outcome = await config.storage.unit(() => applyRecordHelperCall(context, call));
   return helperResponse(c, config, context, outcome, control);
 }
 

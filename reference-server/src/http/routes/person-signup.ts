@@ -52,7 +52,9 @@ export function registerPersonSignup(app: Hono<AppEnv>, config: AppConfig): void
         incompleteError(await applyPersonSignup(context, call)),
       );
     }
-    return helperResponse(c, config, context, await applyPersonSignup(context, call), control);
+    // One unit: the signup and its action functions commit together (see helpers.ts).
+    const outcome = await config.storage.unit(() => applyPersonSignup(context, call));
+    return helperResponse(c, config, context, outcome, control);
   });
   if (!atCollection) app.all(path, methodNotAllowed(['POST']));
 }

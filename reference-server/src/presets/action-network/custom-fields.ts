@@ -30,7 +30,7 @@ export interface CustomFieldEntry {
 async function* peopleOf(storage: Storage, tenant: Tenant): AsyncGenerator<StoredRecord> {
   let after: number | undefined;
   for (;;) {
-    const batch = await storage.listRecords({
+    const batch = await storage.records.list({
       tenantId: tenant.id,
       kind: 'person',
       limit: BATCH,

@@ -100,7 +100,7 @@ function recordsOf(
   kind: string,
   limit: number,
 ): Promise<StoredRecord[]> {
-  return storage.listRecords({ tenantId: tenant.id, kind, limit, offset: 0 });
+  return storage.records.list({ tenantId: tenant.id, kind, limit, offset: 0 });
 }
 
 /** `count` distinct values of `values`, chosen with `random`. */
@@ -138,7 +138,7 @@ async function insertCampaign(
     ...kind.parse(fields),
     actions: listed,
   });
-  await storage.insertRecord({
+  await storage.records.insert({
     tenantId: tenant.id,
     kind: kind.singular,
     id,
@@ -197,7 +197,7 @@ export function seedActionNetwork(
     ResourceKind,
   ];
   return storage.transaction(async () => {
-    const tenant = await storage.ensureTenant(options.tenant);
+    const tenant = await storage.tenants.ensure(options.tenant);
     const people = await recordsOf(storage, tenant, 'person', options.people ?? 60);
     const create = (kind: ResourceKind, fields: JsonObject, createOptions: CreateOptions = {}) =>
       // Demo data, not acts: a subscriber is not sent the seeding as webhook events.

@@ -12,7 +12,7 @@ import {
 } from '../collection-query.js';
 import type { CollectionScope, PageQuery, StoredRecord } from '../storage.js';
 import type { PostgresConnection } from './connection.js';
-import { PG_RECORD_COLUMNS, type PostgresRecords, type RecordRow, toRecord } from './records.js';
+import { PG_RECORD_COLUMNS, type RecordRow, toRecord } from './record-rows.js';
 
 /**
  * PostgreSQL's dialect of the collection SQL: `$n` placeholders, a plain LIMIT, and a
@@ -36,7 +36,7 @@ export const POSTGRES_COLLECTION_DIALECT: CollectionDialect = {
  *
  * @example
  * ```ts
- * const collections = new PostgresCollections(connection, records);
+ * const collections = new PostgresCollections(connection, (tenantId, kind, id) => records.seqOf(tenantId, kind, id));
  * await collections.count({ tenantId: 1, kind: 'person' }); // 0
  * await collections.list({ tenantId: 1, kind: 'person', limit: 100 }); // []
  * ```
@@ -44,11 +44,15 @@ export const POSTGRES_COLLECTION_DIALECT: CollectionDialect = {
 export class PostgresCollections {
   constructor(
     private readonly connection: PostgresConnection,
-    /** For the seq of a sub-collection's parent. */
-    private readonly records: PostgresRecords,
+    /** The seq of a sub-collection's parent. */
+    private readonly seqOf: (
+      tenantId: number,
+      kind: string,
+      id: string,
+    ) => Promise<number | undefined>,
   ) {}
 
-  /** See {@link Storage.countRecords}. */
+  /** See {@link RecordStore.count}. */
   async count(scope: CollectionScope): Promise<number> {
     const resolved = await this.resolve(scope);
     if (!resolved) return 0;
@@ -57,7 +61,7 @@ export class PostgresCollections {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** See {@link Storage.listRecords}. */
+  /** See {@link RecordStore.list}. */
   async list(query: PageQuery): Promise<StoredRecord[]> {
     const limit = Math.max(0, Math.floor(query.limit));
     if (limit === 0) return [];
@@ -78,7 +82,7 @@ export class PostgresCollections {
     return rows.map(toRecord);
   }
 
-  /** See {@link Storage.hasRecordAfter}. */
+  /** See {@link RecordStore.hasAfter}. */
   async hasAfter(scope: CollectionScope, seq: number): Promise<boolean> {
     const resolved = await this.resolve(scope);
     if (!resolved) return false;
@@ -90,7 +94,7 @@ export class PostgresCollections {
   /** The scope with its parent's seq; undefined when that parent does not exist. */
   private async resolve(scope: CollectionScope): Promise<ResolvedScope | undefined> {
     if (!scope.parent) return scope;
-    const parentSeq = await this.records.seqOf(scope.tenantId, scope.parent.kind, scope.parent.id);
+    const parentSeq = await this.seqOf(scope.tenantId, scope.parent.kind, scope.parent.id);
     if (parentSeq === undefined) return undefined;
     return { tenantId: scope.tenantId, kind: scope.kind, parentSeq, filters: scope.filters };
   }

@@ -8,8 +8,11 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { DuplicateIdentifierError } from '../records-store.js';
 import type { UnitOptions } from '../storage.js';
 import { isRetryable, mapError } from './errors.js';
+import { type FlushResult, planFlush } from './flush.js';
+import { WriteBuffer } from './write-buffer.js';
 
 /** How many times a top-level transaction runs in all when it meets 40001 or 40P01. */
 const TRANSACTION_ATTEMPTS = 4;
@@ -35,23 +38,49 @@ export interface PostgresConnectionOptions {
   idleTimeoutMs?: number;
 }
 
-/** A top-level database transaction: its client, and whether it has ended. */
+/** A top-level database transaction: its client, its held writes, whether it has ended. */
 interface OpenTransaction {
   client: pg.PoolClient;
   /** Set when COMMIT or ROLLBACK ran: a context still holding it must use the pool. */
   ended: boolean;
   /** Names the next savepoint. */
   savepoints: number;
+  /** The writes held until a statement needs them or the commit (write-buffer.ts). */
+  buffer: WriteBuffer;
+  /**
+   * Sent writes the database refused in part (an identifier taken): the transaction may
+   * not commit them. Cleared when a rollback forgets the writes from `position` on.
+   */
+  refused?: { position: number; error: Error };
 }
 
 /**
- * What the async context of a caller holds: its transaction, and the tail of the
- * savepoints started from this level, which run one after another (two savepoints
- * interleaved on one connection would release each other's work).
+ * What the async context of a caller holds: its transaction, the tail of the nested
+ * units started from this level, which run one after another (two interleaved on one
+ * connection would roll back each other's work), and, for a nested unit, where its
+ * writes begin in the transaction's held writes and the savepoint taken for it, if one
+ * was needed (see {@link PostgresConnection.send}).
  */
 interface Scope {
   transaction: OpenTransaction;
   tail: Promise<unknown>;
+  /** The enclosing unit's scope; none at top level. */
+  parent?: Scope;
+  /** Where this nested unit's writes begin in the held writes. */
+  mark: number;
+  /** The savepoint that starts this nested unit in the database, once one was needed. */
+  savepoint?: string;
+}
+
+/** Options of {@link PostgresConnection.query}. */
+export interface QueryOptions {
+  /**
+   * The statement only reads, and not what the transaction holds unsent (the caller
+   * reads the held writes itself, or reads other tables): it is run as it is. Without
+   * it, the held writes are sent first, so that the statement sees them, under the
+   * savepoints the nested units around it need.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -113,14 +142,92 @@ export class PostgresConnection {
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(
     sql: string,
     params?: unknown[],
+    options: QueryOptions = {},
   ): Promise<pg.QueryResult<R>> {
     const scope = this.currentScope();
+    if (scope && !options.readOnly) await this.send(scope);
     const query = this.prepared(sql, params);
     try {
       if (scope) return await scope.transaction.client.query<R>(query);
       return await this.pool.query<R>(query);
     } catch (error) {
       throw mapError(error);
+    }
+  }
+
+  /**
+   * The held writes of the caller's transaction, if it is inside one still running:
+   * repositories add to them instead of writing (write-buffer.ts).
+   *
+   * @example
+   * ```ts
+   * const buffer = connection.held();
+   * if (buffer) return buffer.insert(write); // sent with the transaction's next statement or commit
+   * ```
+   */
+  held(): WriteBuffer | undefined {
+    return this.currentScope()?.transaction.buffer;
+  }
+
+  /**
+   * Sends what the scope's transaction holds unsent, first opening the savepoints of
+   * the nested units around the caller that have none yet, each at the place its writes
+   * begin: a statement run inside a nested unit is then undone with it. So a savepoint
+   * costs its statement only where a nested unit writes through a statement of its own
+   * (or reads what it holds); held writes alone are forgotten in memory.
+   */
+  private async send(scope: Scope): Promise<void> {
+    const { transaction } = scope;
+    const { buffer, client } = transaction;
+    const open: Scope[] = [];
+    for (let at: Scope | undefined = scope; at?.parent; at = at.parent) {
+      if (at.savepoint === undefined) open.unshift(at);
+    }
+    if (open.length === 0 && !buffer.pending) return;
+    for (const nested of open) {
+      if (buffer.sent < nested.mark) await this.sendHeld(transaction, nested.mark);
+      const name = `adis_sp_${++transaction.savepoints}`;
+      try {
+        await client.query(`SAVEPOINT ${name}`);
+      } catch (error) {
+        throw mapError(error);
+      }
+      nested.savepoint = name;
+    }
+    if (buffer.pending) await this.sendHeld(transaction, buffer.writes.length);
+  }
+
+  /** Sends the held writes up to `end` (flush.ts) and gives inserted records their seqs. */
+  private async sendHeld(transaction: OpenTransaction, end: number): Promise<void> {
+    const { buffer, client } = transaction;
+    const start = buffer.sent;
+    const writes = buffer.writes.slice(start, end);
+    const plan = planFlush(writes);
+    let result: FlushResult | undefined;
+    try {
+      if (plan.updates) await client.query(this.prepared(plan.updates.sql, plan.updates.params));
+      if (plan.writes) {
+        const answer = await client.query<FlushResult>(
+          this.prepared(plan.writes.sql, plan.writes.params),
+        );
+        result = answer.rows[0];
+      }
+    } catch (error) {
+      throw mapError(error);
+    }
+    buffer.sent = end;
+    const seqs = new Map((result?.seqs ?? []).map(([id, seq]) => [id, Number(seq)]));
+    for (const held of writes) {
+      if (held.type === 'insert' || held.type === 'update') {
+        const seq = seqs.get(held.write.id);
+        if (seq !== undefined) held.record.seq = seq;
+      }
+    }
+    const duplicate = result?.duplicates?.[0];
+    if (duplicate !== undefined) {
+      const error = new DuplicateIdentifierError(duplicate[0], duplicate[1]);
+      transaction.refused ??= { position: start, error };
+      throw error;
     }
   }
 
@@ -236,12 +343,21 @@ export class PostgresConnection {
     } catch (error) {
       throw mapError(error);
     }
-    const transaction: OpenTransaction = { client, ended: false, savepoints: 0 };
+    const transaction: OpenTransaction = {
+      client,
+      ended: false,
+      savepoints: 0,
+      buffer: new WriteBuffer(),
+    };
     // A client whose ROLLBACK failed is in an unknown state: the pool must drop it.
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
-      const result = await this.scopes.run({ transaction, tail: Promise.resolve() }, fn);
+      const scope: Scope = { transaction, tail: Promise.resolve(), mark: 0 };
+      const result = await this.scopes.run(scope, fn);
+      // What is still held goes with the commit; writes the database refused may not.
+      await this.send(scope);
+      if (transaction.refused) throw transaction.refused.error;
       const commit = await client.query('COMMIT');
       // COMMIT of a transaction that an error aborted (one caught without a savepoint)
       // rolls back and says so only by its tag.
@@ -263,26 +379,40 @@ export class PostgresConnection {
     }
   }
 
-  /** Runs `fn` in a savepoint of the scope's transaction, after its earlier savepoints. */
+  /**
+   * Runs `fn` as a nested unit of the scope's transaction, after the scope's earlier
+   * nested units: its held writes begin at a mark, and a throw forgets them (and rolls
+   * back to its savepoint, if it needed one: see {@link send}).
+   */
   private savepoint<T>(scope: Scope, fn: () => T | Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       const { transaction } = scope;
-      const client = transaction.client;
-      const name = `adis_sp_${++transaction.savepoints}`;
+      const nested: Scope = {
+        transaction,
+        tail: Promise.resolve(),
+        parent: scope,
+        mark: transaction.buffer.mark(),
+      };
       try {
-        await client.query(`SAVEPOINT ${name}`);
-      } catch (error) {
-        throw mapError(error);
-      }
-      try {
-        const result = await this.scopes.run({ transaction, tail: Promise.resolve() }, fn);
-        await client.query(`RELEASE SAVEPOINT ${name}`);
+        const result = await this.scopes.run(nested, fn);
+        if (nested.savepoint && !transaction.ended) {
+          await transaction.client.query(`RELEASE SAVEPOINT ${nested.savepoint}`);
+        }
         return result;
       } catch (error) {
         if (!transaction.ended) {
-          await client
-            .query(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`)
-            .catch(() => undefined);
+          if (nested.savepoint) {
+            await transaction.client
+              .query(
+                `ROLLBACK TO SAVEPOINT ${nested.savepoint}; RELEASE SAVEPOINT ${nested.savepoint}`,
+              )
+              .catch(() => undefined);
+          }
+          // Without a savepoint nothing of it was sent: what it held is forgotten.
+          transaction.buffer.rollbackTo(nested.mark);
+          if (transaction.refused && transaction.refused.position >= nested.mark) {
+            transaction.refused = undefined;
+          }
         }
         throw mapError(error);
       }

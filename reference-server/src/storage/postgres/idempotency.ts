@@ -8,9 +8,6 @@ import type { IdempotencyKeyRef, IdempotentAnswer } from '../storage.js';
 import type { PostgresConnection } from './connection.js';
 import { lockLookup } from './lookup-lock.js';
 
-/** Expired answers each save deletes at most (see sqlite/idempotency.ts). */
-const IDEMPOTENT_EXPIRY_BATCH = 2;
-
 /**
  * The idempotent answers of a {@link PostgresStorage}.
  *
@@ -25,7 +22,7 @@ const IDEMPOTENT_EXPIRY_BATCH = 2;
 export class PostgresIdempotentAnswers {
   constructor(private readonly connection: PostgresConnection) {}
 
-  /** See {@link Storage.findIdempotentAnswer}. */
+  /** See {@link IdempotencyStore.find}. */
   async find(ref: IdempotencyKeyRef, notBeforeMs: number): Promise<IdempotentAnswer | undefined> {
     await lockLookup(this.connection, [
       'idempotency',
@@ -43,6 +40,8 @@ export class PostgresIdempotentAnswers {
       `SELECT fingerprint, status, headers, body, created_ms FROM idempotent_answers
        WHERE tenant_id = $1 AND anonymous = $2 AND key = $3 AND created_ms >= $4`,
       [ref.tenantId, ref.anonymous, ref.key, notBeforeMs],
+      // An answer this transaction holds is for another key: the key's lock is its own.
+      { readOnly: true },
     );
     const row = rows[0];
     if (!row) return undefined;
@@ -55,37 +54,15 @@ export class PostgresIdempotentAnswers {
     };
   }
 
-  /** See {@link Storage.saveIdempotentAnswer}. */
+  /** See {@link IdempotencyStore.save}. */
   async save(
     ref: IdempotencyKeyRef,
     answer: IdempotentAnswer,
     expireBeforeMs: number,
   ): Promise<void> {
-    await this.connection.transaction(async () => {
-      // SKIP LOCKED: two processes sweeping at once take different rows instead of waiting.
-      await this.connection.query(
-        `DELETE FROM idempotent_answers WHERE id IN (SELECT id FROM idempotent_answers
-         WHERE created_ms < $1 ORDER BY created_ms LIMIT ${IDEMPOTENT_EXPIRY_BATCH} FOR UPDATE SKIP LOCKED)`,
-        [expireBeforeMs],
-      );
-      await this.connection.query(
-        `INSERT INTO idempotent_answers
-           (tenant_id, anonymous, key, fingerprint, status, headers, body, created_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT (tenant_id, anonymous, key) DO UPDATE SET fingerprint = excluded.fingerprint,
-           status = excluded.status, headers = excluded.headers, body = excluded.body,
-           created_ms = excluded.created_ms`,
-        [
-          ref.tenantId,
-          ref.anonymous,
-          ref.key,
-          answer.fingerprint,
-          answer.status,
-          JSON.stringify(answer.headers),
-          Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength),
-          answer.createdMs,
-        ],
-      );
-    });
+    const held = this.connection.held();
+    // Held with the request's writes (flush.ts), which also removes a few expired answers.
+    if (held) return held.answer(ref, answer, expireBeforeMs);
+    await this.connection.transaction(async () => this.save(ref, answer, expireBeforeMs));
   }
 }

@@ -25,7 +25,10 @@ export async function lockLookup(
   parts: readonly (string | number)[],
 ): Promise<void> {
   if (!connection.inTransaction()) return;
-  await connection.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-    parts.map(String).join('\u001f'),
-  ]);
+  await connection.query(
+    'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
+    [parts.map(String).join('\u001f')],
+    // A lock reads nothing: the transaction's held writes need not be sent for it.
+    { readOnly: true },
+  );
 }

@@ -117,6 +117,21 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
   // Webhook subscriptions, the outbox and the delivery log (webhook-schema.ts).
   { version: 2, sql: WEBHOOK_TABLES_SQL },
+  // The foreign keys of the rows a write makes go: each cost a statement per row (the
+  // trigger that checks it), a dozen of a helper call's. Side rows belong to their
+  // record and are written and deleted with it in one statement (postgres/flush.ts,
+  // postgres/records.ts), and a record's tenant is the key's, never deleted.
+  {
+    version: 3,
+    sql: `
+      ALTER TABLE records DROP CONSTRAINT IF EXISTS records_tenant_id_fkey;
+      ALTER TABLE identifiers DROP CONSTRAINT IF EXISTS identifiers_seq_fkey;
+      ALTER TABLE record_keys DROP CONSTRAINT IF EXISTS record_keys_seq_fkey;
+      ALTER TABLE record_parents DROP CONSTRAINT IF EXISTS record_parents_seq_fkey;
+      ALTER TABLE record_contributions DROP CONSTRAINT IF EXISTS record_contributions_seq_fkey;
+      ALTER TABLE idempotent_answers DROP CONSTRAINT IF EXISTS idempotent_answers_tenant_id_fkey;
+    `,
+  },
 ];
 
 /**

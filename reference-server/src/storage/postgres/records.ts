@@ -12,58 +12,27 @@
  * by name in every call must not make the calls wait for each other.
  */
 import { contributionSums, totalsById } from '../contribution-units.js';
-import { recordFromJson } from '../doc-json.js';
 import {
   type ChildRef,
+  type CollectionScope,
   DuplicateIdentifierError,
   type LookupOptions,
+  type PageQuery,
   type ParentRef,
   type ReadOptions,
   type RecordWrite,
   type StoredRecord,
   type Tenant,
 } from '../storage.js';
+import { PostgresCollections } from './collections.js';
 import type { PostgresConnection } from './connection.js';
 import { errorCode } from './errors.js';
 import { lockLookup } from './lookup-lock.js';
+import { PG_RECORD_COLUMNS, type RecordRow, toRecord } from './record-rows.js';
+import { hasParents, type WriteBuffer } from './write-buffer.js';
 
 /** Records written per batch of {@link PostgresRecords.insertMany}. */
 const INSERT_BATCH = 500;
-
-/** The columns of a {@link RecordRow}, records as `r`. */
-export const PG_RECORD_COLUMNS = 'r.seq, r.kind, r.id, r.doc, r.created_date, r.modified_date';
-
-/** A row of {@link PG_RECORD_COLUMNS} (bigint seq arrives as text). */
-export interface RecordRow {
-  seq: string;
-  kind: string;
-  id: string;
-  doc: string;
-  created_date: string;
-  modified_date: string;
-}
-
-/**
- * A {@link RecordRow} as a stored record, its document parsed when first read.
- *
- * @example
- * ```ts
- * const { rows } = await connection.query<RecordRow>(`SELECT ${PG_RECORD_COLUMNS} FROM records r`);
- * rows.map(toRecord);
- * ```
- */
-export function toRecord(row: RecordRow): StoredRecord {
-  return recordFromJson(
-    {
-      seq: Number(row.seq),
-      kind: row.kind,
-      id: row.id,
-      created_date: row.created_date,
-      modified_date: row.modified_date,
-    },
-    Buffer.from(row.doc, 'utf8'),
-  );
-}
 
 /** A record being written and the seq it got. */
 interface Written {
@@ -83,7 +52,29 @@ interface Written {
  * ```
  */
 export class PostgresRecords {
-  constructor(private readonly connection: PostgresConnection) {}
+  /** Pages of collections (collections.ts). */
+  private readonly collections: PostgresCollections;
+
+  constructor(private readonly connection: PostgresConnection) {
+    this.collections = new PostgresCollections(connection, (tenantId, kind, id) =>
+      this.seqOf(tenantId, kind, id),
+    );
+  }
+
+  /** See {@link RecordStore.count}. */
+  count(scope: CollectionScope): Promise<number> {
+    return this.collections.count(scope);
+  }
+
+  /** See {@link RecordStore.list}. */
+  list(query: PageQuery): Promise<StoredRecord[]> {
+    return this.collections.list(query);
+  }
+
+  /** See {@link RecordStore.hasAfter}. */
+  hasAfter(scope: CollectionScope, seq: number): Promise<boolean> {
+    return this.collections.hasAfter(scope, seq);
+  }
 
   /** The seq of a record, the key every side table refers to it by. */
   async seqOf(tenantId: number, kind: string, id: string): Promise<number | undefined> {
@@ -94,16 +85,18 @@ export class PostgresRecords {
     return rows[0] ? Number(rows[0].seq) : undefined;
   }
 
-  /** See {@link Storage.insertRecord}. */
-  insert(write: RecordWrite): Promise<StoredRecord> {
-    return this.connection.transaction(async () => {
-      const [written] = await this.insertBatch([write]);
-      if (!written) throw new Error('insert returned no row');
-      return storedOf(written.seq, write, write.created_date);
-    });
+  /**
+   * See {@link RecordStore.insert}. Held with the transaction's writes (write-buffer.ts):
+   * sent with its next statement that must see it, or its commit. A taken identifier
+   * then rejects that statement or the commit with DuplicateIdentifierError.
+   */
+  async insert(write: RecordWrite): Promise<StoredRecord> {
+    const held = this.connection.held();
+    if (held) return held.insert(write);
+    return this.connection.transaction(async () => this.insert(write));
   }
 
-  /** See {@link Storage.insertRecords}. */
+  /** See {@link RecordStore.insertMany}. */
   insertMany(writes: Iterable<RecordWrite>): Promise<number> {
     return this.connection.transaction(async () => {
       let count = 0;
@@ -146,36 +139,42 @@ export class PostgresRecords {
     return written;
   }
 
-  /** See {@link Storage.updateRecord}. */
-  update(write: RecordWrite): Promise<StoredRecord | undefined> {
-    return this.connection.transaction(async () => {
-      const { rows } = await this.connection.query<{ seq: string; created_date: string }>(
-        `UPDATE records SET doc = $4, modified_date = $5 WHERE kind = $1 AND id = $2 AND tenant_id = $3
-         RETURNING seq, created_date`,
-        [write.kind, write.id, write.tenantId, JSON.stringify(write.doc), write.modified_date],
-      );
-      const row = rows[0];
-      if (!row) return undefined;
-      const seq = Number(row.seq);
-      await this.connection.query(
-        `WITH i AS (DELETE FROM identifiers WHERE seq = $1),
-              k AS (DELETE FROM record_keys WHERE seq = $1),
-              p AS (DELETE FROM record_parents WHERE seq = $1)
-         DELETE FROM record_contributions WHERE seq = $1`,
-        [seq],
-      );
-      await this.writeSideTables([{ seq, write }]);
-      return storedOf(seq, write, row.created_date);
-    });
+  /**
+   * See {@link RecordStore.update}. Held like {@link insert} when the transaction read or
+   * wrote the record (its seq is known, and its row lock keeps it); else run at once.
+   */
+  async update(write: RecordWrite): Promise<StoredRecord | undefined> {
+    const held = this.connection.held();
+    if (!held) return this.connection.transaction(async () => this.update(write));
+    const place = held.placeOf(write.tenantId, write.kind, write.id);
+    if (place) return held.update(write, place.seq, place.createdDate);
+    const { rows } = await this.connection.query<{ seq: string; created_date: string }>(
+      `SELECT seq, created_date FROM records WHERE kind = $1 AND id = $2 AND tenant_id = $3 FOR UPDATE`,
+      [write.kind, write.id, write.tenantId],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return held.update(write, Number(row.seq), row.created_date);
   }
 
-  /** See {@link Storage.deleteRecord}. The side tables go with it (ON DELETE CASCADE). */
+  /**
+   * See {@link RecordStore.delete}. Its side rows go with it in the same statement (the
+   * side tables have no foreign keys: see migrations.ts).
+   */
   async delete(tenantId: number, kind: string, id: string): Promise<boolean> {
-    const result = await this.connection.query(
-      'DELETE FROM records WHERE kind = $1 AND id = $2 AND tenant_id = $3',
+    const held = this.connection.held();
+    if (!held) return this.connection.transaction(async () => this.delete(tenantId, kind, id));
+    const { rows } = await this.connection.query<{ n: number }>(
+      `WITH gone AS (DELETE FROM records WHERE kind = $1 AND id = $2 AND tenant_id = $3 RETURNING seq),
+            i AS (DELETE FROM identifiers WHERE seq IN (SELECT seq FROM gone)),
+            k AS (DELETE FROM record_keys WHERE seq IN (SELECT seq FROM gone)),
+            p AS (DELETE FROM record_parents WHERE seq IN (SELECT seq FROM gone)),
+            c AS (DELETE FROM record_contributions WHERE seq IN (SELECT seq FROM gone))
+       SELECT count(*)::integer AS n FROM gone`,
       [kind, id, tenantId],
     );
-    return (result.rowCount ?? 0) > 0;
+    held.deleted(tenantId, kind, id);
+    return (rows[0]?.n ?? 0) > 0;
   }
 
   /** Writes the side tables of records (identifiers, keys, parents, contributions). */
@@ -321,9 +320,10 @@ export class PostgresRecords {
   }
 
   /**
-   * See {@link Storage.getRecord}. Inside a transaction the row stays locked until it
+   * See {@link RecordStore.get}. Inside a transaction the row stays locked until it
    * ends: shared (readers of a hot row, a petition or a tag, never wait for each other;
-   * a writer waits for them), or exclusive `forUpdate`.
+   * a writer waits for them), or exclusive `forUpdate`. A record the transaction wrote
+   * is answered from its held writes, as written.
    */
   async get(
     tenantId: number,
@@ -331,33 +331,45 @@ export class PostgresRecords {
     id: string,
     options: ReadOptions = {},
   ): Promise<StoredRecord | undefined> {
-    const lock = !this.connection.inTransaction()
-      ? ''
-      : options.forUpdate
-        ? ' FOR UPDATE'
-        : ' FOR SHARE';
+    const held = this.connection.held();
+    const written = held?.latest(tenantId, kind, id);
+    if (written) {
+      // Rows this transaction wrote are its own: no other one can lock them meanwhile.
+      if (written.type === 'delete') return undefined;
+      if (!options.forUpdate || written.type === 'insert' || written.record.seq !== 0) {
+        return written.record;
+      }
+    }
+    const lock = !held ? '' : options.forUpdate ? ' FOR UPDATE' : ' FOR SHARE';
     const { rows } = await this.connection.query<RecordRow>(
       `SELECT ${PG_RECORD_COLUMNS} FROM records r WHERE r.kind = $1 AND r.id = $2 AND r.tenant_id = $3${lock}`,
       [kind, id, tenantId],
+      { readOnly: true },
     );
-    return rows[0] ? toRecord(rows[0]) : undefined;
+    const record = rows[0] ? toRecord(rows[0]) : undefined;
+    if (record && held) held.remember(tenantId, record);
+    return record;
   }
 
-  /** See {@link Storage.findByIdentifier}. */
+  /** See {@link RecordStore.findByIdentifier}; what the transaction wrote counts first. */
   async findByIdentifier(
     tenantId: number,
     kind: string,
     identifier: string,
   ): Promise<string | undefined> {
-    const { rows } = await this.connection.query<{ id: string }>(
-      `SELECT r.id FROM identifiers i JOIN records r ON r.seq = i.seq
+    const held = this.connection.held();
+    const { rows } = await this.connection.query<{ id: string; seq: string }>(
+      `SELECT r.id, r.seq FROM identifiers i JOIN records r ON r.seq = i.seq
        WHERE i.tenant_id = $1 AND i.kind = $2 AND i.identifier = $3`,
       [tenantId, kind, identifier],
+      { readOnly: true },
     );
-    return rows[0]?.id;
+    if (!held) return rows[0]?.id;
+    const matches = (write: RecordWrite) => write.identifiers.includes(identifier);
+    return merged(held, tenantId, kind, rows, matches)[0]?.id;
   }
 
-  /** See {@link Storage.findByKey}. */
+  /** See {@link RecordStore.findByKey}; what the transaction wrote counts too. */
   async findByKey(
     tenantId: number,
     kind: string,
@@ -365,16 +377,25 @@ export class PostgresRecords {
     value: string,
     options: LookupOptions = {},
   ): Promise<string[]> {
+    const held = this.connection.held();
     if (options.forInsert) await lockLookup(this.connection, ['key', tenantId, kind, name, value]);
-    const { rows } = await this.connection.query<{ id: string }>(
-      `SELECT r.id FROM record_keys k JOIN records r ON r.seq = k.seq
+    const { rows } = await this.connection.query<{ id: string; seq: string }>(
+      `SELECT r.id, r.seq FROM record_keys k JOIN records r ON r.seq = k.seq
        WHERE k.tenant_id = $1 AND k.kind = $2 AND k.name = $3 AND k.value = $4 ORDER BY k.seq`,
       [tenantId, kind, name, value],
+      { readOnly: true },
     );
-    return rows.map((row) => row.id);
+    if (!held) return rows.map((row) => row.id);
+    const matches = (write: RecordWrite) =>
+      (write.keys ?? []).some((key) => key.name === name && key.value === value);
+    return merged(held, tenantId, kind, rows, matches).map((row) => row.id);
   }
 
-  /** See {@link Storage.findByParents}: the first parent's children, probed for the others. */
+  /**
+   * See {@link RecordStore.findByParents}: the first parent's children, probed for the
+   * others, in one statement. A parent the transaction created has no children but
+   * those it holds: the database is not asked, nor locked.
+   */
   async findByParents(
     tenantId: number,
     kind: string,
@@ -382,34 +403,45 @@ export class PostgresRecords {
     options: LookupOptions = {},
   ): Promise<string[]> {
     if (parents.length === 0) return [];
+    const held = this.connection.held();
+    const matches = (write: RecordWrite) => hasParents(write, parents);
+    if (held && parents.some((parent) => held.isNew(tenantId, parent.kind, parent.id))) {
+      return merged(held, tenantId, kind, [], matches)
+        .reverse()
+        .map((row) => row.id);
+    }
     if (options.forInsert) {
       // Sorted, so that the same set of parents in any order takes the same lock.
       const sorted = parents.map((p) => `${p.kind}\u001f${p.id}`).sort();
       await lockLookup(this.connection, ['parents', tenantId, kind, ...sorted]);
     }
-    const seqs: number[] = [];
-    for (const parent of parents) {
-      const seq = await this.seqOf(tenantId, parent.kind, parent.id);
-      if (seq === undefined) return [];
-      seqs.push(seq);
-    }
-    const also = seqs
-      .slice(1)
-      .map(
-        (_, i) =>
-          ` AND EXISTS (SELECT 1 FROM record_parents p${i + 1} WHERE p${i + 1}.parent_seq = $${i + 3} AND p${i + 1}.kind = p0.kind AND p${i + 1}.seq = p0.seq)`,
-      )
+    const [first, ...others] = parents as [ParentRef, ...ParentRef[]];
+    const params: unknown[] = [tenantId, kind, first.kind, first.id];
+    const probes = others
+      .map((parent, n) => {
+        params.push(parent.kind, parent.id);
+        const i = n + 1;
+        return `
+         JOIN records q${i} ON q${i}.kind = $${params.length - 1} AND q${i}.id = $${params.length} AND q${i}.tenant_id = $1
+         JOIN record_parents p${i} ON p${i}.parent_seq = q${i}.seq AND p${i}.kind = p0.kind AND p${i}.seq = p0.seq`;
+      })
       .join('');
-    const { rows } = await this.connection.query<{ id: string }>(
-      `SELECT r.id FROM record_parents p0 JOIN records r ON r.seq = p0.seq
-       WHERE p0.parent_seq = $1 AND p0.kind = $2${also} ORDER BY p0.seq DESC`,
-      [seqs[0], kind, ...seqs.slice(1)],
+    const { rows } = await this.connection.query<{ id: string; seq: string }>(
+      `SELECT r.id, r.seq FROM records q0
+         JOIN record_parents p0 ON p0.parent_seq = q0.seq AND p0.kind = $2${probes}
+         JOIN records r ON r.seq = p0.seq
+       WHERE q0.kind = $3 AND q0.id = $4 AND q0.tenant_id = $1 ORDER BY p0.seq`,
+      params,
+      { readOnly: true },
     );
-    return rows.map((row) => row.id);
+    if (!held) return rows.map((row) => row.id).reverse();
+    return merged(held, tenantId, kind, rows, matches)
+      .reverse()
+      .map((row) => row.id);
   }
 
-  /** See {@link Storage.tenantOfRecord}. */
-  async tenantOfRecord(kind: string, id: string): Promise<Tenant | undefined> {
+  /** See {@link RecordStore.tenantOf}. */
+  async tenantOf(kind: string, id: string): Promise<Tenant | undefined> {
     const { rows } = await this.connection.query<Tenant>(
       `SELECT t.id, t.name, t.namespace FROM records r JOIN tenants t ON t.id = r.tenant_id
        WHERE r.kind = $1 AND r.id = $2 ORDER BY r.seq LIMIT 1`,
@@ -419,7 +451,7 @@ export class PostgresRecords {
     return row ? { id: row.id, name: row.name, namespace: row.namespace } : undefined;
   }
 
-  /** See {@link Storage.totalsOf}: sums of the contributions, exact (integers in 1/10000). */
+  /** See {@link RecordStore.totalsOf}: sums of the contributions, exact (integers in 1/10000). */
   async totalsOf(
     tenantId: number,
     kind: string,
@@ -436,29 +468,102 @@ export class PostgresRecords {
     return totalsById(rows);
   }
 
-  /** See {@link Storage.childrenOf}. */
+  /**
+   * See {@link RecordStore.childrenOf}; what the transaction wrote counts too. A parent
+   * it created has no children but those it holds.
+   */
   async childrenOf(tenantId: number, parent: ParentRef): Promise<ChildRef[]> {
-    const parentSeq = await this.seqOf(tenantId, parent.kind, parent.id);
-    if (parentSeq === undefined) return [];
-    const { rows } = await this.connection.query<ChildRef>(
-      `SELECT r.kind, r.id FROM record_parents p JOIN records r ON r.seq = p.seq
-       WHERE p.parent_seq = $1 ORDER BY p.seq`,
-      [parentSeq],
+    const held = this.connection.held();
+    const refers = (write: RecordWrite) => hasParents(write, [parent]);
+    if (held?.isNew(tenantId, parent.kind, parent.id)) {
+      return mergedAnyKind(held, tenantId, [], refers);
+    }
+    const { rows } = await this.connection.query<ChildRef & { seq: string }>(
+      `SELECT r.kind, r.id, r.seq FROM records q JOIN record_parents p ON p.parent_seq = q.seq
+       JOIN records r ON r.seq = p.seq
+       WHERE q.kind = $1 AND q.id = $2 AND q.tenant_id = $3 ORDER BY p.seq`,
+      [parent.kind, parent.id, tenantId],
+      { readOnly: true },
     );
-    return rows.map((row) => ({ kind: row.kind, id: row.id }));
+    if (!held) return rows.map((row) => ({ kind: row.kind, id: row.id }));
+    return mergedAnyKind(held, tenantId, rows, refers);
   }
 }
 
-/** The stored record of a write. */
-function storedOf(seq: number, write: RecordWrite, createdDate: string): StoredRecord {
-  return {
-    seq,
-    kind: write.kind,
-    id: write.id,
-    doc: write.doc,
-    created_date: createdDate,
-    modified_date: write.modified_date,
-  };
+/** A record found by a look-up: its id and, when known, its seq (its age). */
+interface Found {
+  id: string;
+  seq: string | number;
+}
+
+/**
+ * A look-up's rows from the database, corrected by what the transaction wrote: records
+ * it wrote count when their latest write `matches`, whatever the database held before,
+ * and records it deleted do not count. Oldest first (those it inserted are the newest).
+ */
+function merged(
+  held: WriteBuffer,
+  tenantId: number,
+  kind: string,
+  rows: readonly Found[],
+  matches: (write: RecordWrite) => boolean,
+): Found[] {
+  const out = rows.filter((row) => !held.latest(tenantId, kind, row.id));
+  const position = new Map<string, number>();
+  held.records().forEach((written, index) => {
+    if (written.type === 'delete') return;
+    const { write, record } = written;
+    if (write.tenantId !== tenantId || write.kind !== kind || !matches(write)) return;
+    out.push({ id: write.id, seq: record.seq });
+    position.set(write.id, index);
+  });
+  // Unsent inserts have seq 0: after every record the database holds, in their order.
+  const age = (found: Found) => Number(found.seq) || Number.MAX_SAFE_INTEGER;
+  return out.sort(
+    (a, b) => age(a) - age(b) || (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0),
+  );
+}
+
+/** {@link merged} over records of every kind: children of a parent. */
+function mergedAnyKind(
+  held: WriteBuffer,
+  tenantId: number,
+  rows: readonly (ChildRef & { seq: string })[],
+  matches: (write: RecordWrite) => boolean,
+): ChildRef[] {
+  const kinds = new Set([
+    ...rows.map((row) => row.kind),
+    ...held
+      .records()
+      .flatMap((written) =>
+        written.type === 'delete'
+          ? []
+          : written.write.tenantId === tenantId
+            ? [written.write.kind]
+            : [],
+      ),
+  ]);
+  const all: (ChildRef & { seq: number; order: number })[] = [];
+  let order = 0;
+  for (const kind of kinds) {
+    for (const found of merged(
+      held,
+      tenantId,
+      kind,
+      rows.filter((row) => row.kind === kind),
+      matches,
+    )) {
+      all.push({
+        kind,
+        id: found.id,
+        seq: Number(found.seq) || Number.MAX_SAFE_INTEGER,
+        order: order++,
+      });
+    }
+  }
+  return all
+    .sort((a, b) => a.seq - b.seq || a.order - b.order)
+    .map(({ kind, id }) => ({ kind, id }));
 }
 
 /**

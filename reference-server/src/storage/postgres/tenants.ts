@@ -34,9 +34,9 @@ export class PostgresTenants {
     private readonly defaultNamespace: string,
   ) {}
 
-  /** See {@link Storage.ensureTenant}. Two processes creating the same tenant get one. */
-  async ensureTenant(name: string, namespace?: string): Promise<Tenant> {
-    const existing = await this.getTenant(name);
+  /** See {@link TenantStore.ensure}. Two processes creating the same tenant get one. */
+  async ensure(name: string, namespace?: string): Promise<Tenant> {
+    const existing = await this.get(name);
     if (existing) return existing;
     const ns = namespace ?? this.defaultNamespace;
     const inserted = await this.connection.query<TenantRow>(
@@ -47,13 +47,13 @@ export class PostgresTenants {
     const row = inserted.rows[0];
     if (row) return { id: row.id, name: row.name, namespace: row.namespace };
     // Another process created it meanwhile (ON CONFLICT waited for its commit).
-    const created = await this.getTenant(name);
+    const created = await this.get(name);
     if (!created) throw new Error(`tenant ${name} vanished while being created`);
     return created;
   }
 
-  /** See {@link Storage.getTenant}. */
-  async getTenant(name: string): Promise<Tenant | undefined> {
+  /** See {@link TenantStore.get}. */
+  async get(name: string): Promise<Tenant | undefined> {
     const { rows } = await this.connection.query<TenantRow>(
       'SELECT id, name, namespace FROM tenants WHERE name = $1',
       [name],
@@ -62,14 +62,14 @@ export class PostgresTenants {
     return row ? { id: row.id, name: row.name, namespace: row.namespace } : undefined;
   }
 
-  /** See {@link Storage.putApiKey}. */
+  /** See {@link TenantStore.putApiKey}. */
   async putApiKey(
     token: string,
     tenantName: string,
     access: Access,
     source = 'manual',
   ): Promise<void> {
-    const tenant = await this.ensureTenant(tenantName);
+    const tenant = await this.ensure(tenantName);
     await this.connection.query(
       `INSERT INTO api_keys (token_hash, tenant_id, access, source, created_date) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (token_hash) DO UPDATE SET tenant_id = excluded.tenant_id, access = excluded.access, source = excluded.source`,
@@ -78,14 +78,14 @@ export class PostgresTenants {
     this.keyCache.clear();
   }
 
-  /** See {@link Storage.removeApiKeys}. */
+  /** See {@link TenantStore.removeApiKeys}. */
   async removeApiKeys(source: string): Promise<number> {
     const result = await this.connection.query('DELETE FROM api_keys WHERE source = $1', [source]);
     this.keyCache.clear();
     return result.rowCount ?? 0;
   }
 
-  /** See {@link Storage.authenticate}. */
+  /** See {@link TenantStore.authenticate}. */
   async authenticate(token: string): Promise<ApiKeyInfo | undefined> {
     const cached = this.keyCache.get(token);
     if (cached) return cached;
@@ -104,7 +104,7 @@ export class PostgresTenants {
     return this.connection.inTransaction() ? info : this.keyCache.set(token, info);
   }
 
-  /** See {@link Storage.getSetting}. */
+  /** See {@link TenantStore.getSetting}. */
   async getSetting(key: string): Promise<string | undefined> {
     const { rows } = await this.connection.query<{ value: string }>(
       'SELECT value FROM settings WHERE key = $1',
@@ -113,7 +113,7 @@ export class PostgresTenants {
     return rows[0]?.value;
   }
 
-  /** See {@link Storage.setSetting}. */
+  /** See {@link TenantStore.setSetting}. */
   async setSetting(key: string, value: string): Promise<void> {
     await this.connection.query(
       'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',

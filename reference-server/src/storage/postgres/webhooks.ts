@@ -214,6 +214,9 @@ export class PostgresWebhookStore implements WebhookStore {
     const reading = this.connection
       .query<{ tenant_id: number }>(
         'SELECT DISTINCT tenant_id FROM webhook_subscriptions WHERE active',
+        [],
+        // It reads no table a transaction's held writes touch.
+        { readOnly: true },
       )
       .then(({ rows }) => {
         const tenants = new Set(rows.map((row) => row.tenant_id));
@@ -230,6 +233,14 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   async appendEvent(event: NewWebhookEvent): Promise<number> {
+    const held = this.connection.held();
+    if (held) {
+      // Sent with the transaction's other held writes (flush.ts), which reads the
+      // transaction id before drawing the seq, as below.
+      held.event(event);
+      this.appendedCount++;
+      return 0;
+    }
     // The transaction id is taken before the seq (the CTE is read first): the
     // outbox's horizon relies on it (outbox-horizon.ts).
     const { rows } = await this.connection.query<{ seq: Int8 }>(

@@ -14,7 +14,7 @@ import {
 } from '../collection-query.js';
 import type { CollectionScope, PageQuery, StoredRecord } from '../storage.js';
 import type { RepositoryConnection } from './connection.js';
-import { RECORD_COLUMNS, type RecordRow, type SqliteRecords, toRecord } from './records.js';
+import { RECORD_COLUMNS, type RecordRow, toRecord } from './record-rows.js';
 
 /**
  * SQLite's dialect of the collection SQL. LIMIT and OFFSET are `? + 0`, not a bare `?`:
@@ -42,7 +42,7 @@ export const SQLITE_COLLECTION_DIALECT: CollectionDialect = {
  *
  * @example
  * ```ts
- * const collections = new SqliteCollections(connection, records);
+ * const collections = new SqliteCollections(connection, (tenantId, kind, id) => records.seqOf(tenantId, kind, id));
  * collections.count({ tenantId: 1, kind: 'person' }); // 0
  * collections.list({ tenantId: 1, kind: 'person', limit: 100 }); // []
  * ```
@@ -50,11 +50,11 @@ export const SQLITE_COLLECTION_DIALECT: CollectionDialect = {
 export class SqliteCollections {
   constructor(
     private readonly connection: RepositoryConnection,
-    /** For the seq of a sub-collection's parent. */
-    private readonly records: SqliteRecords,
+    /** The seq of a sub-collection's parent. */
+    private readonly seqOf: (tenantId: number, kind: string, id: string) => number | undefined,
   ) {}
 
-  /** See {@link Storage.countRecords}. */
+  /** See {@link RecordStore.count}. */
   count(scope: CollectionScope): number {
     const resolved = this.resolve(scope);
     if (!resolved) return 0;
@@ -63,7 +63,7 @@ export class SqliteCollections {
     return row?.n ?? 0;
   }
 
-  /** See {@link Storage.listRecords}. */
+  /** See {@link RecordStore.list}. */
   list(query: PageQuery): StoredRecord[] {
     const limit = Math.max(0, Math.floor(query.limit));
     if (limit === 0) return [];
@@ -86,7 +86,7 @@ export class SqliteCollections {
     return rows.map(toRecord);
   }
 
-  /** See {@link Storage.hasRecordAfter}. */
+  /** See {@link RecordStore.hasAfter}. */
   hasAfter(scope: CollectionScope, seq: number): boolean {
     const resolved = this.resolve(scope);
     if (!resolved) return false;
@@ -97,7 +97,7 @@ export class SqliteCollections {
   /** The scope with its parent's seq; undefined when that parent does not exist. */
   private resolve(scope: CollectionScope): ResolvedScope | undefined {
     if (!scope.parent) return scope;
-    const parentSeq = this.records.seqOf(scope.tenantId, scope.parent.kind, scope.parent.id);
+    const parentSeq = this.seqOf(scope.tenantId, scope.parent.kind, scope.parent.id);
     if (parentSeq === undefined) return undefined;
     return { tenantId: scope.tenantId, kind: scope.kind, parentSeq, filters: scope.filters };
   }

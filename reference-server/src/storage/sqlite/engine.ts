@@ -8,9 +8,9 @@
  * - `commits.ts`: units of work, group commit, holds, durability (the WAL fsynced off
  *   the event loop);
  * - `tenants.ts`: tenants, API keys, settings;
- * - `records.ts`: records and their lookups (identifiers, keys, parents, totals, children);
- * - `../collection-query.ts` (shared with PostgreSQL) and `collections.ts`: counting and
- *   paging collections;
+ * - `records.ts`: records and their lookups (identifiers, keys, parents, totals,
+ *   children), and collections (`collections.ts`, over `../collection-query.ts` shared
+ *   with PostgreSQL; rows decoded by `record-rows.ts`);
  * - `idempotency.ts`: the answers kept for Idempotency-Key repeats;
  * - `webhooks.ts`: the webhook subscriptions, outbox and delivery log.
  *
@@ -19,20 +19,9 @@
  * brings its own repositories behind the same {@link Storage}.
  */
 import type Database from 'better-sqlite3';
-import type {
-  Access,
-  ApiKeyInfo,
-  ChildRef,
-  CollectionScope,
-  IdempotencyKeyRef,
-  IdempotentAnswer,
-  PageQuery,
-  ParentRef,
-  RecordWrite,
-  StoredRecord,
-  Tenant,
-} from '../storage.js';
-import { SqliteCollections } from './collections.js';
+import type { IdempotencyStore } from '../idempotency-store.js';
+import type { RecordStore } from '../records-store.js';
+import type { TenantStore } from '../tenant-store.js';
 import { SqliteCommits } from './commits.js';
 import { type RepositoryConnection, SqliteConnection } from './connection.js';
 import { SqliteIdempotentAnswers } from './idempotency.js';
@@ -70,8 +59,8 @@ export interface SqliteStorageOptions {
  * @example
  * ```ts
  * const engine = new SqliteEngine(':memory:');
- * const tenant = engine.ensureTenant('demo');
- * engine.countRecords({ tenantId: tenant.id, kind: 'person' }); // 0
+ * const tenant = engine.tenants.ensure('demo');
+ * engine.records.count({ tenantId: tenant.id, kind: 'person' }); // 0
  * engine.close();
  * ```
  */
@@ -84,10 +73,12 @@ export class SqliteEngine {
   readonly groupCommit: boolean;
   private readonly connection: SqliteConnection;
   private readonly commitLog: SqliteCommits;
-  private readonly tenants: SqliteTenants;
-  private readonly records: SqliteRecords;
-  private readonly collections: SqliteCollections;
-  private readonly idempotentAnswers: SqliteIdempotentAnswers;
+  /** Tenants, API keys and settings (see {@link TenantStore}), answered synchronously. */
+  readonly tenants: SqliteTenants;
+  /** Records and collections (see {@link RecordStore}), answered synchronously. */
+  readonly records: SqliteRecords;
+  /** Idempotent answers (see {@link IdempotencyStore}), answered synchronously. */
+  readonly idempotency: SqliteIdempotentAnswers;
 
   constructor(path: string, options: SqliteStorageOptions = {}) {
     this.path = path;
@@ -115,8 +106,7 @@ export class SqliteEngine {
       };
       this.tenants = new SqliteTenants(repository, options.defaultNamespace ?? 'adis');
       this.records = new SqliteRecords(repository);
-      this.collections = new SqliteCollections(repository, this.records);
-      this.idempotentAnswers = new SqliteIdempotentAnswers(repository);
+      this.idempotency = new SqliteIdempotentAnswers(repository);
       this.webhooks = new SqliteWebhookStore(repository);
     } catch (error) {
       connection.close();
@@ -139,140 +129,6 @@ export class SqliteEngine {
     return this.commitLog.commits;
   }
 
-  ensureTenant(name: string, namespace?: string): Tenant {
-    return this.tenants.ensureTenant(name, namespace);
-  }
-
-  getTenant(name: string): Tenant | undefined {
-    return this.tenants.getTenant(name);
-  }
-
-  putApiKey(token: string, tenantName: string, access: Access, source = 'manual'): void {
-    this.tenants.putApiKey(token, tenantName, access, source);
-  }
-
-  removeApiKeys(source: string): number {
-    return this.tenants.removeApiKeys(source);
-  }
-
-  authenticate(token: string): ApiKeyInfo | undefined {
-    return this.tenants.authenticate(token);
-  }
-
-  getSetting(key: string): string | undefined {
-    return this.tenants.getSetting(key);
-  }
-
-  setSetting(key: string, value: string): void {
-    this.tenants.setSetting(key, value);
-  }
-
-  findIdempotentAnswer(ref: IdempotencyKeyRef, notBeforeMs: number): IdempotentAnswer | undefined {
-    return this.idempotentAnswers.find(ref, notBeforeMs);
-  }
-
-  saveIdempotentAnswer(
-    ref: IdempotencyKeyRef,
-    answer: IdempotentAnswer,
-    expireBeforeMs: number,
-  ): void {
-    this.idempotentAnswers.save(ref, answer, expireBeforeMs);
-  }
-
-  insertRecord(write: RecordWrite): StoredRecord {
-    return this.records.insert(write);
-  }
-
-  insertRecords(writes: Iterable<RecordWrite>): number {
-    return this.records.insertMany(writes);
-  }
-
-  updateRecord(write: RecordWrite): StoredRecord | undefined {
-    return this.records.update(write);
-  }
-
-  deleteRecord(tenantId: number, kind: string, id: string): boolean {
-    return this.records.delete(tenantId, kind, id);
-  }
-
-  getRecord(tenantId: number, kind: string, id: string): StoredRecord | undefined {
-    return this.records.get(tenantId, kind, id);
-  }
-
-  countRecords(scope: CollectionScope): number {
-    return this.collections.count(scope);
-  }
-
-  listRecords(query: PageQuery): StoredRecord[] {
-    return this.collections.list(query);
-  }
-
-  hasRecordAfter(scope: CollectionScope, seq: number): boolean {
-    return this.collections.hasAfter(scope, seq);
-  }
-
-  findByIdentifier(tenantId: number, kind: string, identifier: string): string | undefined {
-    return this.records.findByIdentifier(tenantId, kind, identifier);
-  }
-
-  findByKey(tenantId: number, kind: string, name: string, value: string): string[] {
-    return this.records.findByKey(tenantId, kind, name, value);
-  }
-
-  /**
-   * The records of `kind` listed under every one of `parents`, newest first; the cost
-   * follows the first parent's children of that kind (see `SqliteRecords.findByParents`).
-   *
-   * @example
-   * ```ts
-   * storage.findByParents(tenantId, 'signature', [
-   *   { kind: 'person', id: personId },
-   *   { kind: 'petition', id: petitionId },
-   * ]); // ['…'] when the person signed the petition
-   * ```
-   */
-  findByParents(tenantId: number, kind: string, parents: readonly ParentRef[]): string[] {
-    return this.records.findByParents(tenantId, kind, parents);
-  }
-
-  tenantOfRecord(kind: string, id: string): Tenant | undefined {
-    return this.records.tenantOfRecord(kind, id);
-  }
-
-  /**
-   * The totals of records of one tenant and kind, by id: the sums of the current
-   * contributions to each, by name. Ids without any are absent from the map.
-   *
-   * @example
-   * ```ts
-   * storage.insertRecord({ ...signature, contributions: [
-   *   { parent: { kind: 'petition', id: petitionId }, name: 'total_signatures', value: 1 },
-   * ] });
-   * storage.totalsOf(tenantId, 'petition', [petitionId]).get(petitionId);
-   * // { total_signatures: 1 }
-   * ```
-   */
-  totalsOf(
-    tenantId: number,
-    kind: string,
-    ids: readonly string[],
-  ): Map<string, Record<string, number>> {
-    return this.records.totalsOf(tenantId, kind, ids);
-  }
-
-  /**
-   * The records (of any kind) listing `parent` among their parents, oldest first.
-   *
-   * @example
-   * ```ts
-   * storage.childrenOf(tenantId, { kind: 'person', id: personId });
-   * // [{ kind: 'signature', id: '…' }, { kind: 'donation', id: '…' }]
-   * ```
-   */
-  childrenOf(tenantId: number, parent: ParentRef): ChildRef[] {
-    return this.records.childrenOf(tenantId, parent);
-  }
-
   /**
    * Runs `fn` as one unit of work (see {@link Storage.transaction}). Outside any
    * transaction: its own transaction, committed before returning; with group commit, or
@@ -284,8 +140,8 @@ export class SqliteEngine {
    * @example
    * ```ts
    * storage.transaction(() => {
-   *   storage.insertRecord(person);
-   *   storage.insertRecord(signature);
+   *   storage.records.insert(person);
+   *   storage.records.insert(signature);
    * });
    * ```
    */
@@ -300,7 +156,7 @@ export class SqliteEngine {
    *
    * @example
    * ```ts
-   * await engine.transactionAsync(async () => engine.insertRecord(write));
+   * await engine.transactionAsync(async () => engine.records.insert(write));
    * ```
    */
   transactionAsync<T>(fn: () => T | Promise<T>): Promise<T> {
@@ -318,9 +174,9 @@ export class SqliteEngine {
    * ```ts
    * const release = storage.holdCommit();
    * try {
-   *   storage.insertRecord(write);
+   *   storage.records.insert(write);
    *   await somethingElse();
-   *   storage.saveIdempotentAnswer(ref, answer, Date.now() - 86_400_000);
+   *   storage.idempotency.save(ref, answer, Date.now() - 86_400_000);
    * } finally {
    *   release(); // both commit together
    * }

@@ -3,15 +3,12 @@
  * `idempotent_answers`, migration 5): one per key, per tenant and per kind of caller,
  * written in the same commit as the writes of the request they answer.
  */
-import type { IdempotencyKeyRef, IdempotentAnswer } from '../storage.js';
+import {
+  EXPIRED_ANSWERS_PER_SAVE,
+  type IdempotencyKeyRef,
+  type IdempotentAnswer,
+} from '../idempotency-store.js';
 import type { RepositoryConnection } from './connection.js';
-
-/**
- * Expired idempotent answers each save deletes at most: twice the rate they expire at
- * (one save, one expiry a retention period later), so the table never grows past about
- * one period of answers, and a save never pays for a long sweep.
- */
-const IDEMPOTENT_EXPIRY_BATCH = 2;
 
 /**
  * The idempotent answers of a {@link SqliteStorage}.
@@ -27,7 +24,7 @@ const IDEMPOTENT_EXPIRY_BATCH = 2;
 export class SqliteIdempotentAnswers {
   constructor(private readonly connection: RepositoryConnection) {}
 
-  /** See {@link Storage.findIdempotentAnswer}. */
+  /** See {@link IdempotencyStore.find}. */
   find(ref: IdempotencyKeyRef, notBeforeMs: number): IdempotentAnswer | undefined {
     const row = this.connection
       .statement(
@@ -47,13 +44,13 @@ export class SqliteIdempotentAnswers {
     };
   }
 
-  /** See {@link Storage.saveIdempotentAnswer}. */
+  /** See {@link IdempotencyStore.save}. */
   save(ref: IdempotencyKeyRef, answer: IdempotentAnswer, expireBeforeMs: number): void {
     this.connection.transaction(() => {
       this.connection
         .statement(
           `DELETE FROM idempotent_answers WHERE id IN (SELECT id FROM idempotent_answers
-         WHERE created_ms < ? ORDER BY created_ms LIMIT ${IDEMPOTENT_EXPIRY_BATCH})`,
+         WHERE created_ms < ? ORDER BY created_ms LIMIT ${EXPIRED_ANSWERS_PER_SAVE})`,
         )
         .run(expireBeforeMs);
       this.connection

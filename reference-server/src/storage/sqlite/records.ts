@@ -6,61 +6,20 @@
  * collections.ts.
  */
 import { contributionSums, totalsById } from '../contribution-units.js';
-import { recordFromJson } from '../doc-json.js';
 import {
   type ChildRef,
+  type CollectionScope,
   DuplicateIdentifierError,
+  type PageQuery,
   type ParentRef,
   type RecordWrite,
   type StoredRecord,
   type Tenant,
 } from '../storage.js';
+import { SqliteCollections } from './collections.js';
 import type { RepositoryConnection } from './connection.js';
+import { RECORD_COLUMNS, type RecordRow, toRecord } from './record-rows.js';
 import type { TenantRow } from './tenants.js';
-
-/**
- * A row of RECORD_COLUMNS, read as an array (`raw`): better-sqlite3 builds an array per
- * row faster than an object, which counts on a page of a hundred.
- */
-export type RecordRow = [
-  seq: number,
-  kind: string,
-  id: string,
-  /** The stored JSON's UTF-8 bytes (see RECORD_COLUMNS). */
-  doc: Buffer,
-  created_date: string,
-  modified_date: string,
-];
-
-/**
- * The columns of a {@link RecordRow}, records joined as `r`. The document is read as
- * its bytes (a BLOB cast of the UTF-8 text, no conversion): a page is answered by
- * splicing them, which spares decoding each document to a string and encoding the whole
- * answer back to UTF-8 (see doc-json.ts).
- */
-export const RECORD_COLUMNS =
-  'r.seq, r.kind, r.id, CAST(r.doc AS BLOB) AS doc, r.created_date, r.modified_date';
-
-/**
- * A {@link RecordRow} as a stored record. The document stays JSON until read: a page
- * renders it spliced (see doc-json.ts).
- *
- * @example
- * ```ts
- * const row = statement.raw().get(seq) as RecordRow;
- * toRecord(row).doc; // parsed when first read
- * ```
- */
-export function toRecord([
-  seq,
-  kind,
-  id,
-  doc,
-  created_date,
-  modified_date,
-]: RecordRow): StoredRecord {
-  return recordFromJson({ seq, kind, id, created_date, modified_date }, doc);
-}
 
 /**
  * The records of a {@link SqliteStorage}: writes with their side tables, and look-ups.
@@ -74,7 +33,29 @@ export function toRecord([
  * ```
  */
 export class SqliteRecords {
-  constructor(private readonly connection: RepositoryConnection) {}
+  /** Pages of collections (collections.ts). */
+  private readonly collections: SqliteCollections;
+
+  constructor(private readonly connection: RepositoryConnection) {
+    this.collections = new SqliteCollections(connection, (tenantId, kind, id) =>
+      this.seqOf(tenantId, kind, id),
+    );
+  }
+
+  /** See {@link RecordStore.count}. */
+  count(scope: CollectionScope): number {
+    return this.collections.count(scope);
+  }
+
+  /** See {@link RecordStore.list}. */
+  list(query: PageQuery): StoredRecord[] {
+    return this.collections.list(query);
+  }
+
+  /** See {@link RecordStore.hasAfter}. */
+  hasAfter(scope: CollectionScope, seq: number): boolean {
+    return this.collections.hasAfter(scope, seq);
+  }
 
   /** The seq of a record, the key every side table refers to it by. */
   seqOf(tenantId: number, kind: string, id: string): number | undefined {
@@ -84,12 +65,12 @@ export class SqliteRecords {
     return row?.seq;
   }
 
-  /** See {@link Storage.insertRecord}. */
+  /** See {@link RecordStore.insert}. */
   insert(write: RecordWrite): StoredRecord {
     return this.connection.transaction(() => this.insertOne(write));
   }
 
-  /** See {@link Storage.insertRecords}. */
+  /** See {@link RecordStore.insertMany}. */
   insertMany(writes: Iterable<RecordWrite>): number {
     // One transaction, no savepoint per record: a million rows load in seconds.
     return this.connection.transaction(() => {
@@ -127,7 +108,7 @@ export class SqliteRecords {
     };
   }
 
-  /** See {@link Storage.updateRecord}. */
+  /** See {@link RecordStore.update}. */
   update(write: RecordWrite): StoredRecord | undefined {
     return this.connection.transaction(() => {
       const seq = this.seqOf(write.tenantId, write.kind, write.id);
@@ -158,7 +139,7 @@ export class SqliteRecords {
     });
   }
 
-  /** See {@link Storage.deleteRecord}. */
+  /** See {@link RecordStore.delete}. */
   delete(tenantId: number, kind: string, id: string): boolean {
     return this.connection.transaction(() => {
       const seq = this.seqOf(tenantId, kind, id);
@@ -179,7 +160,7 @@ export class SqliteRecords {
       try {
         addIdentifier.run(write.tenantId, write.kind, identifier, seq);
       } catch (error) {
-        if (isConstraintError(error)) throw new DuplicateIdentifierError(identifier);
+        if (isConstraintError(error)) throw new DuplicateIdentifierError(identifier, write.kind);
         throw error;
       }
     }
@@ -227,7 +208,7 @@ export class SqliteRecords {
     }
   }
 
-  /** See {@link Storage.getRecord}. */
+  /** See {@link RecordStore.get}. */
   get(tenantId: number, kind: string, id: string): StoredRecord | undefined {
     const row = this.connection
       .statement(
@@ -238,7 +219,7 @@ export class SqliteRecords {
     return row ? toRecord(row) : undefined;
   }
 
-  /** See {@link Storage.findByIdentifier}. */
+  /** See {@link RecordStore.findByIdentifier}. */
   findByIdentifier(tenantId: number, kind: string, identifier: string): string | undefined {
     const row = this.connection
       .statement(
@@ -249,7 +230,7 @@ export class SqliteRecords {
     return row?.id;
   }
 
-  /** See {@link Storage.findByKey}. */
+  /** See {@link RecordStore.findByKey}. */
   findByKey(tenantId: number, kind: string, name: string, value: string): string[] {
     const rows = this.connection
       .statement(
@@ -292,8 +273,8 @@ export class SqliteRecords {
     return rows.map((row) => row.id);
   }
 
-  /** See {@link Storage.tenantOfRecord}. */
-  tenantOfRecord(kind: string, id: string): Tenant | undefined {
+  /** See {@link RecordStore.tenantOf}. */
+  tenantOf(kind: string, id: string): Tenant | undefined {
     // LIMIT 1: ids are UUIDs minted by the server, so two tenants never share one; a
     // database loaded by hand with colliding ids still answers instead of throwing.
     const row = this.connection
@@ -305,7 +286,7 @@ export class SqliteRecords {
     return row ? { id: row.id, name: row.name, namespace: row.namespace } : undefined;
   }
 
-  /** See {@link Storage.totalsOf}. */
+  /** See {@link RecordStore.totalsOf}. */
   totalsOf(
     tenantId: number,
     kind: string,
@@ -324,7 +305,7 @@ export class SqliteRecords {
     return totalsById(rows);
   }
 
-  /** See {@link Storage.childrenOf}. */
+  /** See {@link RecordStore.childrenOf}. */
   childrenOf(tenantId: number, parent: ParentRef): ChildRef[] {
     const parentSeq = this.seqOf(tenantId, parent.kind, parent.id);
     if (parentSeq === undefined) return [];

@@ -35,8 +35,8 @@ export class SqliteTenants {
     private readonly defaultNamespace: string,
   ) {}
 
-  ensureTenant(name: string, namespace?: string): Tenant {
-    const existing = this.getTenant(name);
+  ensure(name: string, namespace?: string): Tenant {
+    const existing = this.get(name);
     if (existing) return existing;
     const ns = namespace ?? this.defaultNamespace;
     const info = this.connection
@@ -45,7 +45,7 @@ export class SqliteTenants {
     return { id: Number(info.lastInsertRowid), name, namespace: ns };
   }
 
-  getTenant(name: string): Tenant | undefined {
+  get(name: string): Tenant | undefined {
     const row = this.connection
       .statement('SELECT id, name, namespace FROM tenants WHERE name = ?')
       .get(name) as TenantRow | undefined;
@@ -53,7 +53,7 @@ export class SqliteTenants {
   }
 
   putApiKey(token: string, tenantName: string, access: Access, source = 'manual'): void {
-    const tenant = this.ensureTenant(tenantName);
+    const tenant = this.ensure(tenantName);
     this.connection
       .statement(
         `INSERT INTO api_keys (token_hash, tenant_id, access, source, created_date) VALUES (?, ?, ?, ?, ?)

@@ -51,7 +51,7 @@ const NO_BOUND = Number.MAX_SAFE_INTEGER;
  * @example
  * ```ts
  * const engine = new SqliteEngine(':memory:');
- * const tenant = engine.ensureTenant('demo');
+ * const tenant = engine.tenants.ensure('demo');
  * engine.webhooks.addSubscription({
  *   id: crypto.randomUUID(), tenantId: tenant.id, url: 'https://example.org/hook',
  *   secret: 's3cret', triggers: ['*'], source: 'api', createdMs: Date.now(),
