@@ -26,6 +26,7 @@ import {
   formatServerReads,
   type ServerReads,
 } from '../reference-server/bench/http-read.js';
+import { type PgbenchResult, runPgbench } from '../reference-server/bench/pgbench.js';
 import { benchExport, EXPORT_TABLE_HEADER, type ExportBenchRow, formatRow } from './export.js';
 import { benchPaging, type PagingFigures, printPaging } from './paging.js';
 import { startServer } from './reference-server.js';
@@ -96,15 +97,28 @@ async function serverPart(): Promise<ServerReads> {
   return reads;
 }
 
-async function helpersPart(): Promise<(HelperBenchResult & { webhook: boolean })[]> {
+/** What the helpers part measured: its rows, and pgbench's rate on the same cluster. */
+interface HelpersMeasured {
+  results: (HelperBenchResult & { webhook: boolean })[];
+  pgbench: PgbenchResult | undefined;
+}
+
+async function helpersPart(): Promise<HelpersMeasured> {
   console.log('\nPOST record_signature_helper over HTTP, sequential calls per client:');
   const results: (HelperBenchResult & { webhook: boolean })[] = [];
   // The outbox row writes the webhook outbox too (a subscription whose receiver never
   // answers): set beside the row above it, it says what the outbox costs a write. The
   // postgres rows run one and two server processes on one database of a throwaway
-  // cluster, the clients spread over them.
+  // cluster, the clients spread over them. pgbench on the same cluster first: the
+  // anchor every row is divided by (only ratios from one run mean anything here).
   const cluster = await benchCluster();
   try {
+    const pgbench = await runPgbench(cluster.url, { clients: 10, seconds: quick ? 3 : 8 });
+    console.log(
+      pgbench
+        ? `  pgbench tpcb-like, same cluster, 10 clients: ${Math.round(pgbench.tps)} transactions/s`
+        : "  pgbench not found (it comes with the machine's PostgreSQL): no anchor",
+    );
     const rows = [
       ['file', 1, false, 1],
       ['file', 10, false, 1],
@@ -127,8 +141,19 @@ async function helpersPart(): Promise<(HelperBenchResult & { webhook: boolean })
         durationSeconds: SIZES.seconds,
         people: quick ? 1_000 : 10_000,
       });
+      const anchor = pgbench
+        ? `, ${(result.callsPerSecond / pgbench.tps).toFixed(2)} × pgbench`
+        : '';
+      const statements =
+        result.statementsPerCall === undefined
+          ? ''
+          : `, ${result.statementsPerCall.toFixed(1)} statements a call`;
+      const cpu =
+        result.serverCpuMsPerCall === undefined
+          ? ''
+          : `, server CPU ${result.serverCpuMsPerCall.toFixed(2)} ms a call`;
       console.log(
-        `  ${db.padEnd(8)} ${String(clients).padStart(2)} clients${instances > 1 ? `, ${instances} instances` : ''}${webhook ? ', outbox' : ''}: ${Math.round(result.callsPerSecond)} calls/s, p50 ${result.p50Ms.toFixed(1)} ms, p90 ${result.p90Ms.toFixed(1)} ms; ${result.acknowledged} acknowledged, total_signatures ${result.totalSignatures}${webhook ? `, outbox events ${result.outboxEvents}` : ''}${result.failed ? `, ${result.failed} FAILED` : ''}`,
+        `  ${db.padEnd(8)} ${String(clients).padStart(2)} clients${instances > 1 ? `, ${instances} instances` : ''}${webhook ? ', outbox' : ''}: ${Math.round(result.callsPerSecond)} calls/s${anchor}${statements}${cpu}, p50 ${result.p50Ms.toFixed(1)} ms, p90 ${result.p90Ms.toFixed(1)} ms; ${result.acknowledged} acknowledged, total_signatures ${result.totalSignatures}${webhook ? `, outbox events ${result.outboxEvents}` : ''}${result.failed ? `, ${result.failed} FAILED` : ''}`,
       );
       if (result.totalSignatures !== result.acknowledged || result.failed > 0) {
         throw new Error('helper calls: the total does not match the acknowledged calls');
@@ -138,10 +163,10 @@ async function helpersPart(): Promise<(HelperBenchResult & { webhook: boolean })
       }
       results.push({ ...result, webhook });
     }
+    return { results, pgbench };
   } finally {
     await cluster.stop();
   }
-  return results;
 }
 
 async function exportPart(): Promise<ExportBenchRow[]> {
@@ -193,13 +218,52 @@ async function main(): Promise<void> {
     );
   }
   if (runs('helpers')) {
-    const results = await helpersPart();
-    const file10 = results.find(
-      (result) => result.db === 'file' && result.clients === 10 && !result.webhook,
-    );
+    const { results, pgbench } = await helpersPart();
+    const row = (db: string, instances = 1) =>
+      results.find(
+        (result) =>
+          result.db === db &&
+          result.clients === 10 &&
+          !result.webhook &&
+          result.instances === instances,
+      );
+    const file10 = row('file');
     const outbox10 = results.find((result) => result.webhook);
-    if (file10) {
-      ratios.push(ratio('helper calls/s, 10 clients, file', file10.callsPerSecond, 2000, '≥'));
+    const postgres1 = row('postgres');
+    const postgres2 = row('postgres', 2);
+    if (pgbench && file10) {
+      ratios.push(
+        ratio(
+          'helper calls/s, SQLite file, 10 clients ÷ pgbench tpcb-like tps',
+          file10.callsPerSecond / pgbench.tps,
+          1.5,
+          '≥',
+        ),
+      );
+    }
+    if (pgbench && postgres1) {
+      ratios.push(
+        ratio(
+          'helper calls/s, PostgreSQL, 1 server, 10 clients ÷ pgbench tps',
+          postgres1.callsPerSecond / pgbench.tps,
+          0.5,
+          '≥',
+        ),
+      );
+    }
+    if (postgres1 && postgres2) {
+      ratios.push(
+        ratio(
+          'PostgreSQL: 2 servers ÷ 1 server',
+          postgres2.callsPerSecond / postgres1.callsPerSecond,
+          0.9,
+          '≥',
+        ),
+      );
+    }
+    const statements = (postgres1 ?? postgres2)?.statementsPerCall;
+    if (statements !== undefined) {
+      ratios.push(ratio('statements per helper call, PostgreSQL', statements, 12, '≤'));
     }
     if (file10 && outbox10) {
       ratios.push(

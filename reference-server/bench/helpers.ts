@@ -32,7 +32,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,6 +41,7 @@ import { startCli } from '../../bench/reference-server.js';
 import { openStorage } from '../src/storage/sqlite.js';
 import { type PostgresCluster, startPostgresCluster } from '../test/postgres/cluster.js';
 import { freshDatabase } from '../test/postgres/database.js';
+import { runPgbench, STATEMENT_COUNT_SETTINGS, statementCounter } from './pgbench.js';
 
 /** The write key of the benchmark server's `bench` tenant. */
 const KEY = 'bench-helpers-key';
@@ -106,6 +107,17 @@ export interface HelperBenchResult {
   totalSignatures: number;
   /** `signature` events in the outbox afterwards (with {@link HelperBenchOptions.webhook}). */
   outboxEvents?: number;
+  /**
+   * CPU time the server processes spent per call measured (user and system, from
+   * /proc; undefined where there is none): what a call costs the server whatever else
+   * the machine is doing.
+   */
+  serverCpuMsPerCall?: number;
+  /**
+   * Statements PostgreSQL ran per call measured (`postgres` only, on a cluster started
+   * with pg_stat_statements: {@link benchCluster} does), BEGIN and COMMIT included.
+   */
+  statementsPerCall?: number;
 }
 
 /** An address nothing answers at (TEST-NET-1, RFC 5737): events pile up in the outbox. */
@@ -140,6 +152,26 @@ function signatureEvents(path: string): number {
   } finally {
     storage.close();
   }
+}
+
+/**
+ * CPU milliseconds (user and system) the processes have used so far, from
+ * `/proc/<pid>/stat`; undefined where it cannot be read (not Linux).
+ */
+function cpuMsOf(pids: readonly (number | undefined)[]): number | undefined {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // After the command's closing parenthesis: utime and stime are fields 14 and 15.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return undefined;
+    }
+  }
+  // Clock ticks: 100 a second on Linux.
+  return total * 10;
 }
 
 /** Stops the server with SIGTERM (a clean shutdown) and waits for it to exit. */
@@ -276,12 +308,17 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
       }
     };
     const running = Array.from({ length: clients }, (_, index) => client(index));
+    const counter = database ? await statementCounter(database.url) : undefined;
     await new Promise((done) => setTimeout(done, 1000));
+    await counter?.start();
+    const cpuBefore = cpuMsOf(servers.map((each) => each.child.pid));
     measuring = true;
     const begin = performance.now();
     await new Promise((done) => setTimeout(done, durationSeconds * 1000));
     measuring = false;
     const seconds = (performance.now() - begin) / 1000;
+    const cpuAfter = cpuMsOf(servers.map((each) => each.child.pid));
+    const statements = await counter?.stop();
     stop = true;
     await Promise.all(running);
 
@@ -304,6 +341,12 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
       failed,
       totalSignatures: Number(after.body.total_signatures),
       ...(outboxEvents === undefined ? {} : { outboxEvents }),
+      ...(cpuBefore === undefined || cpuAfter === undefined || measuredCalls === 0
+        ? {}
+        : { serverCpuMsPerCall: (cpuAfter - cpuBefore) / measuredCalls }),
+      ...(statements === undefined || measuredCalls === 0
+        ? {}
+        : { statementsPerCall: statements / measuredCalls }),
     };
   } finally {
     await Promise.all(servers.map((each) => stopServer(each.child)));
@@ -313,9 +356,9 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
 }
 
 /**
- * A throwaway PostgreSQL cluster for the benchmark's `postgres` rows (Debian's
- * PostgreSQL, started as test/postgres/cluster.ts does), unless `ADIS_BENCH_POSTGRES_URL`
- * names one: its admin URL, and the stop to call at the end.
+ * A throwaway PostgreSQL cluster for the benchmark's `postgres` rows (started as
+ * test/postgres/cluster.ts does, with pg_stat_statements to count statements), unless
+ * `ADIS_BENCH_POSTGRES_URL` names one: its admin URL, and the stop to call at the end.
  *
  * @example
  * ```ts
@@ -327,7 +370,7 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
 export async function benchCluster(): Promise<Pick<PostgresCluster, 'url' | 'stop'>> {
   const given = process.env.ADIS_BENCH_POSTGRES_URL;
   if (given) return { url: given, stop: async () => {} };
-  return startPostgresCluster();
+  return startPostgresCluster({ settings: STATEMENT_COUNT_SETTINGS });
 }
 
 async function main(): Promise<void> {
@@ -347,14 +390,21 @@ async function main(): Promise<void> {
   const clientCounts = values.clients.split(',').map(Number);
   const dbs = values.db.split(',') as HelperBenchDatabase[];
   const instanceCounts = values.instances.split(',').map(Number);
-  const cluster = dbs.includes('postgres') ? await benchCluster() : undefined;
+  // Always a cluster: pgbench on it is the anchor of every row, SQLite's too.
+  const cluster = await benchCluster();
   const durationSeconds = Number(values.duration);
   const people = Number(values.people);
   console.log(
     `record_signature_helper over HTTP, new person + add_tags per call${idempotencyKeys ? ', an Idempotency-Key each' : ''}${webhook ? ', the tenant subscribed to webhooks' : ''}, ${people} people seeded, ${durationSeconds} s each\n`,
   );
+  const anchor = await runPgbench(cluster.url, { clients: 10, seconds: 8 });
   console.log(
-    `${'database'.padEnd(10)} ${'inst'.padStart(4)} ${'clients'.padStart(7)} ${'calls/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)}  check`,
+    anchor
+      ? `pgbench tpcb-like on the same cluster, 10 clients, 8 s: ${anchor.tps.toFixed(0)} transactions/s\n`
+      : "pgbench not found (it comes with the machine's PostgreSQL): no anchor\n",
+  );
+  console.log(
+    `${'database'.padEnd(10)} ${'inst'.padStart(4)} ${'clients'.padStart(7)} ${'calls/s'.padStart(9)} ${'÷ pgbench'.padStart(9)} ${'stmts'.padStart(6)} ${'cpu ms'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)}  check`,
   );
   let ok = true;
   for (const db of dbs) {
@@ -363,7 +413,7 @@ async function main(): Promise<void> {
         const r = await benchHelpers({
           db,
           instances,
-          ...(cluster ? { postgresUrl: cluster.url } : {}),
+          postgresUrl: cluster.url,
           clients,
           durationSeconds,
           people,
@@ -373,7 +423,7 @@ async function main(): Promise<void> {
         const exact = r.totalSignatures === r.acknowledged && r.failed === 0;
         ok &&= exact;
         console.log(
-          `${db.padEnd(10)} ${String(instances).padStart(4)} ${String(clients).padStart(7)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${r.p50Ms.toFixed(2).padStart(8)} ${r.p90Ms.toFixed(2).padStart(8)}  ` +
+          `${db.padEnd(10)} ${String(instances).padStart(4)} ${String(clients).padStart(7)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${(anchor ? (r.callsPerSecond / anchor.tps).toFixed(2) : '-').padStart(9)} ${(r.statementsPerCall?.toFixed(1) ?? '-').padStart(6)} ${(r.serverCpuMsPerCall?.toFixed(2) ?? '-').padStart(7)} ${r.p50Ms.toFixed(2).padStart(8)} ${r.p90Ms.toFixed(2).padStart(8)}  ` +
             (exact
               ? `total_signatures ${r.totalSignatures} = acknowledged calls` +
                 (r.outboxEvents === undefined
@@ -383,7 +433,7 @@ async function main(): Promise<void> {
         );
       }
   }
-  await cluster?.stop();
+  await cluster.stop();
   if (!ok) process.exitCode = 1;
 }
 

@@ -1,0 +1,133 @@
+/**
+ * The anchor of the write benchmarks: what PostgreSQL itself does on these cores, as
+ * pgbench's TPC-B-like transaction (5 statements and BEGIN/COMMIT, fsync on) measures
+ * it on the same throwaway cluster, in the same run as the helper calls it is compared
+ * with (this machine is noisy: only ratios from one run mean anything). And the count of
+ * statements a helper call makes, from `pg_stat_statements` with `track = all` (nested
+ * statements, such as a foreign key's checks, counted too).
+ *
+ * pgbench comes with the machine's PostgreSQL (Debian's `postgresql`), not with the npm
+ * binaries: without it there is no anchor, and the benchmark says so.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { findSystemPostgres } from '../test/postgres/cluster.js';
+import { freshDatabase } from '../test/postgres/database.js';
+
+/** The settings a cluster needs for {@link statementCounter}. */
+export const STATEMENT_COUNT_SETTINGS = {
+  shared_preload_libraries: 'pg_stat_statements',
+  'pg_stat_statements.track': 'all',
+  'pg_stat_statements.max': '10000',
+} as const;
+
+/** What {@link runPgbench} measured. */
+export interface PgbenchResult {
+  /** Transactions a second, tpcb-like. */
+  tps: number;
+  clients: number;
+  seconds: number;
+  scale: number;
+}
+
+/** Where pgbench is: beside the machine's server binaries, else undefined. */
+export async function findPgbench(): Promise<string | undefined> {
+  const binDir = await findSystemPostgres();
+  const path = binDir && join(binDir, 'pgbench');
+  return path && existsSync(path) ? path : undefined;
+}
+
+function run(command: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command} ${args.join(' ')}: ${stderr || error.message}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/**
+ * pgbench's tpcb-like rate on a new database of the cluster at `adminUrl`: `pgbench -i -s
+ * scale`, then `pgbench -c clients -j 2 -T seconds`. Undefined when pgbench is missing.
+ *
+ * @example
+ * ```ts
+ * const anchor = await runPgbench(cluster.url, { clients: 10, seconds: 8 });
+ * console.log(anchor?.tps);
+ * ```
+ */
+export async function runPgbench(
+  adminUrl: string,
+  options: { clients?: number; seconds?: number; scale?: number } = {},
+): Promise<PgbenchResult | undefined> {
+  const pgbench = await findPgbench();
+  if (!pgbench) return undefined;
+  const clients = options.clients ?? 10;
+  const seconds = options.seconds ?? 8;
+  const scale = options.scale ?? 10;
+  const database = await freshDatabase('bench_pgbench', adminUrl);
+  try {
+    await run(pgbench, ['-i', '-q', '-s', String(scale), database.url]);
+    const out = await run(pgbench, [
+      ...['-c', String(clients), '-j', '2', '-T', String(seconds), '-n'],
+      database.url,
+    ]);
+    const tps = /tps = ([\d.]+)/.exec(out)?.[1];
+    if (!tps) throw new Error(`pgbench printed no tps:\n${out}`);
+    return { tps: Number(tps), clients, seconds, scale };
+  } finally {
+    await database.drop();
+  }
+}
+
+/**
+ * Counts the statements run in the database at `url` between `start()` and `stop()`
+ * (`pg_stat_statements`, every statement of every session, nested ones included; BEGIN,
+ * COMMIT and savepoints included). Needs a cluster started with
+ * {@link STATEMENT_COUNT_SETTINGS}; `undefined` from `stop()` when it was not.
+ *
+ * @example
+ * ```ts
+ * const counter = await statementCounter(database.url);
+ * await counter.start();
+ * // … calls …
+ * const statements = await counter.stop(); // statements run meanwhile
+ * ```
+ */
+export async function statementCounter(url: string): Promise<{
+  start(): Promise<void>;
+  stop(): Promise<number | undefined>;
+}> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const available = await client
+    .query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
+    .then(() => client.query('SELECT 1 FROM pg_stat_statements LIMIT 1'))
+    .then(
+      () => true,
+      () => false,
+    );
+  const count = async (): Promise<number> => {
+    const { rows } = await client.query<{ n: string | null }>(
+      `SELECT sum(calls)::text AS n FROM pg_stat_statements
+       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  };
+  let before = 0;
+  return {
+    async start() {
+      if (available) before = await count();
+    },
+    async stop() {
+      try {
+        // The counting statements themselves (this one and the one in start()) are not the calls'.
+        return available ? (await count()) - before - 1 : undefined;
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
