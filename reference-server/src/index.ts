@@ -35,7 +35,7 @@ export {
 } from './domain/paging.js';
 export { type Person, type PersonInput, parsePerson, personKind } from './domain/person.js';
 export { personSignup, type SignupResult } from './domain/person-signup.js';
-export { type CollectionPage, RecordService } from './domain/records.js';
+export { type CollectionPage, RecordService } from './domain/records/index.js';
 export { type AppOptions, createApp, defaultRegistry, entryPointPath } from './http/app.js';
 export type { AppEnv } from './http/env.js';
 export {

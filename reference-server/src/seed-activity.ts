@@ -21,7 +21,7 @@
  */
 import { ALL_KINDS } from './domain/catalog.js';
 import { KindRegistry } from './domain/kinds.js';
-import { RecordService } from './domain/records.js';
+import { RecordService } from './domain/records/index.js';
 import { ACTIVITY_STEPS } from './seed/activity-steps.js';
 import { Chooser } from './seed/chooser.js';
 import { Creator } from './seed/creator.js';

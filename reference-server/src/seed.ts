@@ -4,7 +4,7 @@
  */
 import { localIdentifier, newRecordId } from './domain/identifiers.js';
 import { personKind } from './domain/person.js';
-import { composeDocument } from './domain/records.js';
+import { composeDocument } from './domain/records/index.js';
 import type { JsonObject, RecordWrite, Storage } from './storage/storage.js';
 
 /**

@@ -5,7 +5,7 @@ import {
   messageView,
   type SendState,
 } from '../src/domain/messages.js';
-import { RecordService, SERVER_STATE } from '../src/domain/records.js';
+import { RecordService, SERVER_STATE } from '../src/domain/records/index.js';
 import { defaultRegistry } from '../src/http/app.js';
 import { errorOf, type Harness, harness, type Json, OTHER, READ } from './helpers.js';
 

@@ -7,7 +7,7 @@
  * server keeping the specification's answers to the same requests.
  */
 import { describe, expect, it } from 'vitest';
-import { RecordService } from '../src/domain/records.js';
+import { RecordService } from '../src/domain/records/index.js';
 import { defaultRegistry } from '../src/http/app.js';
 import { backgroundIdle } from '../src/http/background.js';
 import { Urls } from '../src/http/links.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RecordService } from '../src/domain/records.js';
+import { RecordService } from '../src/domain/records/index.js';
 import { defaultRegistry } from '../src/http/app.js';
 import { Urls } from '../src/http/links.js';
 import { recordBytes, renderRecord, renderRecordJson, splitStoredDoc } from '../src/http/render.js';

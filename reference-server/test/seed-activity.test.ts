@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_KINDS } from '../src/domain/catalog.js';
 import { KindRegistry } from '../src/domain/kinds.js';
-import { RecordService, referencesOf } from '../src/domain/records.js';
+import { RecordService, referencesOf } from '../src/domain/records/index.js';
 import { createApp } from '../src/http/app.js';
 import { seedPeople } from '../src/seed.js';
 import { ACTIVITY_KINDS, type ActivityCounts, seedActivity } from '../src/seed-activity.js';

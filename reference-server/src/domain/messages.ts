@@ -17,7 +17,7 @@ import type { JsonObject, RecordFilter, StoredRecord, Tenant } from '../storage/
 import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
 import { PERSON_FILTER_FIELDS, parseFilter } from './filter.js';
 import type { References, ResourceKind } from './kinds.js';
-import { type RecordService, referencesOf, SERVER_STATE } from './records.js';
+import { type RecordService, referencesOf, SERVER_STATE } from './records/index.js';
 
 /**
  * A message's status: draft, scheduled, sending, sent or stopped.

@@ -20,7 +20,7 @@ import { upsertPerson } from './helpers/matching.js';
 import type { HelperOutcome } from './helpers/outcome.js';
 import { personKind } from './person.js';
 import { recordOfHref, recordPath } from './record-paths.js';
-import type { RecordService } from './records.js';
+import type { RecordService } from './records/index.js';
 import { parseOrThrow } from './validation.js';
 import type { Vocabulary } from './vocabulary.js';
 

@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { PatternRouter } from 'hono/router/pattern-router';
 import { ALL_KINDS } from '../domain/catalog.js';
 import { KindRegistry } from '../domain/kinds.js';
-import { RecordService } from '../domain/records.js';
+import { RecordService } from '../domain/records/index.js';
 import { adaptKind } from '../presets/adapt-kind.js';
 import type { ServerPreset } from '../presets/server-preset.js';
 import { SPECIFICATION_PRESET } from '../presets/specification.js';

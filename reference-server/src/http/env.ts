@@ -2,7 +2,7 @@
  * Types shared by the HTTP layer: the Hono environment and the resolved app config.
  */
 import type { KindRegistry } from '../domain/kinds.js';
-import type { RecordService } from '../domain/records.js';
+import type { RecordService } from '../domain/records/index.js';
 import type { ServerPreset } from '../presets/server-preset.js';
 import type { ApiKeyInfo, Storage } from '../storage/storage.js';
 import type { Urls } from './links.js';

@@ -14,7 +14,7 @@
  */
 import type { KindRegistry, References, ResourceKind } from '../domain/kinds.js';
 import type { PageRequest } from '../domain/paging.js';
-import { type CollectionPage, REFS, referencesOf } from '../domain/records.js';
+import { type CollectionPage, REFS, referencesOf } from '../domain/records/index.js';
 import { storedDocJson } from '../storage/doc-json.js';
 import type { JsonObject, StoredRecord } from '../storage/storage.js';
 import { type Link, type Urls, withQuery } from './links.js';

@@ -3,7 +3,7 @@
  * be, and counts them by kind.
  */
 import type { KindRegistry } from '../domain/kinds.js';
-import type { LinkInput, RecordService } from '../domain/records.js';
+import type { LinkInput, RecordService } from '../domain/records/index.js';
 import type { JsonObject, StoredRecord, Tenant } from '../storage/storage.js';
 
 /**

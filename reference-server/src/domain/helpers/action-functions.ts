@@ -17,7 +17,7 @@ import {
   type ResourceStatus,
 } from '../errors.js';
 import type { ResourceKind } from '../kinds.js';
-import { type LinkInput, referencesOf } from '../records.js';
+import { type LinkInput, referencesOf } from '../records/index.js';
 import { type HelperContext, kindOf } from './context.js';
 
 /** One entry of `add_questions_responses_uri`, or a canvass's `question_response`. */

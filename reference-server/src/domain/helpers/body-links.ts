@@ -7,7 +7,7 @@
  * (400 INVALID_LINK otherwise), so helpers and plain writes refuse the same links.
  */
 import { isPlainObject } from '../merge.js';
-import type { LinkInput, LinkTarget } from '../records.js';
+import type { LinkInput, LinkTarget } from '../records/index.js';
 import type { HelperContext } from './context.js';
 
 /**

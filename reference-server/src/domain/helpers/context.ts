@@ -5,7 +5,7 @@
 
 import type { Tenant } from '../../storage/storage.js';
 import type { ResourceKind } from '../kinds.js';
-import type { RecordService } from '../records.js';
+import type { RecordService } from '../records/index.js';
 import type { Vocabulary } from '../vocabulary.js';
 import type { SignupStatuses } from './signup-statuses.js';
 

@@ -4,7 +4,7 @@
  */
 import type { JsonObject, StoredRecord } from '../../storage/storage.js';
 import { personKind } from '../person.js';
-import type { LinkInput } from '../records.js';
+import type { LinkInput } from '../records/index.js';
 import type { ActionFunctionValues } from './action-functions.js';
 import type { HelperContext } from './context.js';
 import { upsertPerson } from './matching.js';

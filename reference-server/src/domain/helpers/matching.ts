@@ -25,7 +25,7 @@ import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js'
 import { localIdentifier } from '../identifiers.js';
 import { applyPatch, dropNulls, fillGaps, isPlainObject } from '../merge.js';
 import { normaliseEmail, personKind } from '../person.js';
-import type { RecordService } from '../records.js';
+import type { RecordService } from '../records/index.js';
 import { type SignupStatuses, withSignupStatuses } from './signup-statuses.js';
 
 /** A person found or created by {@link upsertPerson}. */

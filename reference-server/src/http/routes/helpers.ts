@@ -21,7 +21,7 @@ import {
 } from '../../domain/helpers/record-helpers.js';
 import type { RecordHelper, ResourceKind } from '../../domain/kinds.js';
 import { recordOfHref } from '../../domain/record-paths.js';
-import { referencesOf } from '../../domain/records.js';
+import { referencesOf } from '../../domain/records/index.js';
 import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js';
 import { acceptInBackground, wantsBackground } from '../background.js';
 import { type Control, readJsonObject, takeControl } from '../body.js';

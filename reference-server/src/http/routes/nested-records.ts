@@ -9,7 +9,7 @@
 import type { Context } from 'hono';
 import { apiError, ErrorCode } from '../../domain/errors.js';
 import type { ResourceKind } from '../../domain/kinds.js';
-import { referencesOf } from '../../domain/records.js';
+import { referencesOf } from '../../domain/records/index.js';
 import type { AppConfig, AppEnv } from '../env.js';
 
 /** The record a nested address names, found in the caller's tenant. */

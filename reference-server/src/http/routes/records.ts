@@ -14,7 +14,7 @@ import type { ResourceKind } from '../../domain/kinds.js';
 import { isPlainObject } from '../../domain/merge.js';
 import { parsePageRequest } from '../../domain/paging.js';
 import { recordOfHref } from '../../domain/record-paths.js';
-import { type LinkInput, type LinkTarget, referencesOf } from '../../domain/records.js';
+import { type LinkInput, type LinkTarget, referencesOf } from '../../domain/records/index.js';
 import { collectionRelation } from '../../sdk-wire.js';
 import type { JsonObject, RecordFilter, StoredRecord } from '../../storage/storage.js';
 import { wantsBackground } from '../background.js';

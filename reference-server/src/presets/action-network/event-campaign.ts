@@ -13,7 +13,7 @@ import { kindNamed, one } from 'adis-sdk/schema';
 import { serveKind } from '../../domain/define-kind.js';
 import { ErrorCode, type ErrorDescription } from '../../domain/errors.js';
 import type { References, ResourceKind } from '../../domain/kinds.js';
-import { referencesOf } from '../../domain/records.js';
+import { referencesOf } from '../../domain/records/index.js';
 import type { Contribution, JsonObject } from '../../storage/storage.js';
 import { eventCampaignKind } from './declarations.js';
 

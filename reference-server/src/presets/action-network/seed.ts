@@ -15,7 +15,7 @@ import {
   composeDocument,
   type LinkInput,
   RecordService,
-} from '../../domain/records.js';
+} from '../../domain/records/index.js';
 import { prng } from '../../seed.js';
 import type { JsonObject, Storage, StoredRecord, Tenant } from '../../storage/storage.js';
 import { EVENT_CAMPAIGN_REFERENCE } from './event-campaign.js';
