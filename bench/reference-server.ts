@@ -28,8 +28,22 @@ export interface CliOptions {
 }
 
 /**
- * Starts `reference-server/src/cli.ts` on a free port and resolves once it prints its
- * entry point; its output is drained afterwards, so it never blocks on a full pipe.
+ * The server the benchmarks start: `built` runs `reference-server/dist/cli.js`, as
+ * `npx adis-server` does (`npm run bench` builds first and chooses it); `source` (the
+ * default, for the parts run alone) runs `src/cli.ts` through tsx, which needs no build.
+ * `ADIS_BENCH_SERVER=built|source` chooses.
+ */
+function serverEntry(): string[] {
+  const which = process.env.ADIS_BENCH_SERVER ?? 'source';
+  if (which === 'built') return [join(SERVER_DIR, 'dist/cli.js')];
+  if (which === 'source') return ['--import', 'tsx', join(SERVER_DIR, 'src/cli.ts')];
+  throw new Error(`ADIS_BENCH_SERVER must be built or source, not ${JSON.stringify(which)}`);
+}
+
+/**
+ * Starts the command line server ({@link serverEntry}) on a free port and resolves once
+ * it prints its entry point; its output is drained afterwards, so it never blocks on a
+ * full pipe.
  *
  * @example
  * ```ts
@@ -42,9 +56,7 @@ export async function startCli(options: CliOptions): Promise<{ child: ChildProce
     process.execPath,
     [
       ...(options.nodeArgs ?? []),
-      '--import',
-      'tsx',
-      join(SERVER_DIR, 'src/cli.ts'),
+      ...serverEntry(),
       '--port',
       '0',
       '--db',

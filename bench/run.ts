@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import {
   benchCluster,
   benchHelpers,
+  cpuPerCall,
   type HelperBenchResult,
 } from '../reference-server/bench/helpers.js';
 import {
@@ -48,6 +49,8 @@ for (const name of only) {
   }
 }
 const runs = (section: Section) => only.has(section);
+// `npm run bench` builds first: measure the server people run (dist/cli.js), not tsx's.
+process.env.ADIS_BENCH_SERVER ??= 'built';
 
 /** Sizes: the figures of docs/performance.md, or a quick pass that only checks the parts run. */
 const SIZES = quick
@@ -148,10 +151,7 @@ async function helpersPart(): Promise<HelpersMeasured> {
         result.statementsPerCall === undefined
           ? ''
           : `, ${result.statementsPerCall.toFixed(1)} statements a call`;
-      const cpu =
-        result.serverCpuMsPerCall === undefined
-          ? ''
-          : `, server CPU ${result.serverCpuMsPerCall.toFixed(2)} ms a call`;
+      const cpu = cpuPerCall(result) ? `, CPU ms a call: ${cpuPerCall(result)}` : '';
       console.log(
         `  ${db.padEnd(8)} ${String(clients).padStart(2)} clients${instances > 1 ? `, ${instances} instances` : ''}${webhook ? ', outbox' : ''}: ${Math.round(result.callsPerSecond)} calls/s${anchor}${statements}${cpu}, p50 ${result.p50Ms.toFixed(1)} ms, p90 ${result.p90Ms.toFixed(1)} ms; ${result.acknowledged} acknowledged, total_signatures ${result.totalSignatures}${webhook ? `, outbox events ${result.outboxEvents}` : ''}${result.failed ? `, ${result.failed} FAILED` : ''}`,
       );

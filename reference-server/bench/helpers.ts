@@ -32,7 +32,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,7 +41,9 @@ import { startCli } from '../../bench/reference-server.js';
 import { openStorage } from '../src/storage/sqlite.js';
 import { type PostgresCluster, startPostgresCluster } from '../test/postgres/cluster.js';
 import { freshDatabase } from '../test/postgres/database.js';
-import { runPgbench, STATEMENT_COUNT_SETTINGS, statementCounter } from './pgbench.js';
+import { databaseMeter, runPgbench, STATEMENT_COUNT_SETTINGS } from './pgbench.js';
+import { postClient } from './post-client.js';
+import { cpuMsOf } from './process-cpu.js';
 
 /** The write key of the benchmark server's `bench` tenant. */
 const KEY = 'bench-helpers-key';
@@ -114,6 +116,13 @@ export interface HelperBenchResult {
    */
   serverCpuMsPerCall?: number;
   /**
+   * CPU time the database's processes spent per call measured (`postgres` on a cluster
+   * on this machine): with the server's and the client's, where a call's CPU goes.
+   */
+  databaseCpuMsPerCall?: number;
+  /** CPU time the benchmark's own process (the clients) spent per call measured. */
+  clientCpuMsPerCall?: number;
+  /**
    * Statements PostgreSQL ran per call measured (`postgres` only, on a cluster started
    * with pg_stat_statements: {@link benchCluster} does), BEGIN and COMMIT included.
    */
@@ -154,32 +163,33 @@ function signatureEvents(path: string): number {
   }
 }
 
-/**
- * CPU milliseconds (user and system) the processes have used so far, from
- * `/proc/<pid>/stat`; undefined where it cannot be read (not Linux).
- */
-function cpuMsOf(pids: readonly (number | undefined)[]): number | undefined {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // After the command's closing parenthesis: utime and stime are fields 14 and 15.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      return undefined;
-    }
-  }
-  // Clock ticks: 100 a second on Linux.
-  return total * 10;
-}
-
 /** Stops the server with SIGTERM (a clean shutdown) and waits for it to exit. */
 async function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((done) => child.once('exit', done));
   child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * Where a call's CPU went, in milliseconds: `client 0.30 + server 1.10 + database 0.80`,
+ * the parts measured (the database's only on PostgreSQL); empty when none was.
+ *
+ * @example
+ * ```ts
+ * console.log(`CPU a call: ${cpuPerCall(result)}`);
+ * ```
+ */
+export function cpuPerCall(result: HelperBenchResult): string {
+  const parts: [string, number | undefined][] = [
+    ['client', result.clientCpuMsPerCall],
+    ['server', result.serverCpuMsPerCall],
+    ['database', result.databaseCpuMsPerCall],
+  ];
+  return parts
+    .filter((part): part is [string, number] => part[1] !== undefined)
+    .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+    .join(' + ');
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -272,6 +282,8 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
     let stop = false;
     const latencies: number[] = [];
     let measuredCalls = 0;
+    // One keep-alive connection a client (see post-client.ts for why not fetch).
+    const connections = postClient(clients);
     const client = async (index: number) => {
       for (let n = 0; !stop; n++) {
         const body = JSON.stringify({
@@ -285,15 +297,12 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
         const begin = performance.now();
         const counted = measuring;
         try {
-          const res = await fetch(helpers[index % helpers.length] as string, {
-            method: 'POST',
-            headers: options.idempotencyKeys
-              ? { ...headers, 'Idempotency-Key': randomUUID() }
-              : headers,
+          const status = await connections.post(
+            helpers[index % helpers.length] as string,
+            options.idempotencyKeys ? { ...headers, 'Idempotency-Key': randomUUID() } : headers,
             body,
-          });
-          await res.arrayBuffer();
-          if (res.status >= 200 && res.status < 300) {
+          );
+          if (status >= 200 && status < 300) {
             acknowledged++;
             if (counted && measuring) {
               measuredCalls++;
@@ -308,19 +317,22 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
       }
     };
     const running = Array.from({ length: clients }, (_, index) => client(index));
-    const counter = database ? await statementCounter(database.url) : undefined;
+    const meter = database ? await databaseMeter(database.url) : undefined;
     await new Promise((done) => setTimeout(done, 1000));
-    await counter?.start();
+    await meter?.start();
     const cpuBefore = cpuMsOf(servers.map((each) => each.child.pid));
+    const clientCpuBefore = process.cpuUsage();
     measuring = true;
     const begin = performance.now();
     await new Promise((done) => setTimeout(done, durationSeconds * 1000));
     measuring = false;
     const seconds = (performance.now() - begin) / 1000;
     const cpuAfter = cpuMsOf(servers.map((each) => each.child.pid));
-    const statements = await counter?.stop();
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    const work = await meter?.stop();
     stop = true;
     await Promise.all(running);
+    connections.close();
 
     const after = await json(petitionHref);
     latencies.sort((a, b) => a - b);
@@ -344,9 +356,15 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
       ...(cpuBefore === undefined || cpuAfter === undefined || measuredCalls === 0
         ? {}
         : { serverCpuMsPerCall: (cpuAfter - cpuBefore) / measuredCalls }),
-      ...(statements === undefined || measuredCalls === 0
+      ...(work?.statements === undefined || measuredCalls === 0
         ? {}
-        : { statementsPerCall: statements / measuredCalls }),
+        : { statementsPerCall: work.statements / measuredCalls }),
+      ...(work?.cpuMs === undefined || measuredCalls === 0
+        ? {}
+        : { databaseCpuMsPerCall: work.cpuMs / measuredCalls }),
+      ...(measuredCalls === 0
+        ? {}
+        : { clientCpuMsPerCall: (clientCpu.user + clientCpu.system) / 1000 / measuredCalls }),
     };
   } finally {
     await Promise.all(servers.map((each) => stopServer(each.child)));
@@ -404,7 +422,7 @@ async function main(): Promise<void> {
       : "pgbench not found (it comes with the machine's PostgreSQL): no anchor\n",
   );
   console.log(
-    `${'database'.padEnd(10)} ${'inst'.padStart(4)} ${'clients'.padStart(7)} ${'calls/s'.padStart(9)} ${'÷ pgbench'.padStart(9)} ${'stmts'.padStart(6)} ${'cpu ms'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)}  check`,
+    `${'database'.padEnd(10)} ${'inst'.padStart(4)} ${'clients'.padStart(7)} ${'calls/s'.padStart(9)} ${'÷ pgbench'.padStart(9)} ${'stmts'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)}  check; CPU ms a call`,
   );
   let ok = true;
   for (const db of dbs) {
@@ -423,13 +441,14 @@ async function main(): Promise<void> {
         const exact = r.totalSignatures === r.acknowledged && r.failed === 0;
         ok &&= exact;
         console.log(
-          `${db.padEnd(10)} ${String(instances).padStart(4)} ${String(clients).padStart(7)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${(anchor ? (r.callsPerSecond / anchor.tps).toFixed(2) : '-').padStart(9)} ${(r.statementsPerCall?.toFixed(1) ?? '-').padStart(6)} ${(r.serverCpuMsPerCall?.toFixed(2) ?? '-').padStart(7)} ${r.p50Ms.toFixed(2).padStart(8)} ${r.p90Ms.toFixed(2).padStart(8)}  ` +
+          `${db.padEnd(10)} ${String(instances).padStart(4)} ${String(clients).padStart(7)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${(anchor ? (r.callsPerSecond / anchor.tps).toFixed(2) : '-').padStart(9)} ${(r.statementsPerCall?.toFixed(1) ?? '-').padStart(6)} ${r.p50Ms.toFixed(2).padStart(8)} ${r.p90Ms.toFixed(2).padStart(8)}  ` +
             (exact
               ? `total_signatures ${r.totalSignatures} = acknowledged calls` +
                 (r.outboxEvents === undefined
                   ? ''
                   : `, ${r.outboxEvents} signature events in the outbox`)
-              : `FAILED: total_signatures ${r.totalSignatures}, acknowledged ${r.acknowledged}, failed ${r.failed}`),
+              : `FAILED: total_signatures ${r.totalSignatures}, acknowledged ${r.acknowledged}, failed ${r.failed}`) +
+            `; ${cpuPerCall(r)}`,
         );
       }
   }

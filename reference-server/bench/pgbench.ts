@@ -15,8 +15,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { findSystemPostgres } from '../test/postgres/cluster.js';
 import { freshDatabase } from '../test/postgres/database.js';
+import { cpuMsOf, familyOf, parentOf } from './process-cpu.js';
 
-/** The settings a cluster needs for {@link statementCounter}. */
+/** The settings a cluster needs for {@link databaseMeter}. */
 export const STATEMENT_COUNT_SETTINGS = {
   shared_preload_libraries: 'pg_stat_statements',
   'pg_stat_statements.track': 'all',
@@ -82,23 +83,35 @@ export async function runPgbench(
   }
 }
 
+/** What a {@link databaseMeter} measured between `start()` and `stop()`. */
+export interface DatabaseWork {
+  /** Statements run; undefined without pg_stat_statements. */
+  statements: number | undefined;
+  /**
+   * CPU milliseconds of the cluster's processes (postmaster, backends, workers);
+   * undefined when the cluster is not on this machine or /proc cannot be read.
+   */
+  cpuMs: number | undefined;
+}
+
 /**
- * Counts the statements run in the database at `url` between `start()` and `stop()`
- * (`pg_stat_statements`, every statement of every session, nested ones included; BEGIN,
- * COMMIT and savepoints included). Needs a cluster started with
- * {@link STATEMENT_COUNT_SETTINGS}; `undefined` from `stop()` when it was not.
+ * Measures the work of the database at `url` between `start()` and `stop()`: the
+ * statements run (`pg_stat_statements`, every statement of every session, nested ones
+ * included; BEGIN, COMMIT and savepoints included; needs a cluster started with
+ * {@link STATEMENT_COUNT_SETTINGS}), and the CPU its cluster's processes used (when it
+ * runs on this machine: found from this session's backend's parent).
  *
  * @example
  * ```ts
- * const counter = await statementCounter(database.url);
- * await counter.start();
+ * const meter = await databaseMeter(database.url);
+ * await meter.start();
  * // … calls …
- * const statements = await counter.stop(); // statements run meanwhile
+ * const { statements, cpuMs } = await meter.stop(); // the work done meanwhile
  * ```
  */
-export async function statementCounter(url: string): Promise<{
+export async function databaseMeter(url: string): Promise<{
   start(): Promise<void>;
-  stop(): Promise<number | undefined>;
+  stop(): Promise<DatabaseWork>;
 }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -109,6 +122,12 @@ export async function statementCounter(url: string): Promise<{
       () => true,
       () => false,
     );
+  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const backend = rows[0]?.pid;
+  const postmaster = backend === undefined ? undefined : parentOf(backend);
+  // The processes as they are once the servers' pools are open; a backend that starts
+  // later is not counted (the servers keep theirs).
+  let processes: number[] = [];
   const count = async (): Promise<number> => {
     const { rows } = await client.query<{ n: string | null }>(
       `SELECT sum(calls)::text AS n FROM pg_stat_statements
@@ -117,14 +136,22 @@ export async function statementCounter(url: string): Promise<{
     return Number(rows[0]?.n ?? 0);
   };
   let before = 0;
+  let cpuBefore: number | undefined;
   return {
     async start() {
       if (available) before = await count();
+      processes = postmaster === undefined ? [] : familyOf(postmaster);
+      cpuBefore = processes.length > 0 ? cpuMsOf(processes) : undefined;
     },
     async stop() {
       try {
-        // The counting statements themselves (this one and the one in start()) are not the calls'.
-        return available ? (await count()) - before - 1 : undefined;
+        const cpuAfter = cpuBefore === undefined ? undefined : cpuMsOf(processes);
+        return {
+          // The counting statements themselves (this one and the one in start()) are not the calls'.
+          statements: available ? (await count()) - before - 1 : undefined,
+          cpuMs:
+            cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+        };
       } finally {
         await client.end();
       }
