@@ -22,6 +22,16 @@ import { EXPIRED_ANSWERS_PER_SAVE } from '../idempotency-store.js';
 import type { ParentRef } from '../records-store.js';
 import type { HeldAnswer, HeldEvent, HeldRecord, HeldWrite } from './write-buffer.js';
 
+/**
+ * The seq of a parent already in the database, looked up by its key for each row: a
+ * lateral subquery that LIMIT keeps from being flattened into a join, so that it is an
+ * index look-up whatever the planner estimates (as a join, a generic plan read the
+ * whole records table for a statement's few rows). The key is unique: LIMIT 1 drops
+ * nothing.
+ */
+const STORED_PARENT = `SELECT seq FROM records
+        WHERE kind = x.parent_kind AND id = x.parent_id AND tenant_id = rec.tenant_id LIMIT 1`;
+
 /** One statement: its SQL and parameters. */
 export interface FlushStatement {
   sql: string;
@@ -183,7 +193,7 @@ export function planFlush(writes: readonly HeldWrite[]): FlushPlan {
         ${p(parents.map((x) => x.parentKind))}::text[], ${p(parents.map((x) => x.parentId))}::text[]) AS x(id, kind, parent_kind, parent_id)
       JOIN rec USING (id)
       LEFT JOIN rec fresh ON fresh.kind = x.parent_kind AND fresh.id = x.parent_id AND fresh.tenant_id = rec.tenant_id
-      LEFT JOIN records stored ON stored.kind = x.parent_kind AND stored.id = x.parent_id AND stored.tenant_id = rec.tenant_id
+      LEFT JOIN LATERAL (${STORED_PARENT}) stored ON true
       WHERE coalesce(fresh.seq, stored.seq) IS NOT NULL
       ON CONFLICT DO NOTHING
     ), con AS (
@@ -194,7 +204,7 @@ export function planFlush(writes: readonly HeldWrite[]): FlushPlan {
         ${p(contributions.map((c) => c.value))}::bigint[]) AS x(id, parent_kind, parent_id, name, value)
       JOIN rec USING (id)
       LEFT JOIN rec fresh ON fresh.kind = x.parent_kind AND fresh.id = x.parent_id AND fresh.tenant_id = rec.tenant_id
-      LEFT JOIN records stored ON stored.kind = x.parent_kind AND stored.id = x.parent_id AND stored.tenant_id = rec.tenant_id
+      LEFT JOIN LATERAL (${STORED_PARENT}) stored ON true
       WHERE coalesce(fresh.seq, stored.seq) IS NOT NULL
     ), writer AS MATERIALIZED (
       SELECT pg_current_xact_id() AS xid
