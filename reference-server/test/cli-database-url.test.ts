@@ -3,24 +3,16 @@
  * have is a start-up error (exit 2) that creates nothing, where a URL used to become a
  * SQLite file under a folder named `postgres:` in the working directory.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killCliRuns, runCli, serverDir } from './run-cli.js';
+import { cliTempDir, endCliRuns, runCli, serverDir } from './run-cli.js';
 
-const dirs: string[] = [];
-
-afterEach(() => {
-  killCliRuns();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(endCliRuns);
 
 /** An empty working directory for one run. */
 function tempCwd(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'adis-cli-db-'));
-  dirs.push(dir);
-  return dir;
+  return cliTempDir('adis-cli-db-');
 }
 
 /**

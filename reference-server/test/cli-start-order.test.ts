@@ -4,18 +4,16 @@
  * demo key is written last; a start with a keys file says when an earlier start's demo
  * key is still in the database, and `--remove-demo-key` removes it.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../src/index.js';
 import { listen } from '../src/server.js';
-import { killCliRuns, runCli } from './run-cli.js';
+import { cliTempDir, endCliRuns, runCli } from './run-cli.js';
 
 let holder: Server;
 let taken: number;
-const dirs: string[] = [];
 
 beforeAll(async () => {
   holder = createServer();
@@ -23,15 +21,19 @@ beforeAll(async () => {
   taken = (holder.address() as { port: number }).port;
 });
 afterAll(() => new Promise<void>((done) => holder.close(() => done())));
-afterEach(() => {
-  killCliRuns();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(endCliRuns);
 
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'adis-start-order-'));
-  dirs.push(dir);
-  return dir;
+const tempDir = () => cliTempDir('adis-start-order-');
+
+/** A database path and a keys file with one key of the tenant `acme`, in a new folder. */
+function databaseAndKeys(): { db: string; keys: string } {
+  const dir = tempDir();
+  const keys = join(dir, 'keys.json');
+  writeFileSync(
+    keys,
+    JSON.stringify({ keys: [{ token: 'start-order-key', tenant: 'acme', access: 'write' }] }),
+  );
+  return { db: join(dir, 'adis.db'), keys };
 }
 
 const DEMO_TOKEN = /API key \(demo tenant, write\): (\S+)/;
@@ -47,13 +49,7 @@ describe('a start on a taken port', () => {
   });
 
   it('leaves an existing database as it was: no demo key added', async () => {
-    const dir = tempDir();
-    const db = join(dir, 'adis.db');
-    const keys = join(dir, 'keys.json');
-    writeFileSync(
-      keys,
-      JSON.stringify({ keys: [{ token: 'start-order-key', tenant: 'acme', access: 'write' }] }),
-    );
+    const { db, keys } = databaseAndKeys();
     const first = runCli(['--port', '0', '--db', db, '--keys', keys, '--seed', '0', '--quiet']);
     await first.ready;
     first.child.kill('SIGTERM');
@@ -73,13 +69,7 @@ describe('a start on a taken port', () => {
 
 describe('demo keys beside a keys file', () => {
   it('are named at start, and --remove-demo-key removes them', async () => {
-    const dir = tempDir();
-    const db = join(dir, 'adis.db');
-    const keys = join(dir, 'keys.json');
-    writeFileSync(
-      keys,
-      JSON.stringify({ keys: [{ token: 'start-order-key', tenant: 'acme', access: 'write' }] }),
-    );
+    const { db, keys } = databaseAndKeys();
     // A start without a keys file makes the demo key.
     const demo = runCli(['--port', '0', '--db', db, '--seed', '0', '--quiet']);
     const entry = await demo.ready;

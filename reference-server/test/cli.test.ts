@@ -1,21 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killCliRuns, runCli } from './run-cli.js';
+import { cliTempDir, endCliRuns, runCli } from './run-cli.js';
 
-const dirs: string[] = [];
+afterEach(endCliRuns);
 
-afterEach(() => {
-  killCliRuns();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'adis-cli-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = () => cliTempDir('adis-cli-');
 
 function run(args: string[]) {
   return runCli(args);

@@ -3,8 +3,10 @@
  * stops what the test left running.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The reference server's package folder (where `src/cli.ts` is). */
@@ -91,4 +93,34 @@ export function runCli(args: readonly string[], options: CliRunOptions = {}): Cl
  */
 export function killCliRuns(): void {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+const tempDirs: string[] = [];
+
+/**
+ * A temporary folder for a run's files (database, keys file), removed by
+ * {@link endCliRuns}.
+ *
+ * @example
+ * ```ts
+ * const db = join(cliTempDir('adis-cli-'), 'adis.db');
+ * ```
+ */
+export function cliTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/**
+ * Kills the runs still going and removes the temporary folders of {@link cliTempDir}.
+ *
+ * @example
+ * ```ts
+ * afterEach(endCliRuns);
+ * ```
+ */
+export function endCliRuns(): void {
+  killCliRuns();
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
