@@ -4,12 +4,11 @@
  * killed with SIGKILL and started again on the same database (the outbox and the
  * cursors are in it); and SIGTERM waits for a delivery in flight.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStorage } from '../src/storage/sqlite.js';
-import { type CliRun, killCliRuns, runCli } from './run-cli.js';
+import { type CliRun, cliTempDir, endCliRuns, runCli } from './run-cli.js';
 import {
   elementsOf,
   HANG_MS,
@@ -20,19 +19,17 @@ import {
 
 const SECRET = 'whsec_cli-delivery-secret';
 const WRITE_KEY = 'cli-webhooks-write-key';
-const dirs: string[] = [];
 const receivers: Receiver[] = [];
 
 afterEach(async () => {
-  killCliRuns();
+  // The servers first: a receiver closes once nothing delivers to it.
+  endCliRuns();
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A database path, a keys file and a webhooks file subscribing tenant acme to `url`. */
 function setup(url: string): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'adis-webhook-delivery-'));
-  dirs.push(dir);
+  const dir = cliTempDir('adis-webhook-delivery-');
   const keys = join(dir, 'keys.json');
   writeFileSync(
     keys,

@@ -6,13 +6,12 @@
  * secret of at least 16 characters, loopback allowed in the operator's file, and through
  * the API only with --webhooks-allow-private) cannot drift apart.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killCliRuns, runCli } from '../../reference-server/test/run-cli.js';
+import { cliTempDir, endCliRuns, runCli } from '../../reference-server/test/run-cli.js';
 import { type ExampleProcess, startExample } from './example-process.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -72,11 +71,10 @@ function freePort(): Promise<number> {
 }
 
 const started: ExampleProcess[] = [];
-const dirs: string[] = [];
 afterEach(async () => {
-  killCliRuns();
+  // The servers first: a receiver closes once nothing delivers to it.
+  endCliRuns();
   await Promise.all(started.splice(0).map((run) => run.stop()));
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 /** The example receiver as step 1 starts it (its default secret), on `port`. */
@@ -100,8 +98,7 @@ describe('docs/webhooks.md, "Try it"', () => {
   it('delivers a signup to the example receiver through the webhooks file', async () => {
     const [, serverBlock = '', signupBlock = ''] = tryItBlocks();
     const [receiverPort, serverPort] = [await freePort(), await freePort()];
-    const dir = mkdtempSync(join(tmpdir(), 'adis-webhook-guide-'));
-    dirs.push(dir);
+    const dir = cliTempDir('adis-webhook-guide-');
     for (const [name, text] of heredocs(serverBlock)) {
       writeFileSync(join(dir, name), onPorts(text, receiverPort, serverPort));
     }
@@ -125,8 +122,7 @@ describe('docs/webhooks.md, "Try it"', () => {
     const blocks = tryItBlocks();
     const [, serverBlock = '', , apiBlock = ''] = blocks;
     const [receiverPort, serverPort] = [await freePort(), await freePort()];
-    const dir = mkdtempSync(join(tmpdir(), 'adis-webhook-guide-'));
-    dirs.push(dir);
+    const dir = cliTempDir('adis-webhook-guide-');
     const keys = heredocs(serverBlock).get('keys.json');
     expect(keys).toBeDefined();
     writeFileSync(join(dir, 'keys.json'), keys ?? '');
