@@ -3,39 +3,30 @@
  * gets past it, and exit code 1.
  */
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:net';
 import { resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { listenFailureMessage } from '../src/listen-failure.js';
 import { killCliRuns, runCli, serverDir } from './run-cli.js';
+import { holdTakenPort } from './taken-port.js';
 
-let holder: Server;
-let taken: number;
-
-beforeAll(async () => {
-  holder = createServer();
-  await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
-  taken = (holder.address() as { port: number }).port;
-});
-
-afterAll(() => new Promise<void>((done) => holder.close(() => done())));
+const takenPort = holdTakenPort();
 
 afterEach(() => killCliRuns());
 
 describe('a port that is taken', () => {
   it('says so in one line with the --port way out, and exits 1', async () => {
-    const server = runCli(['--port', String(taken), '--db', ':memory:', '--seed', '0']);
+    const server = runCli(['--port', String(takenPort()), '--db', ':memory:', '--seed', '0']);
     expect(await server.exited).toBe(1);
     const errors = server.output().stderr.trim().split('\n');
     expect(errors).toEqual([
-      `error: port ${taken} is taken: another program is listening on 127.0.0.1:${taken}; use --port <n>, or --port 0 for a free one`,
+      `error: port ${takenPort()} is taken: another program is listening on 127.0.0.1:${takenPort()}; use --port <n>, or --port 0 for a free one`,
     ]);
   });
 
   it('gets no npm error lines after it from the root `npm start`', async () => {
     const npm = spawn(
       'npm',
-      ['start', '--', '--port', String(taken), '--db', ':memory:', '--seed', '0'],
+      ['start', '--', '--port', String(takenPort()), '--db', ':memory:', '--seed', '0'],
       { cwd: resolve(serverDir, '..'), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
@@ -45,7 +36,7 @@ describe('a port that is taken', () => {
     const code = await new Promise<number | null>((done) => npm.on('close', done));
     expect(code).toBe(1);
     expect(stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(new RegExp(`^error: port ${taken} is taken: .* use --port <n>`)),
+      expect.stringMatching(new RegExp(`^error: port ${takenPort()} is taken: .* use --port <n>`)),
     ]);
   });
 });

@@ -5,22 +5,14 @@
  * key is still in the database, and `--remove-demo-key` removes it.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openStorage } from '../src/index.js';
 import { listen } from '../src/server.js';
 import { cliTempDir, endCliRuns, runCli } from './run-cli.js';
+import { holdTakenPort } from './taken-port.js';
 
-let holder: Server;
-let taken: number;
-
-beforeAll(async () => {
-  holder = createServer();
-  await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
-  taken = (holder.address() as { port: number }).port;
-});
-afterAll(() => new Promise<void>((done) => holder.close(() => done())));
+const takenPort = holdTakenPort();
 afterEach(endCliRuns);
 
 const tempDir = () => cliTempDir('adis-start-order-');
@@ -41,9 +33,9 @@ const DEMO_TOKEN = /API key \(demo tenant, write\): (\S+)/;
 describe('a start on a taken port', () => {
   it('fails before the database is touched: no file, no people, no key', async () => {
     const db = join(tempDir(), 'adis.db');
-    const server = runCli(['--port', String(taken), '--db', db]);
+    const server = runCli(['--port', String(takenPort()), '--db', db]);
     expect(await server.exited).toBe(1);
-    expect(server.output().stderr).toContain(`port ${taken} is taken`);
+    expect(server.output().stderr).toContain(`port ${takenPort()} is taken`);
     expect(server.output().stdout).not.toMatch(/Seeded|API key/);
     expect(existsSync(db)).toBe(false);
   });
@@ -55,7 +47,7 @@ describe('a start on a taken port', () => {
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
 
-    const failed = runCli(['--port', String(taken), '--db', db, '--seed', '0']);
+    const failed = runCli(['--port', String(takenPort()), '--db', db, '--seed', '0']);
     expect(await failed.exited).toBe(1);
     const storage = openStorage(db);
     try {
