@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type BareSignupResult, benchBareSignup } from '../reference-server/bench/bare-signup.js';
 import {
   benchCluster,
   benchHelpers,
@@ -67,8 +68,9 @@ const SIZES = quick
 interface Ratio {
   work: string;
   value: number;
+  /** `≥ 0.5`, or `—` for a ratio shown to read the others by. */
   target: string;
-  met: boolean;
+  met: boolean | undefined;
 }
 
 async function pagingPart(): Promise<PagingFigures> {
@@ -103,6 +105,8 @@ async function serverPart(): Promise<ServerReads> {
 /** What the helpers part measured: its rows, and pgbench's rate on the same cluster. */
 interface HelpersMeasured {
   results: (HelperBenchResult & { webhook: boolean })[];
+  /** The bare signup app's rows (bare-signup-server.ts), the helper rows' peer. */
+  bare: BareSignupResult[];
   pgbench: PgbenchResult | undefined;
 }
 
@@ -163,7 +167,30 @@ async function helpersPart(): Promise<HelpersMeasured> {
       }
       results.push({ ...result, webhook });
     }
-    return { results, pgbench };
+    // The peer: a bare Hono app writing the same signup by hand, in as many statements.
+    const bare: BareSignupResult[] = [];
+    for (const db of ['file', 'postgres'] as const) {
+      const result = await benchBareSignup({
+        db,
+        postgresUrl: cluster.url,
+        durationSeconds: SIZES.seconds,
+      });
+      const anchor = pgbench
+        ? `, ${(result.callsPerSecond / pgbench.tps).toFixed(2)} × pgbench`
+        : '';
+      const statements =
+        result.statementsPerCall === undefined
+          ? ''
+          : `, ${result.statementsPerCall.toFixed(1)} statements a call`;
+      console.log(
+        `  bare signup (Hono, SQL by hand), ${db.padEnd(8)} 10 clients: ${Math.round(result.callsPerSecond)} calls/s${anchor}${statements}, CPU ms a call: ${cpuPerCall(result)}, p50 ${result.p50Ms.toFixed(1)} ms; ${result.acknowledged} acknowledged, ${result.totalSignatures} stored`,
+      );
+      if (result.totalSignatures !== result.acknowledged || result.failed > 0) {
+        throw new Error('bare signup: the signatures stored do not match the acknowledged calls');
+      }
+      bare.push(result);
+    }
+    return { results, bare, pgbench };
   } finally {
     await cluster.stop();
   }
@@ -218,7 +245,7 @@ async function main(): Promise<void> {
     );
   }
   if (runs('helpers')) {
-    const { results, pgbench } = await helpersPart();
+    const { results, bare, pgbench } = await helpersPart();
     const row = (db: string, instances = 1) =>
       results.find(
         (result) =>
@@ -270,6 +297,16 @@ async function main(): Promise<void> {
     for (const [work, value, target, direction] of helperRatios) {
       if (value !== undefined) ratios.push(ratio(work, value, target, direction));
     }
+    // No target: what the reference server's work costs over the same signup by hand.
+    for (const [work, ours, db] of [
+      ['helper ÷ bare signup, SQLite file, 10 clients', file10, 'file'],
+      ['helper ÷ bare signup, PostgreSQL, 10 clients', postgres1, 'postgres'],
+      ['bare signup ÷ pgbench, PostgreSQL', undefined, 'postgres'],
+    ] as const) {
+      const peer = bare.find((each) => each.db === db)?.callsPerSecond;
+      const value = ours ? quotient(ours.callsPerSecond, peer) : quotient(peer, pgbench?.tps);
+      if (value !== undefined) ratios.push({ work, value, target: '—', met: undefined });
+    }
   }
   if (runs('export')) {
     const rows = await exportPart();
@@ -282,7 +319,9 @@ async function main(): Promise<void> {
   console.log('|---|---:|---:|---|');
   for (const { work, value, target, met } of ratios) {
     const shown = value >= 100 ? Math.round(value).toString() : value.toFixed(2);
-    console.log(`| ${work} | ${shown} | ${target} | ${met ? 'yes' : 'no'} |`);
+    console.log(
+      `| ${work} | ${shown} | ${target} | ${met === undefined ? '—' : met ? 'yes' : 'no'} |`,
+    );
   }
 }
 

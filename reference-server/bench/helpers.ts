@@ -41,9 +41,8 @@ import { startCli } from '../../bench/reference-server.js';
 import { openStorage } from '../src/storage/sqlite.js';
 import { type PostgresCluster, startPostgresCluster } from '../test/postgres/cluster.js';
 import { freshDatabase } from '../test/postgres/database.js';
-import { databaseMeter, runPgbench, STATEMENT_COUNT_SETTINGS } from './pgbench.js';
-import { postClient } from './post-client.js';
-import { cpuMsOf } from './process-cpu.js';
+import { runPgbench, STATEMENT_COUNT_SETTINGS } from './pgbench.js';
+import { type PostLoadResult, runPostLoad } from './post-load.js';
 
 /** The write key of the benchmark server's `bench` tenant. */
 const KEY = 'bench-helpers-key';
@@ -88,45 +87,15 @@ export interface HelperBenchOptions {
 export type HelperBenchDatabase = 'file' | ':memory:' | 'postgres';
 
 /** What {@link benchHelpers} measured. */
-export interface HelperBenchResult {
+export interface HelperBenchResult extends PostLoadResult {
   db: HelperBenchDatabase;
   /** Server processes measured together. */
   instances: number;
   clients: number;
-  /** Calls answered 2xx during the measured seconds. */
-  calls: number;
-  seconds: number;
-  callsPerSecond: number;
-  /** Median latency of the measured calls, ms. */
-  p50Ms: number;
-  /** 90th percentile latency of the measured calls, ms. */
-  p90Ms: number;
-  /** Calls answered 2xx in all, warm-up included. */
-  acknowledged: number;
-  /** Calls answered otherwise (or failed): should be 0. */
-  failed: number;
   /** The petition's `total_signatures` afterwards: must equal `acknowledged`. */
   totalSignatures: number;
   /** `signature` events in the outbox afterwards (with {@link HelperBenchOptions.webhook}). */
   outboxEvents?: number;
-  /**
-   * CPU time the server processes spent per call measured (user and system, from
-   * /proc; undefined where there is none): what a call costs the server whatever else
-   * the machine is doing.
-   */
-  serverCpuMsPerCall?: number;
-  /**
-   * CPU time the database's processes spent per call measured (`postgres` on a cluster
-   * on this machine): with the server's and the client's, where a call's CPU goes.
-   */
-  databaseCpuMsPerCall?: number;
-  /** CPU time the benchmark's own process (the clients) spent per call measured. */
-  clientCpuMsPerCall?: number;
-  /**
-   * Statements PostgreSQL ran per call measured (`postgres` only, on a cluster started
-   * with pg_stat_statements: {@link benchCluster} does), BEGIN and COMMIT included.
-   */
-  statementsPerCall?: number;
 }
 
 /** An address nothing answers at (TEST-NET-1, RFC 5737): events pile up in the outbox. */
@@ -180,7 +149,7 @@ async function stopServer(child: ChildProcess): Promise<void> {
  * console.log(`CPU a call: ${cpuPerCall(result)}`);
  * ```
  */
-export function cpuPerCall(result: HelperBenchResult): string {
+export function cpuPerCall(result: PostLoadResult): string {
   const parts: [string, number | undefined][] = [
     ['client', result.clientCpuMsPerCall],
     ['server', result.serverCpuMsPerCall],
@@ -190,10 +159,6 @@ export function cpuPerCall(result: HelperBenchResult): string {
     .filter((part): part is [string, number] => part[1] !== undefined)
     .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
     .join(' + ');
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 }
 
 async function json(
@@ -275,67 +240,26 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
     const path = `${new URL(petitionHref).pathname}/record_signature_helper`;
     const helpers = servers.map((each) => new URL(path, each.url).href);
     const headers = { 'STD-API-Token': KEY, 'Content-Type': 'application/json' };
-
-    let acknowledged = 0;
-    let failed = 0;
-    let measuring = false;
-    let stop = false;
-    const latencies: number[] = [];
-    let measuredCalls = 0;
-    // One keep-alive connection a client (see post-client.ts for why not fetch).
-    const connections = postClient(clients);
-    const client = async (index: number) => {
-      for (let n = 0; !stop; n++) {
-        const body = JSON.stringify({
+    const measured = await runPostLoad({
+      urls: helpers,
+      clients,
+      durationSeconds,
+      serverPids: servers.map((each) => each.child.pid),
+      ...(database ? { databaseUrl: database.url } : {}),
+      headers: () =>
+        options.idempotencyKeys ? { ...headers, 'Idempotency-Key': randomUUID() } : headers,
+      body: (index, n) =>
+        JSON.stringify({
           person: {
             given_name: 'Bench',
             family_name: `Client ${index}`,
             email_addresses: [{ address: `c${index}-${n}@bench.example` }],
           },
           add_tags: ['Benchmark'],
-        });
-        const begin = performance.now();
-        const counted = measuring;
-        try {
-          const status = await connections.post(
-            helpers[index % helpers.length] as string,
-            options.idempotencyKeys ? { ...headers, 'Idempotency-Key': randomUUID() } : headers,
-            body,
-          );
-          if (status >= 200 && status < 300) {
-            acknowledged++;
-            if (counted && measuring) {
-              measuredCalls++;
-              latencies.push(performance.now() - begin);
-            }
-          } else {
-            failed++;
-          }
-        } catch {
-          failed++;
-        }
-      }
-    };
-    const running = Array.from({ length: clients }, (_, index) => client(index));
-    const meter = database ? await databaseMeter(database.url) : undefined;
-    await new Promise((done) => setTimeout(done, 1000));
-    await meter?.start();
-    const cpuBefore = cpuMsOf(servers.map((each) => each.child.pid));
-    const clientCpuBefore = process.cpuUsage();
-    measuring = true;
-    const begin = performance.now();
-    await new Promise((done) => setTimeout(done, durationSeconds * 1000));
-    measuring = false;
-    const seconds = (performance.now() - begin) / 1000;
-    const cpuAfter = cpuMsOf(servers.map((each) => each.child.pid));
-    const clientCpu = process.cpuUsage(clientCpuBefore);
-    const work = await meter?.stop();
-    stop = true;
-    await Promise.all(running);
-    connections.close();
+        }),
+    });
 
     const after = await json(petitionHref);
-    latencies.sort((a, b) => a - b);
     if (options.webhook) {
       await stopServer(server.child);
       outboxEvents = signatureEvents(dbPath);
@@ -344,27 +268,9 @@ export async function benchHelpers(options: HelperBenchOptions = {}): Promise<He
       db,
       instances,
       clients,
-      calls: measuredCalls,
-      seconds,
-      callsPerSecond: measuredCalls / seconds,
-      p50Ms: percentile(latencies, 0.5),
-      p90Ms: percentile(latencies, 0.9),
-      acknowledged,
-      failed,
+      ...measured,
       totalSignatures: Number(after.body.total_signatures),
       ...(outboxEvents === undefined ? {} : { outboxEvents }),
-      ...(cpuBefore === undefined || cpuAfter === undefined || measuredCalls === 0
-        ? {}
-        : { serverCpuMsPerCall: (cpuAfter - cpuBefore) / measuredCalls }),
-      ...(work?.statements === undefined || measuredCalls === 0
-        ? {}
-        : { statementsPerCall: work.statements / measuredCalls }),
-      ...(work?.cpuMs === undefined || measuredCalls === 0
-        ? {}
-        : { databaseCpuMsPerCall: work.cpuMs / measuredCalls }),
-      ...(measuredCalls === 0
-        ? {}
-        : { clientCpuMsPerCall: (clientCpu.user + clientCpu.system) / 1000 / measuredCalls }),
     };
   } finally {
     await Promise.all(servers.map((each) => stopServer(each.child)));
