@@ -490,6 +490,7 @@ async function main(argv: string[]): Promise<void> {
           console.log(`Seeded ${preset.name} data: ${describeActivity(own)}`);
         }
       }
+      await opened.analyze();
     }
     console.log(`Database: ${describeDatabase(location)}`);
 

@@ -102,6 +102,18 @@ export class PostgresStorage implements Storage {
     return Promise.resolve();
   }
 
+  /**
+   * `ANALYZE` of the record tables, those a bulk load fills, in the storage's schema
+   * (the sessions' `search_path`): see {@link Storage.analyze}.
+   */
+  async analyze(): Promise<void> {
+    await this.connection.query(
+      'ANALYZE records, identifiers, record_keys, record_parents, record_contributions',
+      [],
+      { readOnly: true },
+    );
+  }
+
   /** Ends the pool. Safe to call twice. */
   close(): Promise<void> {
     return this.connection.close();

@@ -102,6 +102,11 @@ export class SqliteStorage implements Storage {
     return this.lock.call(() => this.sqlite.flush());
   }
 
+  /** Nothing to refresh: see {@link Storage.analyze}. */
+  analyze(): Promise<void> {
+    return Promise.resolve();
+  }
+
   close(): Promise<void> {
     return this.lock.call(() => this.sqlite.close());
   }

@@ -435,4 +435,36 @@ describe('PostgresStorage', () => {
     await pg.durable(0);
     await pg.flush();
   });
+
+  it('analyze() gives the record tables statistics: a look-up by id then plans on the unique index', async () => {
+    const t = (await pg.tenants.ensure('analyzed')).id;
+    await pg.transaction(async () => {
+      for (let n = 0; n < 400; n++) await pg.records.insert(write(t, 'person', `a${n}`));
+    });
+    await pg.analyze();
+    const { rows } = await pg.connection.query<{ relname: string }>(
+      `SELECT relname FROM pg_stat_user_tables
+       WHERE schemaname = current_schema() AND last_analyze IS NOT NULL ORDER BY relname`,
+      [],
+      { readOnly: true },
+    );
+    expect(rows.map((row) => row.relname)).toEqual([
+      'identifiers',
+      'record_contributions',
+      'record_keys',
+      'record_parents',
+      'records',
+    ]);
+    // The plan a prepared look-up keeps (generic): with statistics, the unique index on
+    // (kind, id, tenant_id), not an index on (tenant_id, kind, …) filtering on the id.
+    const plan = await pg.connection.unit(async () => {
+      await pg.connection.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      const explained = await pg.connection.query<{ 'QUERY PLAN': string }>(
+        'EXPLAIN SELECT seq FROM records WHERE kind = $1 AND id = $2 AND tenant_id = $3',
+        ['person', 'a7', t],
+      );
+      return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('records_by_id');
+  });
 });
