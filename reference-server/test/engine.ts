@@ -34,26 +34,49 @@ export interface TestStorage {
 
 let fileDatabase: PlannedDatabase | undefined;
 const opened: PostgresStorage[] = [];
-/** Storages still being made (their migrations running). */
-const making = new Set<Promise<void>>();
+/**
+ * Work begun on this file's storages that its test may not await: a storage's
+ * migrations, a harness's keys (see {@link settleAfterTest}).
+ */
+const making = new Set<Promise<unknown>>();
+
+/**
+ * Awaits `work` after the test that began it, if the test did not: a storage made but
+ * never used (a harness for a refused option) must not go on writing into the next
+ * test, where its open transaction would hold back the webhook outbox of every schema in
+ * the database (outbox-horizon.ts) past the reader's wait. Nothing on SQLite.
+ *
+ * @example
+ * ```ts
+ * settleAfterTest(putKeys(storage, ready));
+ * ```
+ */
+export function settleAfterTest(work: Promise<unknown>): void {
+  if (TEST_ENGINE !== 'postgres') return;
+  const settled = work.then(
+    () => undefined,
+    () => undefined,
+  );
+  making.add(settled);
+  void settled.finally(() => making.delete(settled));
+}
+
+// Registered as the file is collected: a hook registered from inside a running test
+// (on a storage's first use) is not run after the tests of the file.
+if (TEST_ENGINE === 'postgres') {
+  afterEach(async () => {
+    await Promise.allSettled([...making]);
+  });
+  afterAll(async () => {
+    await Promise.all(opened.splice(0).map((storage) => storage.close()));
+    await fileDatabase?.drop();
+    fileDatabase = undefined;
+  });
+}
 
 /** This test file's database, planned on first use and dropped after its tests. */
 function database(): PlannedDatabase {
-  if (!fileDatabase) {
-    const planned = planDatabase('http');
-    fileDatabase = planned;
-    // A storage made but never used by its test (a harness for a refused option) must
-    // not go on migrating into the next test: its open transaction would hold back the
-    // webhook outbox of every schema in the database (outbox-horizon.ts).
-    afterEach(async () => {
-      await Promise.allSettled([...making]);
-    });
-    afterAll(async () => {
-      await Promise.all(opened.splice(0).map((storage) => storage.close()));
-      await planned.drop();
-      fileDatabase = undefined;
-    });
-  }
+  fileDatabase ??= planDatabase('http');
   return fileDatabase;
 }
 
@@ -86,8 +109,7 @@ export function testStorage(defaultNamespace?: string): TestStorage {
     .then(() => undefined);
   // A failure is every use's answer (callers await it), never an unhandled rejection.
   ready.catch(() => undefined);
-  making.add(ready);
-  void ready.finally(() => making.delete(ready)).catch(() => undefined);
+  settleAfterTest(ready);
   return { storage: afterReady(storage, ready), ready };
 }
 

@@ -6,7 +6,7 @@ import {
   type Storage,
 } from '../src/index.js';
 import type { ServerPreset } from '../src/presets/server-preset.js';
-import { testStorage } from './engine.js';
+import { settleAfterTest, testStorage } from './engine.js';
 
 export const WRITE = 'write-key-000000';
 export const READ = 'read-key-0000000';
@@ -90,6 +90,7 @@ function harnessOf<S extends Storage>(
   const ready = putKeys(storage, opened);
   // Its failure is every call's answer (they await it), never an unhandled rejection.
   ready.catch(() => undefined);
+  settleAfterTest(ready);
   const call = async (method: string, path: string, opts: Call = {}) => {
     await ready;
     const headers: Record<string, string> = { ...opts.headers };

@@ -15,7 +15,7 @@ import {
 } from '../../src/index.js';
 import { ACTION_NETWORK_PRESET } from '../../src/presets/index.js';
 import type { Storage } from '../../src/storage/storage.js';
-import { testStorage } from '../engine.js';
+import { settleAfterTest, testStorage } from '../engine.js';
 import type { Json } from '../helpers.js';
 
 export type { Json } from '../helpers.js';
@@ -98,6 +98,7 @@ export function actionNetworkServer(options: ServerOptions = {}): ActionNetworkS
   })();
   // Its failure is every call's answer (they await it), never an unhandled rejection.
   ready.catch(() => undefined);
+  settleAfterTest(ready);
   const app = createApp({
     storage,
     preset: ACTION_NETWORK_PRESET,
