@@ -91,6 +91,22 @@ module.exports = {
       },
     },
     {
+      name: 'check-reads-the-layers-below',
+      comment:
+        'adis-sdk/check (src/check/) reads answers as a server sent them: it stands on the schema, HAL, errors and wire layers and the preset kinds, never on the navigator, the helpers, the other commands or the main entry.',
+      severity: 'error',
+      from: { path: '^src/check/' },
+      to: { path: '^src/(navigator|helpers|http|export|webhooks|cli|index\\.ts)' },
+    },
+    {
+      name: 'only-the-command-loads-check',
+      comment:
+        'The checker is its own entry: no other entry or layer may pull it in (the browser and light entries must not grow).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(check|cli)/' },
+      to: { path: '^src/check/' },
+    },
+    {
       name: 'navigator-below-presets-and-entries',
       comment:
         "The navigator serves every preset and entry; it may name a preset kind's declaration (src/presets/action-network/), not a preset.",
@@ -112,12 +128,12 @@ module.exports = {
     {
       name: 'export-and-cli-use-public-entries',
       comment:
-        'adis-export is a user of the SDK: it imports the public entries (src/index.ts, src/schema/index.ts) and src/wire/, never a module behind them.',
+        'adis-export and adis-check are users of the SDK: they import the public entries (src/index.ts, src/schema/index.ts, src/check/index.ts) and src/wire/, never a module behind them.',
       severity: 'error',
       from: { path: '^src/(export|cli)/' },
       to: {
         path: '^src/',
-        pathNot: '^src/(export/|cli/|wire/|index\\.ts$|schema/index\\.ts$)',
+        pathNot: '^src/(export/|cli/|wire/|index\\.ts$|schema/index\\.ts$|check/index\\.ts$)',
       },
     },
     {

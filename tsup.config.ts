@@ -1,8 +1,9 @@
 import { defineConfig, type Options } from 'tsup';
 
-// Four library entries: `adis-sdk` (index), the light browser entry `adis-sdk/helpers`
+// Five library entries: `adis-sdk` (index), the light browser entry `adis-sdk/helpers`
 // (helpers), which uses fetch alone, the pure schema layer `adis-sdk/schema` (the
-// resource kinds as data), and the webhook receiver `adis-sdk/webhooks` (light too).
+// resource kinds as data), the webhook receiver `adis-sdk/webhooks` (light too), and
+// the conformance checker `adis-sdk/check` (behind the `adis-check` command).
 //
 // The ESM build is not bundled: one file per source module, so that an application's
 // bundler (with `sideEffects: false`) drops every module it does not use, such as the
@@ -35,8 +36,8 @@ export const browserHelpers: Options = {
 
 export default defineConfig([
   {
-    // The `adis-export` command (bin, dist/cli/export-cli.js) is emitted with the ESM
-    // library; it keeps its shebang line.
+    // The `adis-export` and `adis-check` commands (bins, dist/cli/*-cli.js) are emitted
+    // with the ESM library; they keep their shebang lines.
     entry: ['src/**/*.ts'],
     bundle: false,
     format: ['esm'],
@@ -46,6 +47,7 @@ export default defineConfig([
         helpers: 'src/helpers/index.ts',
         schema: 'src/schema/index.ts',
         webhooks: 'src/webhooks/index.ts',
+        check: 'src/check/index.ts',
       },
     },
     sourcemap: true,
@@ -58,6 +60,7 @@ export default defineConfig([
       helpers: 'src/helpers/index.ts',
       schema: 'src/schema/index.ts',
       webhooks: 'src/webhooks/index.ts',
+      check: 'src/check/index.ts',
     },
     format: ['cjs'],
     dts: true,

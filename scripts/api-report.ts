@@ -40,6 +40,11 @@ const ENTRY_POINTS: readonly EntryPointFiles[] = [
     declarations: 'dist/webhooks.d.ts',
     report: 'api/adis-sdk-webhooks.api.md',
   },
+  {
+    name: 'adis-sdk/check',
+    declarations: 'dist/check.d.ts',
+    report: 'api/adis-sdk-check.api.md',
+  },
 ];
 
 const root = fileURLToPath(new URL('../', import.meta.url));

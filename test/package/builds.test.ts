@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestServer } from '../../reference-server/src/testing.js';
 
 // These tests run the built package (npm test builds first), so that a broken
 // exports map or a CJS build that cannot load ky is caught before users see it.
@@ -82,6 +83,54 @@ describe('the built adis-export command', () => {
     );
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toContain(`GET ${entryPoint} was refused (401`);
+  });
+});
+
+describe('the built adis-check command', () => {
+  const bin = `${root}dist/cli/check-cli.js`;
+
+  it('checks a reference server over HTTP and prints JSON for CI, exit code 0', async () => {
+    const kit = createTestServer({ seed: { people: 5 } });
+    const listening = await kit.listen();
+    try {
+      const { stdout } = await run(
+        bin,
+        [
+          `${listening.url}/api/v1/`,
+          '--api-key',
+          kit.keys.write,
+          '--json',
+          '--rate',
+          '0',
+          '--pages',
+          '1',
+        ],
+        { cwd: root },
+      );
+      const report = JSON.parse(stdout) as { counts: { fail: number; pass: number } };
+      expect(report.counts.fail).toBe(0);
+      expect(report.counts.pass).toBeGreaterThan(20);
+    } finally {
+      await kit.close();
+    }
+  });
+
+  it('loads as adis-sdk/check from ESM and CommonJS', async () => {
+    const esm = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import('adis-sdk/check').then((m) => console.log(typeof m.checkServer))",
+      ],
+      { cwd: root },
+    );
+    const cjs = await run(
+      process.execPath,
+      ['--input-type=commonjs', '-e', "console.log(typeof require('adis-sdk/check').checkServer)"],
+      { cwd: root },
+    );
+    expect([esm.stdout.trim(), cjs.stdout.trim()]).toEqual(['function', 'function']);
   });
 });
 

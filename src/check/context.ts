@@ -1,0 +1,117 @@
+/**
+ * What the checks of one run share: the prober, the entry point once read, the
+ * collections it links, a sample record of each, the server recognised, and the list
+ * the checks add to. A known server's documented departures are turned from `fail`
+ * into `warn` here, in one place ({@link CheckContext.add}).
+ */
+import type { HalDocument, Link } from '../hal/document.js';
+import type { AnyKind } from '../schema/kind.js';
+import type { KnownServer } from './known-servers.js';
+import type { ProbeResponse, Prober } from './prober.js';
+import type { Check, CheckArea, CheckStatus } from './report.js';
+
+/** A collection the entry point links, with the kind its records should be. */
+export interface LinkedCollection {
+  plural: string;
+  /** The relation as the entry point writes it (`std:people`, `osdi:people`). */
+  rel: string;
+  link: Link;
+  /** Undefined for a relation that names no kind the SDK knows. */
+  kind?: AnyKind;
+  /** Whether the kind is the vendor's own (Action Network's event campaigns…). */
+  vendorKind: boolean;
+}
+
+/** The checks' shared state of one run. */
+export interface CheckContext {
+  readonly prober: Prober;
+  readonly entryUrl: string;
+  /** The header the key goes in, and whether a key was given. */
+  keyHeader: string;
+  readonly hasKey: boolean;
+  readonly write: boolean;
+  entry?: HalDocument;
+  /** The curie prefix the entry point uses for the specification's relations. */
+  prefix: string;
+  detected?: KnownServer;
+  readonly collections: LinkedCollection[];
+  /** The first record read of each collection, by plural. */
+  readonly samples: Map<string, HalDocument>;
+  /** Every answer read, for the content-type summary. */
+  readonly answers: ProbeResponse[];
+  readonly checks: Check[];
+  /** Adds a check (a documented departure of the detected server becomes a warn). */
+  add(
+    area: CheckArea,
+    rule: string,
+    status: CheckStatus,
+    message: string,
+    extra?: { spec?: string; url?: string },
+  ): void;
+  /** Sends a request and keeps its answer for the summaries. */
+  request(url: string, init?: Parameters<Prober['request']>[1]): Promise<ProbeResponse>;
+}
+
+/**
+ * A new context.
+ *
+ * @example
+ * ```ts
+ * const context = createContext(prober, { entryUrl, keyHeader: 'STD-API-Token', hasKey: true, write: false });
+ * ```
+ */
+export function createContext(
+  prober: Prober,
+  init: { entryUrl: string; keyHeader: string; hasKey: boolean; write: boolean },
+): CheckContext {
+  const context: CheckContext = {
+    prober,
+    ...init,
+    prefix: 'std',
+    collections: [],
+    samples: new Map(),
+    answers: [],
+    checks: [],
+    add(area, rule, status, message, extra = {}) {
+      const departure = context.detected?.departures[rule];
+      if (status === 'fail' && departure !== undefined && context.detected) {
+        context.checks.push({
+          area,
+          rule,
+          status: 'warn',
+          message: `vendor difference (${context.detected.name}): ${message}; its docs: ${departure}`,
+          spec: context.detected.docs,
+          ...(extra.url ? { url: extra.url } : {}),
+        });
+        return;
+      }
+      context.checks.push({ area, rule, status, message, ...extra });
+    },
+    async request(url, init) {
+      const answer = await prober.request(url, init);
+      context.answers.push(answer);
+      return answer;
+    },
+  };
+  return context;
+}
+
+/** The specification's sections the checks cite. */
+export const SPEC = {
+  entryPoint: 'spec: API Entry Point; Entry point and metadata',
+  curies: 'spec: API Entry Point (curies); HAL draft, CURIEs',
+  versioning: 'spec: Versioning',
+  limits: 'spec: Limits',
+  collection: 'spec: Collection document',
+  resources: 'spec: Resources and their fields',
+  common: 'spec: Common fields (all resources)',
+  errors: 'spec: Errors; Response codes for atomic requests',
+  errorObject: 'spec: Error object (std:error)',
+  auth: 'spec: Authentication',
+  createUpdate: 'spec: Resource collections and records (rules for create and update)',
+  helpers: 'spec: Helper endpoints',
+  notes: 'reading notes: Things servers in the wild do',
+  filtering: 'reading notes: incremental sync by filter (OData subset)',
+  idempotency: 'docs/servers-in-the-wild.md: Idempotency-Key',
+  cors: 'Fetch standard: CORS protocol (browser helper calls)',
+} as const;

@@ -1,0 +1,62 @@
+/**
+ * The readable report: the server, the known server recognised (and the `connect()`
+ * options that work against it), the checks grouped by area, and the counts.
+ */
+import { CHECK_AREAS, type CheckReport, type CheckStatus } from './report.js';
+
+const MARK: Record<CheckStatus, string> = {
+  pass: 'pass',
+  warn: 'WARN',
+  fail: 'FAIL',
+  skip: 'skip',
+};
+
+/**
+ * The report as text, for a terminal or a CI log.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(formatReport(await checkServer(url, { apiKey })));
+ * ```
+ */
+export function formatReport(report: CheckReport): string {
+  const lines: string[] = [];
+  const { server } = report;
+  lines.push(`adis-check ${server.url}`);
+  const about = [
+    server.vendor,
+    server.product,
+    server.version && `version ${server.version}`,
+    server.namespace && `namespace ${server.namespace}`,
+  ].filter(Boolean);
+  if (about.length > 0) lines.push(`  ${about.join(', ')}`);
+  if (report.detected) {
+    const { detected } = report;
+    lines.push(`  detected: ${detected.name} (${detected.evidence})`);
+    lines.push(
+      `  connect with: connect(url, { ...${detected.preset}, apiKey })  // ${JSON.stringify(detected.connectOptions)}`,
+    );
+  }
+  for (const area of CHECK_AREAS) {
+    const checks = report.checks.filter((check) => check.area === area);
+    if (checks.length === 0) continue;
+    lines.push('', `${area}`);
+    for (const check of checks) {
+      lines.push(
+        `  ${MARK[check.status]}  ${check.rule}: ${check.message}${check.spec && check.status !== 'pass' ? `  [${check.spec}]` : ''}`,
+      );
+    }
+  }
+  const { counts, requests } = report;
+  lines.push(
+    '',
+    `${counts.pass} passed, ${counts.warn} warnings, ${counts.fail} failed, ${counts.skip} skipped; ${requests.sent} requests (${Object.entries(
+      requests.methods,
+    )
+      .map(([method, n]) => `${n} ${method}`)
+      .join(
+        ', ',
+      )})${requests.rateLimited ? `, ${requests.rateLimited} answered 429` : ''}${report.write ? '' : '; read-only (--write to test writes)'}`,
+  );
+  return `${lines.join('\n')}\n`;
+}

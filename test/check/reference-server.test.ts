@@ -1,0 +1,158 @@
+/**
+ * adis-check against the reference server (in-process, SQLite): the server as it is
+ * passes with no failure, read-only and with writes (which leave nothing behind), and
+ * the server as Action Network is recognised, checked with its key header, and has no
+ * failure either (its documented departures are warnings). The read-only run sends no
+ * POST, PUT, PATCH or DELETE.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { ACTION_NETWORK_PRESET } from '../../reference-server/src/presets/index.js';
+import { createTestServer } from '../../reference-server/src/testing.js';
+import { type CheckReport, checkServer } from '../../src/check/index.js';
+
+const kit = createTestServer({ seed: { people: 120, activity: true } });
+const actionNetwork = createTestServer({
+  seed: { people: 60, activity: true },
+  app: { preset: ACTION_NETWORK_PRESET },
+});
+afterAll(async () => {
+  await kit.close();
+  await actionNetwork.close();
+});
+
+/** The fetch of a test server, recording each request's method. */
+function recording(fetch: typeof globalThis.fetch): {
+  fetch: typeof globalThis.fetch;
+  methods: string[];
+} {
+  const methods: string[] = [];
+  return {
+    methods,
+    fetch: (input, init) => {
+      methods.push(
+        (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase(),
+      );
+      return fetch(input, init);
+    },
+  };
+}
+
+function failures(report: CheckReport): string[] {
+  return report.checks
+    .filter((check) => check.status === 'fail')
+    .map((check) => `${check.rule}: ${check.message}`);
+}
+
+describe('adis-check against the reference server', () => {
+  it('passes with no failure, read-only, sending only GET and OPTIONS', async () => {
+    const { fetch, methods } = recording(kit.fetch);
+    const report = await checkServer(kit.entryPoint, { apiKey: kit.keys.write, fetch, rate: 0 });
+    expect(failures(report)).toEqual([]);
+    expect(report.detected).toBeNull();
+    expect(report.server).toMatchObject({ version: '1.0', namespace: 'adis', curies: ['std'] });
+    expect(report.server.collections).toContain('people');
+    // Every area a read-only run covers has a passing check.
+    for (const area of [
+      'entry point',
+      'collections',
+      'records',
+      'relations',
+      'filtering',
+      'errors',
+      'authentication',
+      'cors',
+      'content types',
+    ]) {
+      expect(
+        report.checks.some((check) => check.area === area && check.status === 'pass'),
+        area,
+      ).toBe(true);
+    }
+    expect(new Set(methods)).toEqual(new Set(['GET', 'OPTIONS']));
+    expect(report.requests.sent).toBe(methods.length);
+    expect(report.checks.some((check) => check.area === 'writes')).toBe(false);
+  });
+
+  it('with --write creates, reads back, writes back and deletes, leaving nothing behind', async () => {
+    await kit.ready();
+    const before = await kit.fetch(`${kit.entryPoint}people?per_page=1`, {
+      headers: { 'STD-API-Token': kit.keys.write },
+    });
+    const totalBefore = ((await before.json()) as { total_records: number }).total_records;
+    const report = await checkServer(kit.entryPoint, {
+      apiKey: kit.keys.write,
+      fetch: kit.fetch,
+      rate: 0,
+      write: true,
+    });
+    expect(failures(report)).toEqual([]);
+    const writes = report.checks.filter((check) => check.area === 'writes');
+    expect(writes.filter((check) => check.status === 'pass').map((check) => check.rule)).toEqual(
+      expect.arrayContaining([
+        'writes.create',
+        'writes.read-back',
+        'writes.round-trip',
+        'writes.delete',
+        'writes.helper',
+        'writes.idempotency-key',
+        'writes.background-processing',
+        'writes.cleanup',
+      ]),
+    );
+    const after = await kit.fetch(`${kit.entryPoint}people?per_page=1`, {
+      headers: { 'STD-API-Token': kit.keys.write },
+    });
+    expect(((await after.json()) as { total_records: number }).total_records).toBe(totalBefore);
+  });
+
+  it('with a read-only key, --write reports the refused writes as failures', async () => {
+    const report = await checkServer(kit.entryPoint, {
+      apiKey: kit.keys.read,
+      fetch: kit.fetch,
+      rate: 0,
+      write: true,
+      pagesPerCollection: 1,
+    });
+    const create = report.checks.find((check) => check.rule === 'writes.create');
+    expect(create).toMatchObject({ status: 'fail' });
+    expect(create?.message).toMatch(/answered 403/);
+  });
+
+  it('stops within --max-requests and says what it skipped', async () => {
+    const { fetch, methods } = recording(kit.fetch);
+    const report = await checkServer(kit.entryPoint, {
+      apiKey: kit.keys.write,
+      fetch,
+      rate: 0,
+      maxRequests: 10,
+    });
+    expect(methods.length).toBeLessThanOrEqual(10);
+    expect(
+      report.checks.some((check) => check.status === 'skip' && /budget of 10/.test(check.message)),
+    ).toBe(true);
+  });
+});
+
+describe('adis-check against the reference server as Action Network', () => {
+  it('recognises it, finds its key header from the 401, and has no failure', async () => {
+    const report = await checkServer(actionNetwork.entryPoint, {
+      apiKey: actionNetwork.keys.write,
+      fetch: actionNetwork.fetch,
+      rate: 0,
+      pagesPerCollection: 1,
+    });
+    expect(failures(report)).toEqual([]);
+    expect(report.detected).toMatchObject({
+      name: 'Action Network',
+      preset: 'actionNetwork',
+      connectOptions: { apiKeyHeader: 'OSDI-API-Token', curiePrefix: 'osdi' },
+    });
+    // Its documented departures are vendor differences, citing its docs.
+    const version = report.checks.find((check) => check.rule === 'entry-point.version');
+    expect(version).toMatchObject({ status: 'warn', spec: 'https://actionnetwork.org/docs/v2/' });
+    expect(version?.message).toMatch(/vendor difference \(Action Network\).*osdi_version/);
+    expect(report.checks.find((check) => check.rule === 'authentication.key-header')?.status).toBe(
+      'warn',
+    );
+  });
+});
