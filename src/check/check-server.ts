@@ -82,6 +82,7 @@ export async function checkServer(url: string, options: CheckOptions = {}): Prom
   const prober = new Prober({
     fetch: options.fetch,
     keyHeaders: keyHeaders(keyHeader),
+    keyOrigin: new URL(entryUrl).origin,
     rate: options.rate,
     maxRequests: options.maxRequests,
     timeoutMs: options.timeoutMs,

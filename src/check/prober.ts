@@ -14,8 +14,13 @@ import { requestedWait } from '../wire/retry-after.js';
 /** Options of a {@link Prober}. */
 export interface ProberOptions {
   fetch?: typeof globalThis.fetch;
-  /** Sent with every request unless it says `withKey: false`. */
+  /**
+   * Sent with every request to `keyOrigin` unless it says `withKey: false`; never to
+   * another origin (a link or a redirect elsewhere gets no key), as with the SDK.
+   */
   keyHeaders?: Record<string, string>;
+  /** The origin the key belongs to (the entry point's). Without it, no key is sent. */
+  keyOrigin?: string;
   /** Requests a second at most. Default 4. */
   rate?: number;
   /** Requests in all (retries after a 429 included). Default 500. */
@@ -131,7 +136,7 @@ export class Prober {
   async request(url: string, init: ProbeInit = {}): Promise<ProbeResponse> {
     const method = init.method ?? 'GET';
     for (let attempt = 1; ; attempt++) {
-      const answer = await this.#send(method, url, init);
+      const answer = await this.#follow(method, url, init);
       if (answer.status !== 429) return answer;
       const retryAfter = answer.headers.get('retry-after');
       this.rateLimited.push({ url, retryAfter });
@@ -140,6 +145,27 @@ export class Prober {
       const ms = wait.kind === 'wait' ? wait.ms : 1000 * attempt;
       if (ms > (this.#options.maxWaitMs ?? 30_000)) return answer;
       await this.#sleep(ms);
+    }
+  }
+
+  /**
+   * Sends, following redirects itself (at most {@link MAX_REDIRECTS}): `fetch` would
+   * carry the key header to whatever origin a redirect names.
+   */
+  async #follow(method: string, url: string, init: ProbeInit): Promise<ProbeResponse> {
+    let target = url;
+    for (let hop = 0; ; hop++) {
+      const answer = await this.#send(method, target, init);
+      const location = answer.headers.get('location');
+      const redirect = [301, 302, 303, 307, 308].includes(answer.status) && location !== null;
+      // Only reads are followed: a write that is redirected is reported as it came.
+      if (!redirect || hop >= MAX_REDIRECTS || !['GET', 'HEAD', 'OPTIONS'].includes(method))
+        return answer;
+      try {
+        target = new URL(location, target).href;
+      } catch {
+        return answer;
+      }
     }
   }
 
@@ -154,7 +180,9 @@ export class Prober {
     this.#options.onRequest?.(method, url);
     const headers: Record<string, string> = {
       Accept: 'application/hal+json, application/json;q=0.9, */*;q=0.1',
-      ...(init.withKey === false ? {} : this.keyHeaders),
+      ...(init.withKey === false || originOf(url) !== this.#options.keyOrigin
+        ? {}
+        : this.keyHeaders),
       ...init.headers,
     };
     let body: string | undefined;
@@ -172,9 +200,9 @@ export class Prober {
         headers,
         body,
         signal,
-        redirect: 'follow',
+        redirect: 'manual',
       });
-      const text = await response.text();
+      const { text, cut } = await readText(response, MAX_BODY_BYTES);
       for (const name of LIMIT_HEADERS) {
         const value = response.headers.get(name);
         if (value !== null) this.limitHeaders.set(name, value);
@@ -185,7 +213,9 @@ export class Prober {
         status: response.status,
         headers: response.headers,
         text,
-        ...parsed(text),
+        ...(cut
+          ? { jsonError: `the body is over ${MAX_BODY_BYTES / 1024 / 1024} MiB: not read` }
+          : parsed(text)),
         contentType: mediaType(response.headers),
       };
     } catch (error) {
@@ -217,6 +247,42 @@ export class Prober {
 }
 
 const LIMIT_HEADERS = ['x-ratelimit-limit', 'ratelimit-limit', 'ratelimit-policy'];
+
+/** Redirects followed for one request at most. */
+const MAX_REDIRECTS = 5;
+
+/** The most of a body read: a page of records is far less; a server sending more is cut off. */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body as text, up to `limit` bytes; `cut` when there was more (the rest is not read). */
+async function readText(
+  response: Response,
+  limit: number,
+): Promise<{ text: string; cut: boolean }> {
+  if (!response.body) return { text: '', cut: false };
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: text + decoder.decode(), cut: false };
+    length += value.byteLength;
+    if (length > limit) {
+      await reader.cancel();
+      return { text: '', cut: true };
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
 
 function mediaType(headers: Headers): string {
   return (headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
