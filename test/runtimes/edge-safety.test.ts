@@ -35,6 +35,9 @@ const entries = [
   { specifier: 'adis-sdk/helpers/browser', subpath: './helpers/browser', probe: 'recordSignature' },
   { specifier: 'adis-sdk/schema', subpath: './schema', probe: 'parseIdentifier' },
   { specifier: 'adis-sdk/webhooks', subpath: './webhooks', probe: 'webhookHandler' },
+  // The checker needs fetch alone: a Worker or a page may check a server too (the
+  // adis-check command around it is Node's).
+  { specifier: 'adis-sdk/check', subpath: './check', probe: 'checkServer' },
 ] as const;
 
 /** How a page bundler and wrangler (Cloudflare Workers) resolve packages. */
