@@ -23,12 +23,24 @@ module.exports = [
     limit: '3.9 kB',
   },
   {
+    // The same page with the offline queue (issue 35: a signature made offline is kept
+    // on the device and sent when the browser is back). The queue is opt-in, in a module
+    // of its own: the page above does not load it. Goal 6 kB.
+    name: 'signature page with the offline queue: { recordSignature, createSignupQueue }',
+    path: 'dist/helpers/index.js',
+    import: '{ recordSignature, createSignupQueue }',
+    gzip: true,
+    limit: '6 kB',
+  },
+  {
     // The prebuilt file for pages without a bundler (`adis-sdk/helpers/browser`,
     // docs/browser.md): the whole light entry in one module, all of which a page loads.
     name: 'no bundler: dist/browser/helpers.js, the whole file',
     path: 'dist/browser/helpers.js',
     gzip: true,
-    limit: '5.5 kB',
+    // 4.65 kB until issue 35, whose offline queue (createSignupQueue: IndexedDB, Web
+    // Locks, retries from the device) added 1.45 kB: one file to copy carries it all.
+    limit: '6.2 kB',
   },
   {
     // connectWith + one kind: only people's schemas. Goal 20 kB, out of reach with
@@ -71,7 +83,9 @@ module.exports = [
     // Network's date-times (2026-09-01 18:00:00 to ISO 8601), 0.1 kB of it; then 0.1 kB
     // more (49.56): an advocacy campaign's targets as a string or Action Network's array,
     // and fitsAsIs walking unions (without it such a record is always copied by zod).
-    limit: '49.6 kB',
+    // Issue 35: 1.17 kB (50.77), the offline queue of the light entry, which the main
+    // entry exports too.
+    limit: '50.9 kB',
   },
   {
     // Loaded on the first helper call (petition.recordSignature, client.signup, …).

@@ -70,6 +70,7 @@ export {
 export { Curies, HalDocument, type HalLink, Link, type TemplateVariables } from './hal/index.js';
 export { type CallHelperOptions, callHelper, type HelperCallOptions } from './helpers/call.js';
 export { helperHref } from './helpers/href.js';
+export type { QueuedCall } from './helpers/queue-store.js';
 export {
   personSignup,
   recordAttendance,
@@ -87,6 +88,14 @@ export {
   isPartialSuccess,
   type ProcessedHelperResult,
 } from './helpers/result.js';
+export {
+  createSignupQueue,
+  type QueueEvent,
+  type QueueFailureReason,
+  type QueueSubmitOutcome,
+  type SignupQueue,
+  type SignupQueueOptions,
+} from './helpers/signup-queue.js';
 export * from './http/index.js';
 export {
   BaseClient,

@@ -14,17 +14,25 @@
  *       data-helper-href="https://api.example.org/api/v1/petitions/…/record_signature_helper">
  * ```
  *
+ * A signature made offline is not lost: the widget keeps each call on the device
+ * (`createSignupQueue`, IndexedDB) before sending it, says "Saved: it will be sent when
+ * you are back online", and sends it when the browser is back (even after the page was
+ * closed and opened again). The form's `data-idempotency-keys-honoured="true"` says the
+ * server answers a repeated Idempotency-Key once (the reference server does): a call
+ * sent again after a lost answer then counts once.
+ *
  * Build: `npm run build:widget` (see build.ts) bundles this file with the light
  * `adis-sdk/helpers` entry into `dist/widget.js`, a classic script that also works when
  * the page is opened from a file.
  */
 import {
+  createSignupQueue,
   errorDescriptions,
-  type HelperCallOptions,
   isHTTPError,
   isNetworkError,
-  recordAttendance,
-  recordSignature,
+  type QueueEvent,
+  type QueueSubmitOutcome,
+  type SignupQueue,
 } from 'adis-sdk/helpers';
 
 /** What the form records: `signature` (a petition) or `attendance` (an event RSVP). */
@@ -131,75 +139,157 @@ export function errorMessage(error: unknown): string {
 }
 
 /**
- * Sends the form's answers to its helper. Resolves with what to show: success whenever
- * the helper accepted the record, even when some of its extra parts (tags, lists)
- * failed, since the signature or RSVP itself counted.
+ * What to tell the visitor about a submitted call: thanks, "saved", or what went wrong
+ * (and, where the browser keeps nothing, that it could not be saved for later).
  *
  * @example
  * ```ts
- * const outcome = await send(form);
+ * outcomeOf('signature', { state: 'queued', id: 'k' }).message; // 'Saved: it will be sent when you are back online.'
+ * ```
+ */
+export function outcomeOf(
+  mode: WidgetMode,
+  outcome: QueueSubmitOutcome,
+): WidgetOutcome & { queued?: boolean } {
+  if (outcome.state === 'sent') {
+    return {
+      ok: true,
+      message:
+        mode === 'signature'
+          ? 'Thank you! Your signature has been recorded.'
+          : "Thank you! You're on the list.",
+    };
+  }
+  if (outcome.state === 'queued') {
+    return { ok: true, queued: true, message: 'Saved: it will be sent when you are back online.' };
+  }
+  const kept =
+    outcome.reason === 'unsaved' && isNetworkError(outcome.error)
+      ? ' This browser cannot keep it to send later (private browsing, or storage turned off): please try again when you are back online.'
+      : '';
+  return { ok: false, message: `Sorry, that did not work: ${errorMessage(outcome.error)}${kept}` };
+}
+
+/**
+ * Sends the form's answers to its helper through the page's queue. Resolves with what
+ * to show: success whenever the helper accepted the record, even when some of its extra
+ * parts (tags, lists) failed, since the signature or RSVP itself counted; "saved" when
+ * the browser is offline or the server could not be reached, the call kept on the
+ * device to be sent later.
+ *
+ * @example
+ * ```ts
+ * const outcome = await send(form, queue);
  * if (!outcome.ok) console.warn(outcome.message);
  * ```
  */
 export async function send(
   form: HTMLFormElement,
-  options: HelperCallOptions = {},
-): Promise<WidgetOutcome> {
+  queue: SignupQueue,
+): Promise<WidgetOutcome & { queued?: boolean }> {
   const href = form.dataset.helperHref;
   if (!href) return { ok: false, message: 'This form has no data-helper-href.' };
   const fields = readFields(form);
   const person = personOf(fields);
-  try {
-    // No apiKey: the call is anonymous, as a public page's must be.
-    if (widgetMode(form) === 'signature') {
-      await recordSignature(href, { comments: present(fields.comments), person }, options);
-      return { ok: true, message: 'Thank you! Your signature has been recorded.' };
-    }
-    await recordAttendance(
-      href,
-      { status: 'accepted', comment: present(fields.comments), person },
-      options,
-    );
-    return { ok: true, message: "Thank you! You're on the list." };
-  } catch (error) {
-    return { ok: false, message: `Sorry, that did not work: ${errorMessage(error)}` };
-  }
+  const mode = widgetMode(form);
+  // No apiKey: the call is anonymous, as a public page's must be.
+  const outcome =
+    mode === 'signature'
+      ? await queue.submit(
+          href,
+          { comments: present(fields.comments), person },
+          { record: 'signature' },
+        )
+      : await queue.submit(
+          href,
+          { status: 'accepted', comment: present(fields.comments), person },
+          { record: 'attendance' },
+        );
+  return outcomeOf(mode, outcome);
 }
 
 /**
- * Wires one form: on submit, disables its button, sends, and writes the outcome into
- * the form's `[role=status]` region with the class `status--success` or
- * `status--error`.
+ * Wires one form: on submit, disables its button, sends through the page's queue, and
+ * writes the outcome into the form's `[role=status]` region with the class
+ * `status--success`, `status--queued` or `status--error`. Calls saved earlier are sent
+ * when the browser is back online; the `[data-queue-pending]` element says how many
+ * wait, and `[data-queue-notice]` says when this browser cannot keep any.
  *
  * @example
  * ```ts
  * attach(document.querySelector<HTMLFormElement>('form[data-helper-href]')!);
  * ```
  */
-export function attach(form: HTMLFormElement): void {
+export function attach(form: HTMLFormElement): SignupQueue {
   const status = form.querySelector<HTMLElement>('[role="status"]');
+  const pending = form.querySelector<HTMLElement>('[data-queue-pending]');
+  const notice = form.querySelector<HTMLElement>('[data-queue-notice]');
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"], button:not([type])');
+  widgetMode(form); // a page author's mistake shows at once
+  const queue = createSignupQueue({
+    idempotencyKeysHonoured: form.dataset.idempotencyKeysHonoured === 'true',
+  });
+  // Calls met while a submit is in flight: their outcome is the submit handler's to show.
+  // (Registered first, so that it sees each event before the listener that shows it.)
+  const submitting = new Set<string>();
+  let inFlight = false;
+  queue.on((event) => {
+    if (inFlight && event.type !== 'pending') submitting.add(event.call.id);
+  });
+  queue.on((event: QueueEvent) => {
+    if (event.type === 'pending' && pending) {
+      pending.hidden = event.count === 0;
+      pending.textContent =
+        event.count === 1
+          ? '1 saved entry waiting to be sent.'
+          : `${event.count} saved entries waiting to be sent.`;
+    } else if (event.type === 'sent' && !submitting.has(event.call.id)) {
+      show(status, 'status--success', 'Your saved entry has been sent. Thank you!');
+    } else if (event.type === 'failed' && !submitting.has(event.call.id)) {
+      show(
+        status,
+        'status--error',
+        `Sorry, your saved entry was not accepted: ${errorMessage(event.error)}`,
+      );
+    }
+  });
+  void queue.ready.then(({ persistent }) => {
+    if (notice && !persistent) {
+      notice.hidden = false;
+      notice.textContent =
+        'This browser will not keep entries made offline: send them when you are online.';
+    }
+  });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (button?.disabled) return; // one request at a time
     if (button) button.disabled = true;
     form.setAttribute('aria-busy', 'true');
     show(status, 'status--sending', 'Sending…');
-    void send(form)
+    inFlight = true;
+    void send(form, queue)
       .then((outcome) => {
-        show(status, outcome.ok ? 'status--success' : 'status--error', outcome.message);
+        show(
+          status,
+          outcome.ok ? (outcome.queued ? 'status--queued' : 'status--success') : 'status--error',
+          outcome.message,
+        );
         if (outcome.ok) form.reset();
       })
       .finally(() => {
+        // Later events of these calls (a saved one sent after all) are the listener's to show.
+        inFlight = false;
+        submitting.clear();
         if (button) button.disabled = false;
         form.removeAttribute('aria-busy');
       });
   });
+  return queue;
 }
 
 function show(status: HTMLElement | null, className: string, message: string): void {
   if (!status) return;
-  status.classList.remove('status--sending', 'status--success', 'status--error');
+  status.classList.remove('status--sending', 'status--success', 'status--queued', 'status--error');
   status.classList.add(className);
   status.textContent = message;
 }

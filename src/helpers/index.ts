@@ -68,6 +68,7 @@ export type { Signature } from '../schema/kinds/signature.js';
 export type { Submission } from '../schema/kinds/submission.js';
 export { type CallHelperOptions, callHelper, type HelperCallOptions } from './call.js';
 export { helperHref } from './href.js';
+export type { QueuedCall } from './queue-store.js';
 export {
   personSignup,
   recordAttendance,
@@ -85,3 +86,11 @@ export {
   isPartialSuccess,
   type ProcessedHelperResult,
 } from './result.js';
+export {
+  createSignupQueue,
+  type QueueEvent,
+  type QueueFailureReason,
+  type QueueSubmitOutcome,
+  type SignupQueue,
+  type SignupQueueOptions,
+} from './signup-queue.js';

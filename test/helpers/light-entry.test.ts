@@ -4,9 +4,12 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 // The light entry's promise: a page that records a signature carries no zod, ky or
-// uri-template, and stays well under the widget budget of 6 kB (minified, gzip).
+// uri-template, and stays well under the widget budget of 6 kB (minified, gzip), also
+// with the offline queue. Every export at once (every helper, the queue, every error
+// class) is allowed 6.5 kB: since issue 35's queue (1.4 kB) no page needs them all.
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const BUDGET = 6000;
+const EVERY_EXPORT_BUDGET = 6500;
 
 async function bundle(contents: string) {
   const result = await build({
@@ -32,9 +35,18 @@ describe('the light entry src/helpers/index.ts', () => {
     expect(page.gzip).toBeLessThan(BUDGET);
   });
 
+  it('bundles a signature page with the offline queue under 6 kB gzip', async () => {
+    const page = await bundle(
+      "import { createSignupQueue } from './src/helpers/index.js';\n" +
+        "createSignupQueue().submit(location.href, { person: {} }, { record: 'signature' }).then(console.log);\n",
+    );
+    expect(page.inputs.filter((input) => input.includes('node_modules'))).toEqual([]);
+    expect(page.gzip).toBeLessThan(BUDGET);
+  });
+
   it('stays under budget with every export used', async () => {
     const all = await bundle("export * from './src/helpers/index.js';\n");
     expect(all.inputs.filter((input) => /node_modules|zod|resources\//.test(input))).toEqual([]);
-    expect(all.gzip).toBeLessThan(BUDGET);
+    expect(all.gzip).toBeLessThan(EVERY_EXPORT_BUDGET);
   });
 });

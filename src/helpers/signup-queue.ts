@@ -1,0 +1,293 @@
+/**
+ * A signup that survives a dropped connection: helper calls written to the device
+ * (IndexedDB) with their Idempotency-Key before they are sent, sent at once when the
+ * browser is online, and otherwise when it comes back (`online`, the next page load, the
+ * page shown again), with backoff and the server's Retry-After. A call leaves the queue
+ * only when the server answered: a success, or a refusal that sending again cannot fix,
+ * each told to the page. One tab sends at a time (Web Locks), so two tabs open when the
+ * connection returns send each call once; and every attempt carries the call's key, so
+ * a server that honours keys acts once even when an answer was lost. On a server that
+ * does not, a call whose answer was lost is sent again: at least once.
+ *
+ * Opt-in, in a module of its own: a page that does not use it does not load it.
+ */
+import type { HTTPError } from '../errors/http-error.js';
+import { newIdempotencyKey } from '../http/idempotency-key.js';
+import { callHelper, type HelperCallOptions } from './call.js';
+import { openQueueStore, type QueuedCall, type QueueStore } from './queue-store.js';
+import type { HelperResult } from './result.js';
+
+export type { QueuedCall } from './queue-store.js';
+
+/** Options of {@link createSignupQueue}: those of a helper call, and the queue's limits. */
+export interface SignupQueueOptions
+  extends Omit<HelperCallOptions, 'idempotencyKey' | 'signal' | 'background'> {
+  /** The database's name (and the lock's): one queue per name. Default `adis-signup-queue`. */
+  name?: string;
+  /**
+   * Calls kept at most. A call past it is sent directly and not kept: if it fails, the
+   * page is told (`failed`, reason `full`). Default 50.
+   */
+  maxEntries?: number;
+  /**
+   * How long a call is kept, ms. An older one is removed at the next attempt and the
+   * page told (`failed`, reason `expired`): a signature weeks late may be unwelcome.
+   * Default 7 days.
+   */
+  maxAgeMs?: number;
+  /** The IndexedDB to keep calls in; `null` to keep none. Default `globalThis.indexedDB`. */
+  indexedDB?: IDBFactory | null;
+  /** The lock manager that keeps two tabs from sending at once; `null` for none. Default `navigator.locks`. */
+  locks?: LockManager | null;
+}
+
+/** Why a call left the queue unsent. */
+export type QueueFailureReason =
+  /** The server refused it (a 4xx that sending again cannot fix). */
+  | 'refused'
+  /** It was older than `maxAgeMs`. */
+  | 'expired'
+  /** The queue was full, so it was sent directly, and that failed. */
+  | 'full'
+  /** The device keeps nothing (no IndexedDB), so it was sent directly, and that failed. */
+  | 'unsaved';
+
+/** What the queue tells the page. */
+export type QueueEvent =
+  | { type: 'queued'; call: QueuedCall; error?: unknown }
+  | {
+      type: 'sent';
+      call: QueuedCall;
+      result: HelperResult<Record<string, unknown>, Record<string, unknown>>;
+    }
+  | { type: 'failed'; call: QueuedCall; error: unknown; reason: QueueFailureReason }
+  | { type: 'pending'; count: number };
+
+/** What became of a submitted call, as far as this tab knows when `submit` resolves. */
+export type QueueSubmitOutcome =
+  | { state: 'sent'; result?: HelperResult<Record<string, unknown>, Record<string, unknown>> }
+  | { state: 'queued'; id: string; error?: unknown }
+  | { state: 'failed'; error: unknown; reason: QueueFailureReason };
+
+/** A queue of helper calls on this device. Made by {@link createSignupQueue}. */
+export interface SignupQueue {
+  /** Resolves once the queue knows whether the device keeps calls (`persistent`), and why not. */
+  readonly ready: Promise<{ persistent: boolean; reason?: string }>;
+  /** Saves the call, then sends it (and any other due): see {@link QueueSubmitOutcome}. */
+  submit(href: string, body: object, options?: { record?: string }): Promise<QueueSubmitOutcome>;
+  /** Calls waiting on this device (every tab's). */
+  pending(): Promise<number>;
+  /** Sends the calls that are due now. */
+  flush(): Promise<void>;
+  /** Listens to the queue's events; returns the function that stops listening. */
+  on(listener: (event: QueueEvent) => void): () => void;
+  /** Stops listening to the browser (online, visibility) and the timer; kept calls stay. */
+  close(): void;
+}
+
+const DAY = 86_400_000;
+/** The longest wait between two attempts of a call, ms. */
+const LONGEST_WAIT = 300_000;
+
+/**
+ * Makes a queue of helper calls on this device, and sends what an earlier page left
+ * in it. Without IndexedDB (a private mode, storage blocked) it keeps nothing and says
+ * so (`ready` resolves `persistent: false`): calls are then sent directly, and a failure
+ * is the page's to show.
+ *
+ * @example
+ * ```ts
+ * import { createSignupQueue } from 'adis-sdk/helpers';
+ *
+ * const queue = createSignupQueue({ idempotencyKeysHonoured: true });
+ * queue.on((event) => {
+ *   if (event.type === 'pending') badge.textContent = `${event.count} waiting`;
+ *   if (event.type === 'sent') status.textContent = 'Your saved signature has been sent.';
+ * });
+ * const outcome = await queue.submit(helperHref, { person }, { record: 'signature' });
+ * if (outcome.state === 'queued') status.textContent = 'Saved: it will be sent when you are back online.';
+ * ```
+ */
+export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue {
+  const {
+    name = 'adis-signup-queue',
+    maxEntries = 50,
+    maxAgeMs = 7 * DAY,
+    indexedDB: factory = globalThis.indexedDB,
+    locks = (globalThis.navigator as Navigator | undefined)?.locks,
+    ...callOptions
+  } = options;
+  const listeners = new Set<(event: QueueEvent) => void>();
+  const emit = (event: QueueEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  // What this tab's attempts made of each call, for `submit` to answer with.
+  const outcomes = new Map<string, QueueSubmitOutcome>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let tail: Promise<unknown> = Promise.resolve();
+  const opened: Promise<QueueStore | Error> = factory
+    ? openQueueStore(factory, name).catch((error: unknown) =>
+        error instanceof Error ? error : new Error(String(error)),
+      )
+    : Promise.resolve(new Error('IndexedDB is not available here'));
+  const storeOrNone = async () => {
+    const store = await opened;
+    return store instanceof Error ? undefined : store;
+  };
+  const ready = opened.then((store) =>
+    store instanceof Error ? { persistent: false, reason: store.message } : { persistent: true },
+  );
+
+  const send = (call: QueuedCall) =>
+    callHelper<Record<string, unknown>, Record<string, unknown>>(call.href, call.body, {
+      ...callOptions,
+      record: call.record,
+      idempotencyKey: call.id,
+    });
+
+  /** One attempt of a kept call; it stays kept unless the server answered for good. */
+  const attempt = async (store: QueueStore, call: QueuedCall) => {
+    call.attempts++;
+    try {
+      const result = await send(call);
+      await store.delete(call.id);
+      outcomes.set(call.id, { state: 'sent', result });
+      emit({ type: 'sent', call, result });
+    } catch (error) {
+      const wait = retryWait(error, call.attempts);
+      if (wait === undefined) {
+        await store.delete(call.id);
+        outcomes.set(call.id, { state: 'failed', error, reason: 'refused' });
+        emit({ type: 'failed', call, error, reason: 'refused' });
+      } else {
+        call.notBefore = Date.now() + wait;
+        await store.put(call);
+        outcomes.set(call.id, { state: 'queued', id: call.id, error });
+        emit({ type: 'queued', call, error });
+      }
+    }
+  };
+
+  /** Sends the due calls; inside the lock, so that one tab sends at a time. */
+  const flushNow = async (force: boolean) => {
+    const store = await storeOrNone();
+    if (!store) return;
+    const calls = (await store.all()).sort((a, b) => a.createdAt - b.createdAt);
+    for (const call of calls) {
+      if (Date.now() - call.createdAt > maxAgeMs) {
+        await store.delete(call.id);
+        emit({
+          type: 'failed',
+          call,
+          error: new Error('kept longer than maxAgeMs'),
+          reason: 'expired',
+        });
+      } else if (online() && (force || call.notBefore <= Date.now())) {
+        await attempt(store, call);
+      }
+    }
+    const left = await store.all();
+    emit({ type: 'pending', count: left.length });
+    clearTimeout(timer);
+    const next = Math.min(...left.map((call) => call.notBefore));
+    if (Number.isFinite(next))
+      timer = setTimeout(() => void flush(false), Math.max(0, next - Date.now()));
+  };
+
+  const flush = (force: boolean): Promise<void> => {
+    const run = () => flushNow(force);
+    const done = tail.then(async () => {
+      if (locks) await locks.request(`${name}:send`, run);
+      else await run();
+    });
+    tail = done.catch(() => undefined);
+    return done;
+  };
+
+  const onOnline = () => void flush(true);
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') void flush(false);
+  };
+  globalThis.addEventListener?.('online', onOnline);
+  if (typeof document !== 'undefined') document.addEventListener('visibilitychange', onVisible);
+  void flush(false);
+
+  return {
+    ready,
+    async submit(href, body, submitOptions = {}) {
+      const call: QueuedCall = {
+        id: newIdempotencyKey(),
+        href,
+        body,
+        ...(submitOptions.record === undefined ? {} : { record: submitOptions.record }),
+        createdAt: Date.now(),
+        attempts: 0,
+        notBefore: 0,
+      };
+      const store = await storeOrNone();
+      const full = store ? (await store.all()).length >= maxEntries : false;
+      if (!store || full) {
+        // Nothing can keep it: sent directly, and a failure is the page's to show.
+        try {
+          const result = await send(call);
+          emit({ type: 'sent', call, result });
+          return { state: 'sent', result };
+        } catch (error) {
+          // A refusal is a refusal; anything else could have been kept, had there been room.
+          const reason = retryWait(error, 1) === undefined ? 'refused' : store ? 'full' : 'unsaved';
+          emit({ type: 'failed', call, error, reason });
+          return { state: 'failed', error, reason };
+        }
+      }
+      // On the device before it is sent: a page closed mid-call loses nothing.
+      await store.put(call);
+      await flush(false);
+      const outcome = outcomes.get(call.id);
+      outcomes.delete(call.id);
+      if (outcome) return outcome;
+      // Not attempted here: offline (kept), or already sent by another tab (gone).
+      const kept = (await store.all()).some((waiting) => waiting.id === call.id);
+      if (kept) emit({ type: 'queued', call });
+      return kept ? { state: 'queued', id: call.id } : { state: 'sent' };
+    },
+    async pending() {
+      const store = await storeOrNone();
+      return store ? (await store.all()).length : 0;
+    },
+    flush: () => flush(false),
+    on(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      clearTimeout(timer);
+      globalThis.removeEventListener?.('online', onOnline);
+      if (typeof document !== 'undefined')
+        document.removeEventListener('visibilitychange', onVisible);
+    },
+  };
+}
+
+/** Whether the browser thinks it is online (anywhere without `navigator.onLine`: yes). */
+function online(): boolean {
+  return (globalThis.navigator as Navigator | undefined)?.onLine !== false;
+}
+
+/**
+ * How long to wait before sending a failed call again, or undefined when sending it
+ * again cannot help (a 4xx other than 408, 429 and a 409 with Retry-After; an answer
+ * that is not JSON; a link that is no URL). No answer at all (offline, a timeout) and
+ * a 5xx are waited out with backoff, a Retry-After as the server asks.
+ */
+function retryWait(error: unknown, attempts: number): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  const backoff = Math.min(LONGEST_WAIT, 2000 * 2 ** (attempts - 1)) * (0.5 + Math.random() / 2);
+  if (code === 'NETWORK' || code === 'TIMEOUT') return backoff;
+  if (code !== 'HTTP_ERROR') return undefined;
+  const { status, headers } = error as HTTPError;
+  const retryAfter = Number(headers?.get('retry-after') ?? Number.NaN);
+  if (status === 408 || status === 429 || status >= 500 || (status === 409 && retryAfter >= 0)) {
+    return retryAfter >= 0 ? Math.min(LONGEST_WAIT, retryAfter * 1000) : backoff;
+  }
+  return undefined;
+}
