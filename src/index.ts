@@ -90,8 +90,10 @@ export {
 } from './helpers/result.js';
 export {
   createSignupQueue,
+  type IndexedDBFactory,
   type QueueEvent,
   type QueueFailureReason,
+  type QueueLocks,
   type QueueSubmitOutcome,
   type SignupQueue,
   type SignupQueueOptions,

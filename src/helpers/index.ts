@@ -88,8 +88,10 @@ export {
 } from './result.js';
 export {
   createSignupQueue,
+  type IndexedDBFactory,
   type QueueEvent,
   type QueueFailureReason,
+  type QueueLocks,
   type QueueSubmitOutcome,
   type SignupQueue,
   type SignupQueueOptions,

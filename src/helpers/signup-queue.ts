@@ -36,9 +36,22 @@ export interface SignupQueueOptions
    */
   maxAgeMs?: number;
   /** The IndexedDB to keep calls in; `null` to keep none. Default `globalThis.indexedDB`. */
-  indexedDB?: IDBFactory | null;
+  indexedDB?: IndexedDBFactory | null;
   /** The lock manager that keeps two tabs from sending at once; `null` for none. Default `navigator.locks`. */
-  locks?: LockManager | null;
+  locks?: QueueLocks | null;
+}
+
+// The two below are typed by their shape, not as the DOM's IDBFactory and LockManager:
+// runtimes whose types have no DOM (Deno, Workers) compile against this entry too.
+
+/** What the queue takes as IndexedDB: a browser's `indexedDB`. */
+export interface IndexedDBFactory {
+  open(name: string, version?: number): object;
+}
+
+/** What the queue takes as a lock manager: a browser's `navigator.locks`. */
+export interface QueueLocks {
+  request(name: string, callback: () => Promise<void>): Promise<unknown>;
 }
 
 /** Why a call left the queue unsent. */
@@ -113,8 +126,8 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
     name = 'adis-signup-queue',
     maxEntries = 50,
     maxAgeMs = 7 * DAY,
-    indexedDB: factory = globalThis.indexedDB,
-    locks = (globalThis.navigator as Navigator | undefined)?.locks,
+    indexedDB: factory = globalThis.indexedDB as IndexedDBFactory | undefined,
+    locks = (globalThis.navigator as { locks?: QueueLocks } | undefined)?.locks,
     ...callOptions
   } = options;
   const listeners = new Set<(event: QueueEvent) => void>();
@@ -126,7 +139,7 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
   let timer: ReturnType<typeof setTimeout> | undefined;
   let tail: Promise<unknown> = Promise.resolve();
   const opened: Promise<QueueStore | Error> = factory
-    ? openQueueStore(factory, name).catch((error: unknown) =>
+    ? openQueueStore(factory as IDBFactory, name).catch((error: unknown) =>
         error instanceof Error ? error : new Error(String(error)),
       )
     : Promise.resolve(new Error('IndexedDB is not available here'));
@@ -270,7 +283,7 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
 
 /** Whether the browser thinks it is online (anywhere without `navigator.onLine`: yes). */
 function online(): boolean {
-  return (globalThis.navigator as Navigator | undefined)?.onLine !== false;
+  return (globalThis.navigator as { onLine?: boolean } | undefined)?.onLine !== false;
 }
 
 /**
