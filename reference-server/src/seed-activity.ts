@@ -135,25 +135,29 @@ export function seedActivity(
 }
 
 /**
- * One line describing what {@link seedActivity} created, for start-up output.
+ * One line describing what {@link seedActivity} (or a preset's seed) wrote, for
+ * start-up output: records made by kind, and counts of other writes by their phrase.
  *
  * @example
  * ```ts
- * describeActivity({ organization: 2, share_page: 1, canvass: 3 });
- * // '2 organizations, 1 share page, 3 canvasses'
+ * describeActivity({ organization: 2, share_page: 1, canvass: 3, person: 2 });
+ * // '2 organizations, 1 share page, 3 canvasses, 2 people'
  * ```
  */
-export function describeActivity(counts: ActivityCounts): string {
-  const plurals: Record<string, string> = {
-    outreach: 'outreaches',
-    query: 'queries',
-    canvass: 'canvasses',
-  };
+export function describeActivity(counts: Readonly<Record<string, number>>): string {
   return Object.entries(counts)
     .filter(([, count]) => count > 0)
-    .map(([kind, count]) => {
-      const name = count === 1 ? kind : (plurals[kind] ?? `${kind}s`);
-      return `${count} ${name.replaceAll('_', ' ')}`;
+    .map(([name, count]) => {
+      const [one, many] = COUNTED[name] ?? [name, PLURALS.get(name) ?? `${name}s`];
+      return `${count} ${(count === 1 ? one : many).replaceAll('_', ' ')}`;
     })
     .join(', ');
 }
+
+/** The plural of each kind's name, from the kinds themselves (a person, 2 people). */
+const PLURALS = new Map<string, string>(ALL_KINDS.map((kind) => [kind.singular, kind.plural]));
+
+/** Counts of something other than records made, and how the start-up line names them. */
+const COUNTED: Readonly<Record<string, readonly [one: string, many: string]>> = {
+  people_given_custom_fields: ['person given custom fields', 'people given custom fields'],
+};

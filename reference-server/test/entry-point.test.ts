@@ -157,6 +157,22 @@ describe('headers and generic errors', () => {
     expect((await h.call('GET', '/api/v1/people/person_signup_helper')).status).toBe(405);
   });
 
+  it('a method a record does not take: 405 with Allow for a record that exists, 404 for one that does not', async () => {
+    const h = harness();
+    const person = await h.json('POST', '/api/v1/people', {
+      body: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
+    });
+    const id = String(person.body.identifiers[0]).split(':')[1];
+    const exists = await h.call('POST', `/api/v1/people/${id}`);
+    expect(exists.status).toBe(405);
+    expect(exists.headers.get('allow')).toBe('GET, PUT, PATCH, DELETE');
+    // Its GET is a 404, so is its POST: no Allow naming a GET that would not be found.
+    const missing = await h.json('POST', '/api/v1/people/no-such-person');
+    expect(missing.status).toBe(404);
+    expect(missing.res.headers.get('allow')).toBeNull();
+    expect(errorOf(missing.body)[0]?.error_code).toBe('NOT_FOUND');
+  });
+
   it('an unexpected exception is a 500 std:error with a logged reference_code', async () => {
     const logs: string[] = [];
     const h = harness({ logError: (line) => logs.push(line) });

@@ -214,6 +214,9 @@ describe('campaigns', () => {
     });
     expect(counts).toMatchObject({ event_campaign: 2, event: 5, campaign: 2, unique_id_list: 1 });
     expect(counts.attendance).toBeGreaterThan(0);
+    // The people given custom fields were updated, not made: counted apart from records.
+    expect(counts.people_given_custom_fields).toBeGreaterThan(0);
+    expect(counts).not.toHaveProperty('person');
     const app = createApp({ storage, preset: ACTION_NETWORK_PRESET, keyRateLimit: false });
     const get = async (path: string, method = 'GET') => {
       const res = await app.fetch(

@@ -5,7 +5,12 @@ import { KindRegistry } from '../src/domain/kinds.js';
 import { RecordService, referencesOf } from '../src/domain/records/index.js';
 import { createApp } from '../src/http/app.js';
 import { seedPeople } from '../src/seed.js';
-import { ACTIVITY_KINDS, type ActivityCounts, seedActivity } from '../src/seed-activity.js';
+import {
+  ACTIVITY_KINDS,
+  type ActivityCounts,
+  describeActivity,
+  seedActivity,
+} from '../src/seed-activity.js';
 import { openStorage, type SqliteStorage } from '../src/storage/sqlite.js';
 import type { JsonObject, StoredRecord, Tenant } from '../src/storage/storage.js';
 
@@ -430,4 +435,19 @@ describe('seedActivity with few or no people', () => {
       }
     },
   );
+});
+
+describe('describeActivity, the start-up line', () => {
+  it('names each kind by its own plural, and counts that are not records made by their phrase', () => {
+    expect(
+      describeActivity({ person: 2, canvass: 3, query: 1, event_campaign: 4, signature: 0 }),
+    ).toBe('2 people, 3 canvasses, 1 query, 4 event campaigns');
+    // Action Network's seed gives existing people custom fields: updated, not "persons" made.
+    expect(describeActivity({ campaign: 1, people_given_custom_fields: 20 })).toBe(
+      '1 campaign, 20 people given custom fields',
+    );
+    expect(describeActivity({ people_given_custom_fields: 1 })).toBe(
+      '1 person given custom fields',
+    );
+  });
 });

@@ -282,7 +282,15 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   // The spec's PUT is already a partial update; PATCH is accepted as a synonym.
   app.patch(recordPath, (c) => update(c, writableFlat(c)));
   app.delete(recordPath, (c) => remove(c, writableFlat(c)));
-  app.all(recordPath, methodNotAllowed(['GET', 'PUT', 'PATCH', 'DELETE']));
+  // A method a record does not take: 405 with Allow for a record that exists, and 404,
+  // as its GET answers, for one that does not. (Action Network's people/person_signup_helper,
+  // a path some clients POST to, was a 405 whose Allow named GET, where a GET is a 404.)
+  const recordMethods = methodNotAllowed(['GET', 'PUT', 'PATCH', 'DELETE']);
+  app.all(recordPath, async (c) => {
+    const { kind, id } = flat(c);
+    await records.get(c.get('auth').tenant, kind, id);
+    return recordMethods(c);
+  });
 
   // A preset's nested addresses: the same record, the same answers (its self link is
   // its own address, see Urls.recordAt); 404 unless the record belongs to that parent.

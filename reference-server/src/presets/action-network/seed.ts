@@ -34,9 +34,17 @@ export interface ActionNetworkSeedOptions {
   registry: KindRegistry;
 }
 
-/** Records written by {@link seedActionNetwork}, by kind; `person` counts people given custom fields. */
+/**
+ * Records made by {@link seedActionNetwork}, by kind, and the people it gave custom
+ * fields (updated, not made: the start-up line says so).
+ */
 export type ActionNetworkSeedCounts = Record<
-  'event_campaign' | 'event' | 'attendance' | 'campaign' | 'unique_id_list' | 'person',
+  | 'event_campaign'
+  | 'event'
+  | 'attendance'
+  | 'campaign'
+  | 'unique_id_list'
+  | 'people_given_custom_fields',
   number
 >;
 
@@ -179,7 +187,7 @@ export function seedActionNetwork(
     attendance: 0,
     campaign: 0,
     unique_id_list: 0,
-    person: 0,
+    people_given_custom_fields: 0,
   };
   const [campaignKind, eventKind, attendanceKind, personKind, campaignPageKind, listKind] = [
     'event_campaign',
@@ -248,7 +256,7 @@ export function seedActionNetwork(
       await records.update(tenant, personKind, person.id, personKind.parse({ custom_fields }), {
         now,
       });
-      counts.person++;
+      counts.people_given_custom_fields++;
     }
 
     if (rsvps.size > 0) {
