@@ -46,11 +46,13 @@ export interface SignupQueueOptions
 
 /** What the queue takes as IndexedDB: a browser's `indexedDB`. */
 export interface IndexedDBFactory {
+  /** Opens a database, as `indexedDB.open` does (an `IDBOpenDBRequest`). */
   open(name: string, version?: number): object;
 }
 
 /** What the queue takes as a lock manager: a browser's `navigator.locks`. */
 export interface QueueLocks {
+  /** Runs `callback` holding the lock `name`, as `navigator.locks.request` does. */
   request(name: string, callback: () => Promise<void>): Promise<unknown>;
 }
 
