@@ -5,9 +5,10 @@
  */
 import { isAdisError } from '../errors/type-guards.js';
 import { isJsonObject } from '../hal/link.js';
+import { entryPointVersion } from '../schema/entry-point.js';
 import { DEFAULT_API_KEY_HEADER } from '../wire/api-key-header.js';
 import { type CheckContext, createContext } from './context.js';
-import { detectServer } from './known-servers.js';
+import { detectServer, withDepartures } from './known-servers.js';
 import { Prober, RequestBudgetError } from './prober.js';
 import { type CheckArea, type CheckReport, countChecks } from './report.js';
 import { checkAuthentication } from './rules/authentication.js';
@@ -131,8 +132,6 @@ export async function checkServer(url: string, options: CheckOptions = {}): Prom
       context.detected ??= found.server;
       evidence = found.evidence;
     }
-    // Checks added before the server was recognised get its departures applied now.
-    applyDepartures(context);
     const pages = Math.max(1, options.pagesPerCollection ?? 2);
     await runSteps(context, [
       ['entry point', () => checkCurieDocs(context)],
@@ -147,6 +146,7 @@ export async function checkServer(url: string, options: CheckOptions = {}): Prom
   }
   summarise(context);
   const detected = context.detected;
+  const checks = withDepartures(context.checks, detected);
   return {
     server: {
       url: entryUrl,
@@ -163,8 +163,8 @@ export async function checkServer(url: string, options: CheckOptions = {}): Prom
           docs: detected.docs,
         }
       : null,
-    checks: context.checks,
-    counts: countChecks(context.checks),
+    checks,
+    counts: countChecks(checks),
     requests: {
       sent: prober.sent,
       rateLimited: prober.rateLimited.length,
@@ -215,18 +215,6 @@ async function runSteps(
   }
 }
 
-function applyDepartures(context: CheckContext): void {
-  const detected = context.detected;
-  if (!detected) return;
-  const checks = context.checks.splice(0);
-  for (const check of checks) {
-    context.add(check.area, check.rule, check.status, check.message, {
-      ...(check.spec ? { spec: check.spec } : {}),
-      ...(check.url ? { url: check.url } : {}),
-    });
-  }
-}
-
 function serverFields(context: CheckContext): {
   vendor?: string;
   product?: string;
@@ -235,11 +223,10 @@ function serverFields(context: CheckContext): {
 } {
   const body = context.entry?.body ?? {};
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  const versionKey = Object.keys(body).find((key) => /^[a-z]+_version$/.test(key));
   const fields = {
     vendor: text(body.vendor_name),
     product: text(body.product_name),
-    version: text(body.std_version) ?? (versionKey ? text(body[versionKey]) : undefined),
+    version: entryPointVersion(body, context.prefix),
     namespace: text(body.namespace),
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));

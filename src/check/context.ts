@@ -1,8 +1,8 @@
 /**
  * What the checks of one run share: the prober, the entry point once read, the
  * collections it links, a sample record of each, the server recognised, and the list
- * the checks add to. A known server's documented departures are turned from `fail`
- * into `warn` here, in one place ({@link CheckContext.add}).
+ * the checks add to. (A known server's documented departures are applied to that list
+ * once, when the report is made: known-servers.ts.)
  */
 import type { HalDocument, Link } from '../hal/document.js';
 import type { AnyKind } from '../schema/kind.js';
@@ -22,6 +22,15 @@ export interface LinkedCollection {
   vendorKind: boolean;
 }
 
+/** An answer as the run's summaries see it. */
+export interface AnswerSummary {
+  url: string;
+  status: number;
+  contentType: string;
+  /** Whether its body was JSON. */
+  json: boolean;
+}
+
 /** The checks' shared state of one run. */
 export interface CheckContext {
   readonly prober: Prober;
@@ -37,10 +46,10 @@ export interface CheckContext {
   readonly collections: LinkedCollection[];
   /** The first record read of each collection, by plural. */
   readonly samples: Map<string, HalDocument>;
-  /** Every answer read, for the content-type summary. */
-  readonly answers: ProbeResponse[];
+  /** What the content-type summary needs of every answer read (not their bodies). */
+  readonly answers: AnswerSummary[];
   readonly checks: Check[];
-  /** Adds a check (a documented departure of the detected server becomes a warn). */
+  /** Adds a check. */
   add(
     area: CheckArea,
     rule: string,
@@ -73,23 +82,12 @@ export function createContext(
     answers: [],
     checks: [],
     add(area, rule, status, message, extra = {}) {
-      const departure = context.detected?.departures[rule];
-      if (status === 'fail' && departure !== undefined && context.detected) {
-        context.checks.push({
-          area,
-          rule,
-          status: 'warn',
-          message: `vendor difference (${context.detected.name}): ${message}; its docs: ${departure}`,
-          spec: context.detected.docs,
-          ...(extra.url ? { url: extra.url } : {}),
-        });
-        return;
-      }
       context.checks.push({ area, rule, status, message, ...extra });
     },
     async request(url, init) {
       const answer = await prober.request(url, init);
-      context.answers.push(answer);
+      const { status, contentType } = answer;
+      context.answers.push({ url, status, contentType, json: answer.json !== undefined });
       return answer;
     },
   };

@@ -3,7 +3,7 @@
  * that work against it, and the departures from the specification its own docs
  * describe, which the report then gives as vendor differences (`warn`), not failures.
  */
-import type { DetectedServer } from './report.js';
+import type { Check, DetectedServer } from './report.js';
 
 /** What the checker has seen when it tries to recognise a server. */
 export interface ServerSigns {
@@ -71,6 +71,28 @@ export function detectServer(
     if (evidence !== undefined) return { server, evidence };
   }
   return undefined;
+}
+
+/**
+ * `checks` as `server` documents itself: a failure of a rule its docs describe as its
+ * way becomes a warn that says so and cites those docs.
+ *
+ * @example
+ * ```ts
+ * withDepartures(checks, ACTION_NETWORK); // entry-point.version: fail -> warn, "vendor difference (Action Network)"
+ * ```
+ */
+export function withDepartures(checks: readonly Check[], server: KnownServer | undefined): Check[] {
+  return checks.map((check) => {
+    const departure = server?.departures[check.rule];
+    if (!server || departure === undefined || check.status !== 'fail') return check;
+    return {
+      ...check,
+      status: 'warn',
+      message: `vendor difference (${server.name}): ${check.message}; its docs: ${departure}`,
+      spec: server.docs,
+    };
+  });
 }
 
 function hostOf(url: string): string {

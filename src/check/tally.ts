@@ -64,8 +64,7 @@ export class Tally {
   /** Adds one check a rule to `context`; `what` says what the passes were. */
   addTo(context: CheckContext, what: (rule: string, passed: readonly string[]) => string): void {
     for (const [rule, finding] of this.#rules) {
-      // Problems of a known server's documented departures become warns in context.add;
-      // so each failing rule is added with its problems first, the rest summarised.
+      // The rule's worst finding is its status; its problems are named first, the passes summarised.
       const status = finding.problems.reduce<CheckStatus>(
         (worst, problem) => (RANK[problem.status] > RANK[worst] ? problem.status : worst),
         finding.passed.length > 0 ? 'pass' : 'skip',

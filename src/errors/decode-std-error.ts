@@ -55,7 +55,17 @@ function decode(body: unknown): StdError | undefined {
   return undefined;
 }
 
-function errorMemberOf(body: Record<string, unknown>): string | undefined {
+/**
+ * The member of `body` that holds its error: `std:error`, or another prefix's `:error`.
+ *
+ * @example
+ * ```ts
+ * errorMemberOf({ 'osdi:error': {} }); // 'osdi:error'
+ * ```
+ *
+ * @internal
+ */
+export function errorMemberOf(body: Record<string, unknown>): string | undefined {
   if ('std:error' in body) return 'std:error';
   return Object.keys(body).find((key) => ERROR_MEMBER.test(key));
 }

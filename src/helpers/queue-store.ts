@@ -26,6 +26,8 @@ export interface QueuedCall {
 /** The queue's storage: whole calls in, whole calls out. */
 export interface QueueStore {
   all(): Promise<QueuedCall[]>;
+  /** How many calls are kept, without reading them. */
+  count(): Promise<number>;
   put(call: QueuedCall): Promise<void>;
   delete(id: string): Promise<void>;
 }
@@ -65,6 +67,7 @@ function storeOf(db: IDBDatabase): QueueStore {
     });
   return {
     all: () => run('readonly', (store) => store.getAll() as IDBRequest<QueuedCall[]>),
+    count: () => run('readonly', (store) => store.count()),
     put: async (call) => {
       await run('readwrite', (store) => store.put(call));
     },

@@ -240,7 +240,7 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
         notBefore: 0,
       };
       const store = await storeOrNone();
-      const full = store ? (await store.all()).length >= maxEntries : false;
+      const full = store ? (await store.count()) >= maxEntries : false;
       if (!store || full) {
         // Nothing can keep it: sent directly, and a failure is the page's to show.
         try {
@@ -267,7 +267,7 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
     },
     async pending() {
       const store = await storeOrNone();
-      return store ? (await store.all()).length : 0;
+      return store ? store.count() : 0;
     },
     flush: () => flush(false),
     on(listener) {

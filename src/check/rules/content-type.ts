@@ -8,7 +8,7 @@ import type { ProbeResponse } from '../prober.js';
 import type { CheckArea } from '../report.js';
 
 /** The verdict on one answer's content type. */
-export function contentTypeVerdict(answer: ProbeResponse): 'pass' | 'warn' | 'fail' {
+export function contentTypeVerdict(answer: { contentType: string }): 'pass' | 'warn' | 'fail' {
   if (answer.contentType === 'application/hal+json') return 'pass';
   if (answer.contentType === 'application/json' || answer.contentType.endsWith('+json'))
     return 'warn';

@@ -4,12 +4,10 @@
  * that decodes. The address is a sample record's `self` with its last segment replaced:
  * the one place the checker makes a URL, since no link leads to a missing record.
  */
-import { decodeStdError } from '../../errors/decode-std-error.js';
+import { decodeStdError, errorMemberOf } from '../../errors/decode-std-error.js';
 import { isJsonObject } from '../../hal/link.js';
 import { type CheckContext, SPEC } from '../context.js';
 import type { ProbeResponse } from '../prober.js';
-
-const ERROR_MEMBER = /^[A-Za-z_][\w.-]*:error$/;
 
 /**
  * Asks for a record that does not exist, and checks the answer and its body.
@@ -80,7 +78,7 @@ export function checkErrorBody(
     );
     return;
   }
-  const member = Object.keys(answer.json).find((key) => ERROR_MEMBER.test(key));
+  const member = errorMemberOf(answer.json);
   const decoded = decodeStdError(answer.json);
   if (member && decoded && decoded.resource_status.length > 0) {
     context.add(

@@ -14,7 +14,7 @@ import { contentTypeVerdict } from './content-type.js';
  * ```
  */
 export function summarise(context: CheckContext): void {
-  const json = context.answers.filter((answer) => answer.json !== undefined && answer.status < 300);
+  const json = context.answers.filter((answer) => answer.json && answer.status < 300);
   const bad = json.filter((answer) => contentTypeVerdict(answer) === 'fail');
   const plain = json.filter((answer) => contentTypeVerdict(answer) === 'warn');
   context.add(
