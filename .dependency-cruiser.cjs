@@ -117,13 +117,26 @@ module.exports = {
     {
       name: 'preset-kinds-are-declarations',
       comment:
-        "A preset's kinds (src/presets/action-network/) are declarations like src/schema/kinds/ (the server builds its kinds from them): they load nothing above the schema layer.",
+        "A preset's kinds (src/presets/action-network/) are declarations like src/schema/kinds/ (the server builds its kinds from them, through adis-sdk/server-kit): they import nothing above the schema layer, not even a type.",
       severity: 'error',
       from: { path: '^src/presets/action-network/' },
-      to: {
-        path: '^src/(navigator|helpers|hal|http|errors|export|cli|index\\.ts)',
-        dependencyTypesNot: ['type-only'],
-      },
+      to: { path: '^src/', pathNot: '^src/(schema|wire|presets/action-network)/' },
+    },
+    {
+      name: 'server-kit-is-pure',
+      comment:
+        'adis-sdk/server-kit (src/server-kit/) is what a server takes of the SDK: the schema layer, the wire facts and the preset kinds, nothing of the client (navigator, transport, helpers).',
+      severity: 'error',
+      from: { path: '^src/server-kit/' },
+      to: { path: '^src/', pathNot: '^src/(schema|wire|presets/action-network|server-kit)/' },
+    },
+    {
+      name: 'nothing-of-the-sdk-loads-server-kit',
+      comment:
+        'The server kit is an entry for servers: no client entry or layer pulls it in (it would carry the strict schemas into bundles).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/server-kit/' },
+      to: { path: '^src/server-kit/' },
     },
     {
       name: 'export-and-cli-use-public-entries',
@@ -144,14 +157,14 @@ module.exports = {
     },
     // ---- the reference server (reference-server/src/) ----
     {
-      name: 'server-uses-the-sdk-schema-wire-and-preset-kinds',
+      name: 'server-uses-the-sdk-by-its-published-entries',
       comment:
-        "The server shares with the SDK its schema layer (adis-sdk/schema), its wire facts (sdk-wire.ts) and a preset's kind declarations (declarations.ts), nothing else.",
+        'The server is built on the SDK as any other server could be: through adis-sdk/schema and adis-sdk/server-kit (mapped to their index files by tsconfig.json paths), never a module behind them.',
       severity: 'error',
       from: { path: '^reference-server/src/' },
       to: {
         path: '^src/',
-        pathNot: '^src/(schema|wire|presets/action-network)/|^src/presets/linked-as\\.ts$',
+        pathNot: '^src/(schema|server-kit)/index\\.ts$',
       },
     },
     {
@@ -161,7 +174,7 @@ module.exports = {
       from: { path: '^reference-server/src/storage/' },
       to: {
         path: '^reference-server/src/',
-        pathNot: '^reference-server/src/(storage/|sdk-wire\\.ts$)',
+        pathNot: '^reference-server/src/storage/',
       },
     },
     {
@@ -183,7 +196,7 @@ module.exports = {
       from: { path: '^reference-server/src/domain/' },
       to: {
         path: '^reference-server/src/',
-        pathNot: '^reference-server/src/(domain/|storage/|sdk-wire\\.ts$)',
+        pathNot: '^reference-server/src/(domain/|storage/)',
       },
     },
     {
@@ -194,7 +207,7 @@ module.exports = {
       from: { path: '^reference-server/src/(seed(-activity)?\\.ts$|seed/)' },
       to: {
         path: '^reference-server/src/',
-        pathNot: '^reference-server/src/(domain/|storage/|seed/|seed\\.ts$|sdk-wire\\.ts$)',
+        pathNot: '^reference-server/src/(domain/|storage/|seed/|seed\\.ts$)',
       },
     },
     {
@@ -205,20 +218,28 @@ module.exports = {
       from: { path: '^reference-server/src/presets/' },
       to: {
         path: '^reference-server/src/',
-        pathNot: '^reference-server/src/(presets/|domain/|storage/|seed\\.ts$|sdk-wire\\.ts$)',
+        pathNot: '^reference-server/src/(presets/|domain/|storage/|seed\\.ts$)',
       },
     },
     {
       name: 'http-below-the-entries',
       comment:
-        'The HTTP layer (reference-server/src/http/) is built by the entries (index.ts, cli.ts, server.ts, testing.ts); it imports none of them. Of webhooks/ it takes only the SSRF check (address-check.ts, which imports nothing of the server): subscriptions are checked at creation as at delivery.',
+        'The HTTP layer (reference-server/src/http/) is built by the entries (index.ts, cli.ts with cli/, server.ts, testing.ts); it imports none of them. Of webhooks/ it takes only the SSRF check (address-check.ts, which imports nothing of the server): subscriptions are checked at creation as at delivery.',
       severity: 'error',
       from: { path: '^reference-server/src/http/' },
       to: {
         path: '^reference-server/src/',
         pathNot:
-          '^reference-server/src/(http/|presets/|domain/|storage/|sdk-wire\\.ts$|webhooks/address-check\\.ts$)',
+          '^reference-server/src/(http/|presets/|domain/|storage/|webhooks/address-check\\.ts$)',
       },
+    },
+    {
+      name: 'cli-folder-is-the-cli-entry',
+      comment:
+        "reference-server/src/cli/ is the command line's entry (cli.ts) split by job: entry-level, it may import anything of the server, and nothing but cli.ts (and cli/ itself) imports it, so no layer or other entry comes to depend on the command line's flags, files or exit codes.",
+      severity: 'error',
+      from: { path: '^reference-server/src/', pathNot: '^reference-server/src/(cli\\.ts$|cli/)' },
+      to: { path: '^reference-server/src/cli/' },
     },
     {
       name: 'webhook-delivery-below-the-entries',
@@ -229,7 +250,7 @@ module.exports = {
       to: {
         path: '^reference-server/src/',
         pathNot:
-          '^reference-server/src/(webhooks/|http/|presets/|domain/|storage/|sdk-wire\\.ts$|config-file\\.ts$)',
+          '^reference-server/src/(webhooks/|http/|presets/|domain/|storage/|config-file\\.ts$)',
       },
     },
   ],

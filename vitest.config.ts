@@ -5,8 +5,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     // The reference server's source, which the tests start, imports the SDK's schema
-    // layer by its published name: map it to the source (as tsconfig.json does).
-    alias: { 'adis-sdk/schema': fileURLToPath(new URL('./src/schema/index.ts', import.meta.url)) },
+    // layer and server kit by their published names: map it to the source (as tsconfig.json does).
+    alias: {
+      'adis-sdk/schema': fileURLToPath(new URL('./src/schema/index.ts', import.meta.url)),
+      'adis-sdk/server-kit': fileURLToPath(new URL('./src/server-kit/index.ts', import.meta.url)),
+    },
   },
   test: {
     include: ['test/**/*.test.ts'],

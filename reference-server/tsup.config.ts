@@ -2,9 +2,9 @@ import { defineConfig } from 'tsup';
 
 // The published adis-server package: ESM only (it needs Node and a native SQLite
 // binding, so no bundler or CommonJS consumer is served by a second build). The SDK's
-// schema layer it imports as `adis-sdk/schema` (mapped to `../src/schema/` by
-// tsconfig.json's `paths`, which esbuild follows) is bundled in, so the server validates
-// with exactly the schemas of the SDK it was built with. msw stays
+// entries it imports, `adis-sdk/schema` and `adis-sdk/server-kit` (mapped to their source
+// by tsconfig.json's `paths`, which esbuild follows), are bundled in, so the server
+// validates with exactly the schemas of the SDK it was built with. msw stays
 // external: the testing entry must use the user's own msw, or its handlers would not be
 // the instances their setupServer() knows.
 //

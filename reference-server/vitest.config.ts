@@ -4,9 +4,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
-    // The SDK's schema layer by its published name, as tsconfig.json maps it for tsc,
+    // The SDK's schema layer and server kit by their published names, as tsconfig.json maps it for tsc,
     // tsx and tsup: its source, so the tests run against the SDK as it is now.
-    alias: { 'adis-sdk/schema': fileURLToPath(new URL('../src/schema/index.ts', import.meta.url)) },
+    alias: {
+      'adis-sdk/schema': fileURLToPath(new URL('../src/schema/index.ts', import.meta.url)),
+      'adis-sdk/server-kit': fileURLToPath(new URL('../src/server-kit/index.ts', import.meta.url)),
+    },
   },
   test: {
     include: ['test/**/*.test.ts'],

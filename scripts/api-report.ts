@@ -1,8 +1,8 @@
 /**
- * The public API report: every export of each entry point's built declarations
- * (`dist/*.d.ts`, as users' editors read them), with its kind and its signature as
- * TypeScript prints it, one file per entry point in `api/`. The committed reports make a
- * change of public surface show in review.
+ * The public API report: every export of each entry point's built declarations (the
+ * SDK's `dist/*.d.ts` and the server's `reference-server/dist/*.d.ts`, as users' editors
+ * read them), with its kind and its signature as TypeScript prints it, one file per entry
+ * point in `api/`. The committed reports make a change of public surface show in review.
  *
  *   npm run check:api    # after `npm run build`: fails when the surface differs from api/
  *   npm run api:update   # after `npm run build`: rewrites api/ from the build
@@ -44,6 +44,21 @@ const ENTRY_POINTS: readonly EntryPointFiles[] = [
     name: 'adis-sdk/check',
     declarations: 'dist/check.d.ts',
     report: 'api/adis-sdk-check.api.md',
+  },
+  {
+    name: 'adis-sdk/server-kit',
+    declarations: 'dist/server-kit.d.ts',
+    report: 'api/adis-sdk-server-kit.api.md',
+  },
+  {
+    name: 'adis-server',
+    declarations: 'reference-server/dist/index.d.ts',
+    report: 'api/adis-server.api.md',
+  },
+  {
+    name: 'adis-server/testing',
+    declarations: 'reference-server/dist/testing.d.ts',
+    report: 'api/adis-server-testing.api.md',
   },
 ];
 

@@ -98,7 +98,32 @@ export {
   type SignupQueue,
   type SignupQueueOptions,
 } from './helpers/signup-queue.js';
-export * from './http/index.js';
+export {
+  type AttemptEvent,
+  createTransport,
+  DEFAULT_API_KEY_HEADER,
+  DEFAULT_BACKOFF_LIMIT,
+  DEFAULT_IDLE_TIMEOUT,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_RETRY_AFTER,
+  DEFAULT_RETRY_AFTER_STATUS_CODES,
+  DEFAULT_RETRY_LIMIT,
+  DEFAULT_RETRY_STATUS_CODES,
+  DEFAULT_TIMEOUT,
+  type HttpMethod,
+  type HttpRequest,
+  type HttpResponse,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_HONOURED_HEADER,
+  KEYED_POST_RETRY_STATUS_CODES,
+  newIdempotencyKey,
+  type ResponseEvent,
+  type RetryEvent,
+  type RetryOptions,
+  type Transport,
+  type TransportHooks,
+  type TransportOptions,
+} from './http/index.js';
 export {
   BaseClient,
   type Client,
@@ -108,9 +133,18 @@ export {
   connectWith,
 } from './navigator/client.js';
 export { Collection, type Page, type PagingOptions } from './navigator/collection.js';
-export type { CollectionLink } from './navigator/collection-relation.js';
 export type { CallOptions } from './navigator/context.js';
-export * from './navigator/filter.js';
+export {
+  Filter,
+  type FilterCondition,
+  FilterField,
+  type FilterFieldName,
+  type FilterOperator,
+  type FilterValue,
+  field,
+  type KnownFilterField,
+  modifiedSince,
+} from './navigator/filter.js';
 export type { HelperOptions, NoticeHelperOptions } from './navigator/helper-call.js';
 export type { UntypedData } from './navigator/kind.js';
 export {
@@ -174,8 +208,6 @@ export {
   type EventCampaignInput,
   embedKind,
   eventCampaignKind,
-  type LinkedKind,
-  linkedAs,
   presetNamed,
   SERVER_PRESETS,
   type ServerPreset,

@@ -10,6 +10,13 @@
  * const running = await startServer({ app: createApp({ storage }), port: 0 });
  * ```
  */
+
+export {
+  type HelperRule,
+  type KindLookup,
+  type ServerRules,
+  serveKind,
+} from './domain/define-kind.js';
 export {
   ApiError,
   apiError,
@@ -18,7 +25,7 @@ export {
   errorBody,
   nonAtomicErrorBody,
   type ResourceStatus,
-  type StdError,
+  type StdErrorBody,
 } from './domain/errors.js';
 export {
   type HelperLink,
@@ -27,17 +34,12 @@ export {
   type SubCollection,
 } from './domain/kinds.js';
 export {
-  type PagePlan,
-  type PageRequest,
-  parsePageRequest,
-  planPage,
-  totalPages,
-} from './domain/paging.js';
-export { type Person, type PersonInput, parsePerson, personKind } from './domain/person.js';
-export { personSignup, type SignupResult } from './domain/person-signup.js';
-export { type CollectionPage, RecordService } from './domain/records/index.js';
+  type SignUpPersonTarget,
+  type SignupResult,
+  signUpPerson,
+} from './domain/person-signup.js';
 export { type AppOptions, createApp, defaultRegistry, entryPointPath } from './http/app.js';
-export type { AppEnv } from './http/env.js';
+export type { AppConfig, AppEnv } from './http/env.js';
 export {
   DEFAULT_IDEMPOTENCY_WAIT_MS,
   IDEMPOTENCY_KEY_HEADER,
@@ -49,19 +51,13 @@ export {
 export {
   ACTION_NETWORK_PRESET,
   type PresetMetadataList,
-  SERVER_PRESETS,
-  type ServerPreset,
+  SERVING_PRESETS,
+  type ServingPreset,
   SPECIFICATION_PRESET,
   type Vocabulary,
 } from './presets/index.js';
-export { demoPerson, prng, type SeedOptions, seedPeople } from './seed.js';
-export {
-  ACTIVITY_KINDS,
-  type ActivityCounts,
-  type ActivitySeedOptions,
-  describeActivity,
-  seedActivity,
-} from './seed-activity.js';
+export { demoPerson, type SeedOptions, seedPeople } from './seed.js';
+export { type ActivityCounts, type ActivitySeedOptions, seedActivity } from './seed-activity.js';
 export { type RunningServer, type StartServerOptions, startServer } from './server.js';
 export { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts.js';
 export {
@@ -69,33 +65,50 @@ export {
   PostgresStorage,
   type PostgresStorageOptions,
 } from './storage/postgres.js';
-export {
-  hashToken,
-  MIGRATIONS,
-  openStorage,
-  SqliteEngine,
-  SqliteStorage,
-  type SqliteStorageOptions,
-} from './storage/sqlite.js';
+export { openStorage, SqliteStorage, type SqliteStorageOptions } from './storage/sqlite.js';
+// The storage contract whole: a new engine implements `Storage` and its sub-stores.
 export type {
   Access,
   ApiKeyInfo,
+  ChildRef,
+  CollectionScope,
+  Contribution,
+  DateFilter,
   IdempotencyKeyRef,
+  IdempotencyStore,
   IdempotentAnswer,
   JsonObject,
+  KeyFilter,
   LookupKey,
   LookupOptions,
   PageQuery,
   ParentRef,
   ReadOptions,
+  RecordFilter,
+  RecordStore,
   RecordWrite,
   Storage,
   StorageEngineName,
   StoredRecord,
   Tenant,
+  TenantStore,
   UnitOptions,
 } from './storage/storage.js';
-export { CommitError, StorageUnavailableError } from './storage/storage.js';
+export {
+  CommitError,
+  DuplicateIdentifierError,
+  StorageUnavailableError,
+} from './storage/storage.js';
+export type {
+  DeliveryAttempt,
+  DeliveryOutcome,
+  NewWebhookEvent,
+  NewWebhookSubscription,
+  SubscriptionSource,
+  WebhookEvent,
+  WebhookStore,
+  WebhookSubscription,
+} from './storage/webhook-store.js';
 export type { Backoff } from './webhooks/backoff.js';
 export {
   DEFAULT_RETRY_WINDOW_MS,

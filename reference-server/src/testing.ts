@@ -32,7 +32,7 @@ import { SPECIFICATION_PRESET } from './presets/specification.js';
 // The presets a kit takes under `app.preset`, importable from 'adis-server/testing'.
 export {
   ACTION_NETWORK_PRESET,
-  type ServerPreset,
+  type ServingPreset,
   SPECIFICATION_PRESET,
 } from './presets/index.js';
 

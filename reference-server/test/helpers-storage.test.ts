@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_KINDS } from '../src/domain/catalog.js';
-import { KindRegistry, openStorage, personSignup, RecordService } from '../src/index.js';
+import { RecordService } from '../src/domain/records/index.js';
+import { KindRegistry, openStorage, signUpPerson } from '../src/index.js';
 
 describe('storage for helpers', () => {
   it('tenantOfRecord finds the tenant of a record by kind and id, through an index', async () => {
@@ -32,23 +33,29 @@ describe('storage for helpers', () => {
     await storage.close();
   });
 
-  it('personSignup (library use) runs the action functions, hrefs read by their path', async () => {
+  it('signUpPerson (library use) runs the action functions, hrefs read by their path', async () => {
     const storage = openStorage(':memory:');
     const tenant = await storage.tenants.ensure('acme');
     const registry = new KindRegistry();
     for (const kind of ALL_KINDS) registry.register(kind);
     const records = new RecordService(storage, registry);
     const tag = await records.create(tenant, registry.bySingular('tag')!, { name: 'volunteer' });
-    const first = await personSignup(records, tenant, {
-      person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
-      add_tags_uri: [`https://elsewhere.example/api/v1/tags/${tag.id}`],
-      add_lists: ['missing'],
-    });
+    const first = await signUpPerson(
+      { storage, registry, tenant },
+      {
+        person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
+        add_tags_uri: [`https://elsewhere.example/api/v1/tags/${tag.id}`],
+        add_lists: ['missing'],
+      },
+    );
     expect(first.created).toBe(true);
     expect(first.parts.map((part) => part.response_code)).toEqual([201, 400]);
-    const again = await personSignup(records, tenant, {
-      person: { email_addresses: [{ address: 'ANA@example.org' }], family_name: 'Diaz' },
-    });
+    const again = await signUpPerson(
+      { storage, registry, tenant },
+      {
+        person: { email_addresses: [{ address: 'ANA@example.org' }], family_name: 'Diaz' },
+      },
+    );
     expect(again).toMatchObject({ created: false, parts: [] });
     expect(again.record.id).toBe(first.record.id);
     expect(again.record.doc.family_name).toBe('Diaz');

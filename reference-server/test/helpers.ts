@@ -5,7 +5,7 @@ import {
   type SqliteStorage,
   type Storage,
 } from '../src/index.js';
-import type { ServerPreset } from '../src/presets/server-preset.js';
+import type { ServingPreset } from '../src/presets/serving-preset.js';
 import { settleAfterTest, testStorage } from './engine.js';
 
 export const WRITE = 'write-key-000000';
@@ -61,7 +61,7 @@ export function sqliteHarness(
  * (`/api/v2/people`). The preset's key rate is off unless `options` sets it.
  */
 export function presetHarness(
-  preset: ServerPreset,
+  preset: ServingPreset,
   options: Partial<Parameters<typeof createApp>[0]> = {},
 ): Harness {
   const { storage, ready } = testStorage(preset.namespace);

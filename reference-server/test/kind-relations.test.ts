@@ -13,8 +13,8 @@ import {
   kindNamed,
   type ManyRelation,
   type OneRelation,
-  strictHelperBodies,
 } from 'adis-sdk/schema';
+import { strictHelperBodies } from 'adis-sdk/server-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALL_KINDS } from '../src/domain/catalog.js';
 import { backReference } from '../src/domain/define-kind.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parsePageRequest, planPage, seedPeople } from '../src/index.js';
+import { parsePageRequest, planPage } from '../src/domain/paging.js';
+import { seedPeople } from '../src/index.js';
 import { errorOf, harness, type Json, ORIGIN } from './helpers.js';
 
 async function seeded(count: number) {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPatch, dropNulls } from '../src/domain/merge.js';
-import { createApp, MIGRATIONS, openStorage, seedPeople } from '../src/index.js';
+import { createApp, openStorage, seedPeople } from '../src/index.js';
+import { MIGRATIONS } from '../src/storage/sqlite.js';
 import { engineStorages, STORAGE_ENGINES } from './storage-engines.js';
 
 const dirs: string[] = [];

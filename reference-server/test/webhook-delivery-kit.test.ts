@@ -3,6 +3,8 @@
  * test (here the SDK's own `webhookHandler`, so both sides are checked together), every
  * delivery is recorded, `deliver()` is deterministic, and `reset()` forgets it all.
  */
+
+import { checkWebhookSignature } from 'adis-sdk/server-kit';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { KnownWebhookEvent } from '../../src/webhooks/index.js';
 import {
@@ -10,7 +12,6 @@ import {
   webhookHandler,
 } from '../../src/webhooks/index.js';
 import { WEBHOOK_EVENT_TYPES } from '../src/domain/webhook-subscriptions.js';
-import { checkWebhookSignature } from '../src/sdk-wire.js';
 import { createTestServer, type TestServer } from '../src/testing.js';
 
 const kits: TestServer[] = [];

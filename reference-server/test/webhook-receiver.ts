@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../src/sdk-wire.js';
+import { checkWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from 'adis-sdk/server-kit';
 
 /**
  * How long a wait may take before it is a hang: well over anything a loaded machine

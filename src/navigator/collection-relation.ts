@@ -1,21 +1,10 @@
 import type { AnyKind } from '../schema/kind.js';
+import type { CollectionLink } from '../schema/linked-as.js';
 import { collectionRelation } from '../wire/collection-relation.js';
 
-// Where a kind's collection is linked. The specification's kinds are linked from the
-// entry point as `std:<plural>`, and their records are listed in a page under the same
-// relation. A server's own kinds may be linked under its own curie instead (Action
-// Network's `action_network:event_campaigns`), or have no collection at all (an embed,
-// reached from the record it belongs to): such a kind says so with a `rel` member.
-
-/**
- * What a kind may carry besides its declaration: `rel`, the relation its collection is
- * linked under (on the entry point, and for its records in a page), or `null` when no
- * entry point links a collection of it. Without it, the relation is `std:<plural>`.
- */
-export interface CollectionLink {
-  /** The collection's relation (`action_network:event_campaigns`), or null for none. */
-  readonly rel?: string | null;
-}
+// Where a kind's collection is linked: `std:<plural>` for the specification's kinds, or
+// the kind's own `rel` (Action Network's `action_network:event_campaigns`), or none at
+// all (an embed, reached from the record it belongs to). See schema/linked-as.ts.
 
 /**
  * The relations to look for a kind's collection (or its records in a page) under, in

@@ -5,7 +5,6 @@ import type { ServerPreset } from './server-preset.js';
 
 export * from './action-network/index.js';
 export { actionNetwork } from './action-network.js';
-export { type LinkedKind, linkedAs } from './linked-as.js';
 export type { ServerPreset } from './server-preset.js';
 
 /**

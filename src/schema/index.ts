@@ -22,6 +22,8 @@ export { type CollectionPageInfo, CollectionPageSchema } from './collection-page
 export { type EntryPoint, EntryPointSchema, entryPointVersion } from './entry-point.js';
 export {
   bool,
+  COMMON_COMPUTED_FIELDS,
+  type CommonComputed,
   code,
   commonFields,
   date,
@@ -29,9 +31,9 @@ export {
   enumeration,
   flexenum,
   float,
+  type GivenCreatedDate,
   type Ignored,
   integer,
-  isServerMode,
   type Mode,
   object,
   optional,
@@ -43,7 +45,6 @@ export {
   type ActionFunctionsInput,
   ActionFunctionsSchema,
   ActionFunctionsShape,
-  extendedHelperBodies,
   HELPER_BODIES,
   type HelperBodyName,
   PersonSignupBodySchema,
@@ -60,34 +61,178 @@ export {
   type RecordSignatureInput,
   RecordSubmissionBodySchema,
   type RecordSubmissionInput,
-  strictHelperBodies,
 } from './helper-bodies.js';
-export * from './identifiers.js';
-export * from './kind.js';
-export * from './kinds/advocacy-campaign.js';
-export * from './kinds/answer.js';
-export * from './kinds/attendance.js';
-export * from './kinds/canvass.js';
-export * from './kinds/donation.js';
-export * from './kinds/event.js';
-export * from './kinds/form.js';
-export * from './kinds/fundraising-page.js';
-export * from './kinds/index.js';
-export * from './kinds/item.js';
-export * from './kinds/list.js';
-export * from './kinds/message.js';
-export * from './kinds/organization.js';
-export * from './kinds/outreach.js';
-export * from './kinds/person.js';
-export * from './kinds/petition.js';
-export * from './kinds/query.js';
-export * from './kinds/question.js';
-export * from './kinds/share-page.js';
-export * from './kinds/signature.js';
-export * from './kinds/submission.js';
-export * from './kinds/tag.js';
-export * from './kinds/tagging.js';
-export * from './kinds/wrapper.js';
+export {
+  formatIdentifier,
+  identifiersOf,
+  localId,
+  localIdentifier,
+  type ParsedIdentifier,
+  parseIdentifier,
+} from './identifiers.js';
+export {
+  type AnyKind,
+  type AnyOfRelation,
+  type AnySchema,
+  anyOf,
+  defineKind,
+  type Helper,
+  type KindDefinition,
+  type KindSpec,
+  type ManyRelation,
+  many,
+  type NoticeHelper,
+  noticeHelper,
+  type OneRelation,
+  one,
+  type RecordHelper,
+  type Relation,
+  recordHelper,
+} from './kind.js';
+export {
+  type AdvocacyCampaign,
+  type AdvocacyCampaignInput,
+  advocacyCampaignKind,
+  type Target,
+} from './kinds/advocacy-campaign.js';
+export {
+  type Answer,
+  type AnswerInput,
+  answerKind,
+} from './kinds/answer.js';
+export {
+  ATTENDANCE_STATUSES,
+  type Attendance,
+  type AttendanceInput,
+  attendanceKind,
+} from './kinds/attendance.js';
+export {
+  type Canvass,
+  type CanvassInput,
+  canvassKind,
+} from './kinds/canvass.js';
+export {
+  type Donation,
+  type DonationInput,
+  donationKind,
+  recipientsProblem,
+} from './kinds/donation.js';
+export {
+  type Event,
+  type EventInput,
+  eventKind,
+  isIanaTimeZone,
+  type TicketLevel,
+} from './kinds/event.js';
+export {
+  type Form,
+  type FormInput,
+  formKind,
+} from './kinds/form.js';
+export {
+  type FundraisingPage,
+  type FundraisingPageInput,
+  fundraisingPageKind,
+} from './kinds/fundraising-page.js';
+export {
+  KINDS,
+  type KindName,
+  type KindNamed,
+  kindNamed,
+  type SpecKind,
+} from './kinds/index.js';
+export {
+  type Item,
+  type ItemInput,
+  itemKind,
+} from './kinds/item.js';
+export {
+  type List,
+  type ListInput,
+  listKind,
+} from './kinds/list.js';
+export {
+  MESSAGE_STATUSES,
+  type Message,
+  type MessageInput,
+  type MessageNotice,
+  MessageNoticeSchema,
+  type MessageSchedule,
+  type MessageScheduleInput,
+  MessageScheduleSchema,
+  messageKind,
+} from './kinds/message.js';
+export {
+  type Organization,
+  type OrganizationInput,
+  organizationKind,
+} from './kinds/organization.js';
+export {
+  type Outreach,
+  type OutreachInput,
+  outreachKind,
+} from './kinds/outreach.js';
+export {
+  type EmailAddress,
+  type Person,
+  type PersonInput,
+  type PhoneNumber,
+  type PostalAddress,
+  personKind,
+  primaryEmail,
+} from './kinds/person.js';
+export {
+  type Petition,
+  type PetitionInput,
+  petitionKind,
+} from './kinds/petition.js';
+export {
+  type Query,
+  type QueryInput,
+  queryKind,
+} from './kinds/query.js';
+export {
+  QUESTION_TYPES,
+  type Question,
+  type QuestionInput,
+  type QuestionResponse,
+  questionKind,
+  RESPONSE_KEY_PATTERN,
+  RESPONSE_NAME_PATTERN,
+} from './kinds/question.js';
+export {
+  type SharePage,
+  type SharePageInput,
+  sharePageKind,
+} from './kinds/share-page.js';
+export {
+  type Signature,
+  type SignatureInput,
+  signatureKind,
+} from './kinds/signature.js';
+export {
+  type Submission,
+  type SubmissionInput,
+  submissionKind,
+} from './kinds/submission.js';
+export {
+  type Tag,
+  type TagInput,
+  tagKind,
+} from './kinds/tag.js';
+export {
+  TAGGING_TARGET_RELATIONS,
+  TAGGING_TARGET_TYPES,
+  type Tagging,
+  type TaggingInput,
+  taggingKind,
+} from './kinds/tagging.js';
+export {
+  type Wrapper,
+  type WrapperInput,
+  wrapperKind,
+} from './kinds/wrapper.js';
+export { type CollectionLink, type LinkedKind, linkedAs } from './linked-as.js';
 export { RuleCode, type RuleCodeValue, type RuleIssue } from './rules.js';
 export { SUBSCRIPTION_STATUSES } from './shared.js';
 export {

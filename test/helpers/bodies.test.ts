@@ -8,8 +8,8 @@ import {
   RecordOutreachBodySchema,
   RecordSignatureBodySchema,
   RecordSubmissionBodySchema,
-  strictHelperBodies,
 } from '../../src/index.js';
+import { strictHelperBodies } from '../../src/server-kit/index.js';
 
 // Two sides of one definition: the exported body schemas are what the SDK checks before
 // sending (member names and JSON types; values are the server's to judge), and

@@ -134,6 +134,26 @@ describe('the built adis-check command', () => {
   });
 });
 
+describe('the built server kit', () => {
+  // What the server bundles of the SDK, and what another server would install: the
+  // strict bodies must refuse what the specification refuses from either module format.
+  const probe =
+    "const bad = m.strictHelperBodies().recordSignature.safeParse({ person: { email_addresses: [{ address: 'nope' }] } }); console.log(bad.success, typeof m.signWebhookBody)";
+  it('loads as adis-sdk/server-kit from ESM and CommonJS, and its strict bodies check', async () => {
+    const esm = await run(
+      process.execPath,
+      ['--input-type=module', '-e', `import('adis-sdk/server-kit').then((m) => { ${probe} })`],
+      { cwd: root },
+    );
+    const cjs = await run(
+      process.execPath,
+      ['--input-type=commonjs', '-e', `const m = require('adis-sdk/server-kit'); ${probe}`],
+      { cwd: root },
+    );
+    expect([esm.stdout.trim(), cjs.stdout.trim()]).toEqual(['false function', 'false function']);
+  });
+});
+
 describe('adis-export --version', () => {
   it("prints the version of the package it is part of, from dist and from a global install's layout", async () => {
     const { version } = packageJson(root);

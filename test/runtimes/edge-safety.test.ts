@@ -38,6 +38,8 @@ const entries = [
   // The checker needs fetch alone: a Worker or a page may check a server too (the
   // adis-check command around it is Node's).
   { specifier: 'adis-sdk/check', subpath: './check', probe: 'checkServer' },
+  // A server on the edge (a Worker implementing the API) validates with the strict bodies.
+  { specifier: 'adis-sdk/server-kit', subpath: './server-kit', probe: 'strictHelperBodies' },
 ] as const;
 
 /** How a page bundler and wrangler (Cloudflare Workers) resolve packages. */

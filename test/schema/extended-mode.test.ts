@@ -3,12 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   datetime,
   eventKind,
-  extendedHelperBodies,
   messageKind,
   personKind,
   petitionKind,
-  strictHelperBodies,
 } from '../../src/schema/index.js';
+import { extendedHelperBodies, strictHelperBodies } from '../../src/server-kit/index.js';
 
 // The `extended` side: what the reference server takes under a real server's preset.
 // It holds the specification's formats, enums and rules like `strict`, and takes what

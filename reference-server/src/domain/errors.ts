@@ -9,7 +9,11 @@
 
 import { RuleCode } from 'adis-sdk/schema';
 
-/** One reason a request failed: the spec's ErrorDescription. */
+/**
+ * One reason a request failed: the spec's ErrorDescription, as this server writes it
+ * (`description` always set). The SDK's `ErrorDescription` is the same member as a client
+ * reads it from any server, leniently.
+ */
 export interface ErrorDescription {
   /** Machine-readable reason, upper case with underscores. */
   error_code: string;
@@ -23,15 +27,21 @@ export interface ErrorDescription {
   reference_code?: string;
 }
 
-/** Outcome for one resource of a request: the spec's ResourceStatus. */
+/**
+ * Outcome for one resource of a request: the spec's ResourceStatus, as this server
+ * writes it. The SDK's `ResourceStatus` is the same member as a client reads it.
+ */
 export interface ResourceStatus {
   resource: string;
   response_code: number;
   error_descriptions?: ErrorDescription[];
 }
 
-/** The `std:error` member of an error body. */
-export interface StdError {
+/**
+ * The `std:error` member of an error body, as this server writes it (`errorBody`). A
+ * client decodes it with the SDK's `decodeStdError` into its lenient `StdError`.
+ */
+export interface StdErrorBody {
   request_type: 'atomic' | 'non-atomic';
   response_code: number;
   resource_status: ResourceStatus[];
@@ -169,7 +179,7 @@ export function apiError(
  * body['std:error'].resource_status[0]?.response_code; // 400
  * ```
  */
-export function errorBody(error: ApiError): { 'std:error': StdError } {
+export function errorBody(error: ApiError): { 'std:error': StdErrorBody } {
   return {
     'std:error': {
       request_type: 'atomic',
@@ -194,7 +204,7 @@ export function errorBody(error: ApiError): { 'std:error': StdError } {
  * nonAtomicErrorBody([{ resource: 'std:person', response_code: 201 }]);
  * ```
  */
-export function nonAtomicErrorBody(statuses: ResourceStatus[]): { 'std:error': StdError } {
+export function nonAtomicErrorBody(statuses: ResourceStatus[]): { 'std:error': StdErrorBody } {
   return {
     'std:error': { request_type: 'non-atomic', response_code: 400, resource_status: statuses },
   };

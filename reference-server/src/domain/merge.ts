@@ -9,7 +9,7 @@
  * - read-only fields are ignored.
  */
 
-import { isJsonObject } from '../sdk-wire.js';
+import { isJsonObject } from 'adis-sdk/server-kit';
 import type { JsonObject } from '../storage/storage.js';
 
 /**

@@ -8,19 +8,20 @@
  * the shared ones (`helpers/action-functions.ts`), each a part of a non-atomic request;
  * `triggers` are recorded on the person.
  */
-import type { strictHelperBodies } from 'adis-sdk/schema';
+import type { strictHelperBodies } from 'adis-sdk/server-kit';
 import type * as z from 'zod/mini';
 // The href functions are pure (no HTTP): the same reading of hrefs as the routes'.
-import type { JsonObject, StoredRecord, Tenant } from '../storage/storage.js';
+import type { JsonObject, Storage, StoredRecord, Tenant } from '../storage/storage.js';
 import type { ResourceStatus } from './errors.js';
 import { runActionFunctions } from './helpers/action-functions.js';
 import { helperBodiesFor } from './helpers/bodies.js';
 import { type HelperContext, kindOf } from './helpers/context.js';
 import { upsertPerson } from './helpers/matching.js';
 import type { HelperOutcome } from './helpers/outcome.js';
+import type { KindRegistry } from './kinds.js';
 import { personKind } from './person.js';
 import { recordOfHref, recordPath } from './record-paths.js';
-import type { RecordService } from './records/index.js';
+import { RecordService } from './records/index.js';
 import { parseOrThrow } from './validation.js';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -105,29 +106,50 @@ export function runPersonSignup(context: HelperContext, body: JsonObject): Promi
   return applyPersonSignup(context, checkPersonSignup(body, context.vocabulary));
 }
 
+/** Where {@link signUpPerson} writes: a storage, the kinds it serves, and a tenant of it. */
+export interface SignUpPersonTarget {
+  readonly storage: Storage;
+  /** The kinds served: `defaultRegistry()`, or `defaultRegistry(ACTION_NETWORK_PRESET)`. */
+  readonly registry: KindRegistry;
+  /** The tenant the person belongs to (`await storage.tenants.ensure('acme')`). */
+  readonly tenant: Tenant;
+  /** How bodies are checked (default `strict`, the specification's vocabulary). */
+  readonly vocabulary?: Vocabulary;
+}
+
 /**
- * Runs a person signup call for a keyed caller of `tenant`, outside HTTP (hrefs in
- * `add_tags_uri` and the like are read as the HTTP layer reads them: by their path).
+ * Runs the person signup helper on storage directly, outside HTTP: for an in-process
+ * import or a test fixture, with the same matching, merging and action functions as
+ * `POST …/person_signup_helper`. Hrefs in `add_tags_uri` and the like are read as the
+ * HTTP layer reads them, by their path.
+ *
+ * Not the SDK's `personSignup`, which calls the helper of a server over HTTP.
  *
  * @example
  * ```ts
- * const { record, created } = await personSignup(records, tenant, { person: { given_name: 'Ana' } });
+ * import { defaultRegistry, openStorage, signUpPerson } from 'adis-server';
+ * const storage = openStorage(':memory:');
+ * const tenant = await storage.tenants.ensure('acme');
+ * const { record, created } = await signUpPerson(
+ *   { storage, registry: defaultRegistry(), tenant },
+ *   { person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] } },
+ * );
  * ```
  */
-export async function personSignup(
-  records: RecordService,
-  tenant: Tenant,
+export async function signUpPerson(
+  target: SignUpPersonTarget,
   body: JsonObject,
   now = new Date(),
 ): Promise<SignupResult> {
   const outcome = await runPersonSignup(
     {
-      records,
-      tenant,
+      records: new RecordService(target.storage, target.registry),
+      tenant: target.tenant,
       anonymous: false,
       now,
       resolveHref: recordOfHref,
       hrefOf: recordPath,
+      ...(target.vocabulary ? { vocabulary: target.vocabulary } : {}),
     },
     body,
   );

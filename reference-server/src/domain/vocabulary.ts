@@ -1,5 +1,5 @@
 // Which rules a body is validated by: a domain fact the preset chooses
-// (`ServerPreset.vocabulary`), so it is declared here, below the presets.
+// (`ServingPreset.vocabulary`), so it is declared here, below the presets.
 
 /** How a preset's server validates written members and values. */
 export type Vocabulary =

@@ -7,7 +7,7 @@ import { ALL_KINDS } from '../domain/catalog.js';
 import { KindRegistry } from '../domain/kinds.js';
 import { RecordService } from '../domain/records/index.js';
 import { adaptKind } from '../presets/adapt-kind.js';
-import type { ServerPreset } from '../presets/server-preset.js';
+import type { ServingPreset } from '../presets/serving-preset.js';
 import { SPECIFICATION_PRESET } from '../presets/specification.js';
 import type { Storage } from '../storage/storage.js';
 import { requestLog } from './access-log.js';
@@ -44,10 +44,10 @@ export interface AppOptions {
   /**
    * A real server to answer as (`ACTION_NETWORK_PRESET`): its entry point path, key
    * header, curie prefix, rate, page size, identifiers, addresses, vocabulary and own
-   * collections (see `ServerPreset`). The options below, when given, win over the
+   * collections (see `ServingPreset`). The options below, when given, win over the
    * preset's. Default: the specification (`SPECIFICATION_PRESET`).
    */
-  preset?: ServerPreset;
+  preset?: ServingPreset;
   /**
    * Header carrying the API key. Default `STD-API-Token` (the spec's); `OSDI-API-Token`
    * to serve clients written for Action Network. Checked: an HTTP header name that
@@ -188,7 +188,7 @@ export const DEFAULT_ANONYMOUS_RATE_LIMIT: Readonly<RateLimit> = Object.freeze({
  * const app = createApp({ storage, registry: defaultRegistry() });
  * ```
  */
-export function defaultRegistry(preset: ServerPreset = SPECIFICATION_PRESET): KindRegistry {
+export function defaultRegistry(preset: ServingPreset = SPECIFICATION_PRESET): KindRegistry {
   const registry = new KindRegistry();
   for (const kind of [...ALL_KINDS, ...preset.kinds]) registry.register(adaptKind(kind, preset));
   return registry.registerHelper({
@@ -201,7 +201,7 @@ export function defaultRegistry(preset: ServerPreset = SPECIFICATION_PRESET): Ki
 /**
  * The preset with the caller's own options over it.
  */
-function presetWithOptions(options: AppOptions): ServerPreset {
+function presetWithOptions(options: AppOptions): ServingPreset {
   const preset = options.preset ?? SPECIFICATION_PRESET;
   return {
     ...preset,

@@ -4,9 +4,10 @@
  * own). Preflights are answered before authentication, since browsers never send the
  * key on them.
  */
+
+import { isHttpUrl } from 'adis-sdk/server-kit';
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { isHttpUrl } from '../sdk-wire.js';
 import { REQUEST_ID_HEADER } from './access-log.js';
 import type { AppEnv } from './env.js';
 import {

@@ -3,7 +3,7 @@
  */
 import type { KindRegistry } from '../domain/kinds.js';
 import type { RecordService } from '../domain/records/index.js';
-import type { ServerPreset } from '../presets/server-preset.js';
+import type { ServingPreset } from '../presets/serving-preset.js';
 import type { ApiKeyInfo, Storage } from '../storage/storage.js';
 import type { Urls } from './links.js';
 
@@ -14,7 +14,7 @@ export interface AppConfig {
    * the caller's own options applied over it: the header, prefix, rate and page size
    * below are its values.
    */
-  preset: ServerPreset;
+  preset: ServingPreset;
   /** The API path prefix (`/api/v1`; a preset's `/api/v2`). */
   apiPrefix: string;
   storage: Storage;

@@ -12,7 +12,7 @@ import {
 } from './action-network/kinds.js';
 import { seedActionNetwork } from './action-network/seed.js';
 import { ACTION_NETWORK_SIGNUP_STATUSES } from './action-network/signup-statuses.js';
-import type { ServerPreset } from './server-preset.js';
+import type { ServingPreset } from './serving-preset.js';
 
 /**
  * The Action Network preset: entry point at `/api/v2/`, relations under `osdi` beside
@@ -31,7 +31,7 @@ import type { ServerPreset } from './server-preset.js';
  * const app = createApp({ storage: openStorage(':memory:'), preset: ACTION_NETWORK_PRESET });
  * ```
  */
-export const ACTION_NETWORK_PRESET: ServerPreset = {
+export const ACTION_NETWORK_PRESET: ServingPreset = {
   name: 'action-network',
   apiPrefix: '/api/v2',
   apiKeyHeader: 'OSDI-API-Token',

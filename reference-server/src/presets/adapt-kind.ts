@@ -11,7 +11,7 @@ import { withKindChanges } from './kind-changes.js';
 import { withMoney } from './money.js';
 import { withNativeIds } from './native-ids.js';
 import { withReadOnly } from './read-only-kinds.js';
-import type { ServerPreset } from './server-preset.js';
+import type { ServingPreset } from './serving-preset.js';
 import { withVocabulary } from './vocabulary.js';
 
 /**
@@ -22,12 +22,12 @@ import { withVocabulary } from './vocabulary.js';
  * const served = adaptKind(donationKind, ACTION_NETWORK_PRESET);
  * ```
  */
-export function adaptKind(kind: ResourceKind, preset: ServerPreset): ResourceKind {
+export function adaptKind(kind: ResourceKind, preset: ServingPreset): ResourceKind {
   return KIND_ADAPTERS.reduce((adapted, adapt) => adapt(adapted, preset), kind);
 }
 
 /** The changes, in the order they apply: each sees the kind the one before made. */
-const KIND_ADAPTERS: readonly ((kind: ResourceKind, preset: ServerPreset) => ResourceKind)[] = [
+const KIND_ADAPTERS: readonly ((kind: ResourceKind, preset: ServingPreset) => ResourceKind)[] = [
   withKindChanges,
   withVocabulary,
   withMoney,

@@ -1,5 +1,5 @@
 import type { ResourceKind } from '../domain/kinds.js';
-import type { ServerPreset } from './server-preset.js';
+import type { ServingPreset } from './serving-preset.js';
 
 /** The relation (without curie) and path below the record of a record's embed codes. */
 export const EMBED_PATH = 'embed';
@@ -15,7 +15,7 @@ export const EMBED_PATH = 'embed';
  * withEmbedLinks(petitionKind, ACTION_NETWORK_PRESET).helpers?.some((h) => h.rel === 'embed'); // true
  * ```
  */
-export function withEmbedLinks(kind: ResourceKind, preset: ServerPreset): ResourceKind {
+export function withEmbedLinks(kind: ResourceKind, preset: ServingPreset): ResourceKind {
   const embeds = preset.embeds;
   if (!embeds?.kinds.includes(kind.plural)) return kind;
   return {

@@ -6,7 +6,7 @@
  */
 import { RECORD_HELPERS } from '../domain/helpers/record-helpers.js';
 import type { RecordHelper, ResourceKind, SubCollection } from '../domain/kinds.js';
-import type { ServerPreset } from './server-preset.js';
+import type { ServingPreset } from './serving-preset.js';
 
 /**
  * The sub-collection of `kind` that lists the records `helper` creates, linked to the
@@ -42,7 +42,7 @@ export function helperSubCollection(
  * petitions.helpers?.[0]?.path; // 'signatures'
  * ```
  */
-export function withHelperAddresses(kind: ResourceKind, preset: ServerPreset): ResourceKind {
+export function withHelperAddresses(kind: ResourceKind, preset: ServingPreset): ResourceKind {
   if (!preset.recordHelpersAtSubCollections || !kind.helpers?.length) return kind;
   let moved = false;
   const helpers = kind.helpers.map((helper) => {

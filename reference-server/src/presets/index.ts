@@ -1,5 +1,5 @@
 import { ACTION_NETWORK_PRESET } from './action-network.js';
-import type { ServerPreset } from './server-preset.js';
+import type { ServingPreset } from './serving-preset.js';
 import { SPECIFICATION_PRESET } from './specification.js';
 
 export { ACTION_NETWORK_PRESET } from './action-network.js';
@@ -9,9 +9,9 @@ export type {
   PresetMetadataSource,
   PresetSeed,
   PresetSeedOptions,
-  ServerPreset,
+  ServingPreset,
   Vocabulary,
-} from './server-preset.js';
+} from './serving-preset.js';
 export { SPECIFICATION_PRESET } from './specification.js';
 
 /**
@@ -19,10 +19,10 @@ export { SPECIFICATION_PRESET } from './specification.js';
  *
  * @example
  * ```ts
- * SERVER_PRESETS['action-network'] === ACTION_NETWORK_PRESET; // true
+ * SERVING_PRESETS['action-network'] === ACTION_NETWORK_PRESET; // true
  * ```
  */
-export const SERVER_PRESETS: Readonly<Record<string, ServerPreset>> = {
+export const SERVING_PRESETS: Readonly<Record<string, ServingPreset>> = {
   specification: SPECIFICATION_PRESET,
   'action-network': ACTION_NETWORK_PRESET,
 };

@@ -1,5 +1,5 @@
 import type { ResourceKind } from '../domain/kinds.js';
-import type { ServerPreset } from './server-preset.js';
+import type { ServingPreset } from './serving-preset.js';
 
 /**
  * The kind with the preset's own change to it applied (`kindChanges`, by singular name:
@@ -11,7 +11,7 @@ import type { ServerPreset } from './server-preset.js';
  * withKindChanges(eventKind, ACTION_NETWORK_PRESET).references.map((r) => r.rel); // [..., 'event_campaign']
  * ```
  */
-export function withKindChanges(kind: ResourceKind, preset: ServerPreset): ResourceKind {
+export function withKindChanges(kind: ResourceKind, preset: ServingPreset): ResourceKind {
   const change = preset.kindChanges[kind.singular];
   return change ? change(kind) : kind;
 }

@@ -7,7 +7,7 @@
 import type { ResourceKind } from '../domain/kinds.js';
 import { isPlainObject } from '../domain/merge.js';
 import type { JsonObject } from '../storage/storage.js';
-import type { ServerPreset } from './server-preset.js';
+import type { ServingPreset } from './serving-preset.js';
 
 /** Step of a money path into every element of a list. */
 const EACH = '*';
@@ -73,7 +73,7 @@ export function moneyAsText(doc: JsonObject, paths: readonly (readonly string[])
  * donations.view?.({ amount: 25 }, new Date()); // { amount: '25.00' }
  * ```
  */
-export function withMoney(kind: ResourceKind, preset: ServerPreset): ResourceKind {
+export function withMoney(kind: ResourceKind, preset: ServingPreset): ResourceKind {
   const paths = MONEY_MEMBERS[kind.singular];
   if (preset.money === 'number' || !paths) return kind;
   const { view, renderTotals } = kind;

@@ -8,7 +8,7 @@
  */
 import type { References, ResourceKind } from '../domain/kinds.js';
 import type { JsonObject } from '../storage/storage.js';
-import type { ServerPreset } from './server-preset.js';
+import type { ServingPreset } from './serving-preset.js';
 
 /**
  * The kind with the preset's native id members: each relation of `nativeIdMembers` the
@@ -22,7 +22,7 @@ import type { ServerPreset } from './server-preset.js';
  * signatures.derive?.({}, { person: { kind: 'person', id: 'p1' } }); // { 'action_network:person_id': 'p1' }
  * ```
  */
-export function withNativeIds(kind: ResourceKind, preset: ServerPreset): ResourceKind {
+export function withNativeIds(kind: ResourceKind, preset: ServingPreset): ResourceKind {
   const native = preset.nativeIdMembers;
   if (!native) return kind;
   const own = new Set(kind.references.map((reference) => reference.rel));

@@ -5,7 +5,7 @@
  * through the domain layer, which does not ask.
  */
 import type { ResourceKind } from '../domain/kinds.js';
-import type { ServerPreset } from './server-preset.js';
+import type { ServingPreset } from './serving-preset.js';
 
 /**
  * The kind, not writable when the preset names it in `readOnlyKinds`; else the same object.
@@ -16,7 +16,7 @@ import type { ServerPreset } from './server-preset.js';
  * withReadOnly(listKind, SPECIFICATION_PRESET).writable; // true
  * ```
  */
-export function withReadOnly(kind: ResourceKind, preset: ServerPreset): ResourceKind {
+export function withReadOnly(kind: ResourceKind, preset: ServingPreset): ResourceKind {
   return kind.writable && preset.readOnlyKinds.includes(kind.plural)
     ? { ...kind, writable: false }
     : kind;

@@ -5,7 +5,7 @@
  * parent (`recordsUnderParents`); the parent's sub-collection of the kind says the rest.
  */
 import type { KindRegistry } from '../domain/kinds.js';
-import type { ServerPreset } from './server-preset.js';
+import type { ServingPreset } from './serving-preset.js';
 
 /**
  * Where the records of a kind live under a preset that puts them under a parent
@@ -33,7 +33,7 @@ export interface RecordHome {
  * ```
  */
 export function recordHomes(
-  preset: ServerPreset,
+  preset: ServingPreset,
   registry: KindRegistry,
 ): Record<string, RecordHome> {
   const homes: Record<string, RecordHome> = {};

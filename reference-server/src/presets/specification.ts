@@ -1,5 +1,5 @@
-import { DEFAULT_API_KEY_HEADER } from '../sdk-wire.js';
-import type { ServerPreset } from './server-preset.js';
+import { DEFAULT_API_KEY_HEADER } from 'adis-sdk/server-kit';
+import type { ServingPreset } from './serving-preset.js';
 
 /**
  * The plain server: the specification's behaviour, as the preset every other one
@@ -10,7 +10,7 @@ import type { ServerPreset } from './server-preset.js';
  * SPECIFICATION_PRESET.apiPrefix; // '/api/v1'
  * ```
  */
-export const SPECIFICATION_PRESET: ServerPreset = {
+export const SPECIFICATION_PRESET: ServingPreset = {
   name: 'specification',
   apiPrefix: '/api/v1',
   apiKeyHeader: DEFAULT_API_KEY_HEADER,

@@ -8,7 +8,7 @@
 import type { ResourceKind } from '../domain/kinds.js';
 import { parseOrThrow } from '../domain/validation.js';
 import type { JsonObject } from '../storage/storage.js';
-import type { ServerPreset } from './server-preset.js';
+import type { ServingPreset } from './serving-preset.js';
 
 /**
  * The kind under the preset's vocabulary: under `extended`, its `parse` validates with
@@ -22,7 +22,7 @@ import type { ServerPreset } from './server-preset.js';
  * people.parse({ phone_numbers: [{ number: '12025550123', status: 'subscribed' }] }); // taken
  * ```
  */
-export function withVocabulary(kind: ResourceKind, preset: ServerPreset): ResourceKind {
+export function withVocabulary(kind: ResourceKind, preset: ServingPreset): ResourceKind {
   const declaration = kind.declaration;
   if (preset.vocabulary === 'strict' || !declaration) return kind;
   return {

@@ -20,7 +20,14 @@ import { migrate } from './postgres/migrations.js';
 import { PostgresRecords } from './postgres/records.js';
 import { PostgresTenants } from './postgres/tenants.js';
 import { PostgresWebhookStore } from './postgres/webhooks.js';
-import type { Storage, UnitOptions } from './storage.js';
+import type {
+  IdempotencyStore,
+  RecordStore,
+  Storage,
+  TenantStore,
+  UnitOptions,
+} from './storage.js';
+import type { WebhookStore } from './webhook-store.js';
 
 export { PostgresConnection } from './postgres/connection.js';
 export { POSTGRES_MIGRATIONS } from './postgres/migrations.js';
@@ -58,14 +65,22 @@ export interface PostgresStorageOptions {
  */
 export class PostgresStorage implements Storage {
   readonly engine = 'postgres' as const;
-  readonly webhooks: PostgresWebhookStore;
-  /** The pool and its units of work, for tools and tests that need SQL of their own. */
+  readonly webhooks: WebhookStore;
+  /**
+   * The pool and its units of work, for tools and tests that need SQL of their own.
+   *
+   * @internal
+   */
   readonly connection: PostgresConnection;
-  readonly tenants: PostgresTenants;
-  readonly records: PostgresRecords;
-  readonly idempotency: PostgresIdempotentAnswers;
+  readonly tenants: TenantStore;
+  readonly records: RecordStore;
+  readonly idempotency: IdempotencyStore;
 
-  /** Use {@link openPostgresStorage}: the schema must be migrated first. */
+  /**
+   * Use {@link openPostgresStorage}: the schema must be migrated first.
+   *
+   * @internal
+   */
   constructor(
     connection: PostgresConnection,
     /** True when this open created the schema. */

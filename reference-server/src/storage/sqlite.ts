@@ -34,7 +34,11 @@ export { hashToken } from './token-hash.js';
  */
 export class SqliteStorage implements Storage {
   readonly engine = 'sqlite' as const;
-  /** The synchronous engine, for tools that own the database alone (tests, benchmarks). */
+  /**
+   * The synchronous engine, for tools that own the database alone (tests, benchmarks).
+   *
+   * @internal
+   */
   readonly sqlite: SqliteEngine;
   readonly webhooks: WebhookStore;
   readonly tenants: TenantStore;

@@ -4,7 +4,7 @@
  * Why the receiver's body is discarded unread: only its status counts (2xx: delivered),
  * and a receiver answering slowly or at length must not hold the worker.
  */
-import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from '../sdk-wire.js';
+import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from 'adis-sdk/server-kit';
 
 /** The `User-Agent` of every delivery: receivers can tell (and allow) the server's calls. */
 export const WEBHOOK_USER_AGENT = 'adis-server-webhooks/1';

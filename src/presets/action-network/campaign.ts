@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { contentFields } from '../../schema/content-fields.js';
 import { commonFields, object, optional } from '../../schema/fields.js';
 import { defineKind } from '../../schema/kind.js';
-import { linkedAs } from '../linked-as.js';
+import { linkedAs } from '../../schema/linked-as.js';
 
 /**
  * Action Network's campaign (`docs/v2/campaigns`): a page that gathers several actions

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { integer, optional } from '../../schema/fields.js';
 import { defineKind } from '../../schema/kind.js';
-import { linkedAs } from '../linked-as.js';
+import { linkedAs } from '../../schema/linked-as.js';
 
 /**
  * One of Action Network's custom fields (`docs/v2/custom_fields`): the name of a

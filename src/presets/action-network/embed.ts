@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { optional } from '../../schema/fields.js';
 import { defineKind, type OneRelation, one } from '../../schema/kind.js';
-import { linkedAs } from '../linked-as.js';
+import { linkedAs } from '../../schema/linked-as.js';
 
 /**
  * Action Network's link from an action (an event, an event campaign, a petition, a

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { contentFields } from '../../schema/content-fields.js';
 import { commonFields, integer, optional } from '../../schema/fields.js';
 import { defineKind, many } from '../../schema/kind.js';
-import { linkedAs } from '../linked-as.js';
+import { linkedAs } from '../../schema/linked-as.js';
 import { EMBED_RELATION } from './embed.js';
 
 /**

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { commonFields, integer, optional } from '../../schema/fields.js';
 import { defineKind } from '../../schema/kind.js';
-import { linkedAs } from '../linked-as.js';
+import { linkedAs } from '../../schema/linked-as.js';
 
 /**
  * Action Network's unique ID list (`docs/v2/unique_id_lists`; "ID targets" in its user

@@ -3,7 +3,8 @@
  * vocabulary (`strict`: the specification's; `extended`: with `remove_tags` and the
  * vocabulary a real server documents besides, under its preset).
  */
-import { extendedHelperBodies, type HELPER_BODIES, strictHelperBodies } from 'adis-sdk/schema';
+import type { HELPER_BODIES } from 'adis-sdk/schema';
+import { extendedHelperBodies, strictHelperBodies } from 'adis-sdk/server-kit';
 import type { Vocabulary } from '../vocabulary.js';
 
 /**

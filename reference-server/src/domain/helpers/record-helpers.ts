@@ -19,7 +19,8 @@
  * 3. the action functions, each a part in its own transaction (non-atomic).
  */
 
-import { type HelperBodyName, strictHelperBodies } from 'adis-sdk/schema';
+import type { HelperBodyName } from 'adis-sdk/schema';
+import { strictHelperBodies } from 'adis-sdk/server-kit';
 import type * as z from 'zod/mini';
 import type { StoredRecord } from '../../storage/storage.js';
 import type { ResourceKind } from '../kinds.js';

@@ -4,7 +4,7 @@
  * `{ "notice": "This tagging was successfully deleted." }`).
  */
 import type { ResourceKind } from '../../domain/kinds.js';
-import type { ServerPreset } from '../../presets/server-preset.js';
+import type { ServingPreset } from '../../presets/serving-preset.js';
 import { hal } from '../respond.js';
 
 /**
@@ -28,7 +28,7 @@ export function deleteNoticeOf(notice: string | null, kind: ResourceKind): strin
  * return deletedAnswer(config.preset, kind); // 204, or 200 { notice } under Action Network's preset
  * ```
  */
-export function deletedAnswer(preset: ServerPreset, kind: ResourceKind): Response {
+export function deletedAnswer(preset: ServingPreset, kind: ResourceKind): Response {
   const notice = deleteNoticeOf(preset.deleteNotice, kind);
   return notice === undefined ? hal(undefined, 204) : hal({ notice }, 200);
 }

@@ -7,6 +7,8 @@
  * on every write (`backgroundWrites`), pages without totals
  * (`collectionsWithoutTotals`) and the answer to a DELETE (`deleteNotice`).
  */
+
+import { collectionRelation } from 'adis-sdk/server-kit';
 import type { Context, Hono } from 'hono';
 import { apiError, ErrorCode } from '../../domain/errors.js';
 import { parseFilter } from '../../domain/filter.js';
@@ -15,7 +17,6 @@ import { isPlainObject } from '../../domain/merge.js';
 import { parsePageRequest } from '../../domain/paging.js';
 import { recordOfHref } from '../../domain/record-paths.js';
 import { type LinkInput, type LinkTarget, referencesOf } from '../../domain/records/index.js';
-import { collectionRelation } from '../../sdk-wire.js';
 import type { JsonObject, RecordFilter, StoredRecord } from '../../storage/storage.js';
 import { wantsBackground } from '../background.js';
 import { writeInBackground } from '../background-writes.js';

@@ -4,9 +4,10 @@
  * and read them, and every write is 405; the records come from the demo data
  * (`seed.ts`), written straight to storage with their `actions`.
  */
+
+import { campaignKind } from 'adis-sdk/server-kit';
 import { serveKind } from '../../domain/define-kind.js';
 import type { ResourceKind } from '../../domain/kinds.js';
-import { campaignKind } from './declarations.js';
 
 /**
  * The server's campaign: the SDK's declaration (`campaignKind`), not writable.

@@ -7,7 +7,7 @@
  */
 import { isPlainObject } from '../../domain/merge.js';
 import type { Storage, StoredRecord, Tenant } from '../../storage/storage.js';
-import type { PresetMetadataList, PresetMetadataSource } from '../server-preset.js';
+import type { PresetMetadataList, PresetMetadataSource } from '../serving-preset.js';
 
 /** The relation and member name of the list. */
 const CUSTOM_FIELDS_REL = 'action_network:custom_fields';

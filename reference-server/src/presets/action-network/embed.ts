@@ -7,7 +7,7 @@
  * script, so the snippets are for reading and storing, not for rendering.
  */
 import type { StoredRecord } from '../../storage/storage.js';
-import type { PresetEmbeds } from '../server-preset.js';
+import type { PresetEmbeds } from '../serving-preset.js';
 
 /** Text safe inside an HTML attribute quoted with `'` and inside an element. */
 function escapeHtml(text: string): string {

@@ -10,12 +10,12 @@
  */
 import type { AnyKind } from 'adis-sdk/schema';
 import { kindNamed, one } from 'adis-sdk/schema';
+import { eventCampaignKind } from 'adis-sdk/server-kit';
 import { serveKind } from '../../domain/define-kind.js';
 import { ErrorCode, type ErrorDescription } from '../../domain/errors.js';
 import type { References, ResourceKind } from '../../domain/kinds.js';
 import { referencesOf } from '../../domain/records/index.js';
 import type { Contribution, JsonObject } from '../../storage/storage.js';
-import { eventCampaignKind } from './declarations.js';
 
 /** The event's reference to its campaign, without the curie. */
 export const EVENT_CAMPAIGN_REFERENCE = 'event_campaign';

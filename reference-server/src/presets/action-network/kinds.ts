@@ -1,6 +1,6 @@
 /**
  * Action Network's own collections as the reference server serves them under the
- * preset, each built from the SDK's declaration of the kind (`declarations.ts`), and
+ * preset, each built from the SDK's declaration of the kind (`adis-sdk/server-kit`), and
  * the preset's changes to the specification's kinds they need.
  */
 import type { ResourceKind } from '../../domain/kinds.js';

@@ -4,11 +4,12 @@
  * the group, created with its `name` and `unique_ids`, replaced by PUT, with a `count`
  * the server computes.
  */
+
+import { uniqueIdListKind } from 'adis-sdk/server-kit';
 import { serveKind } from '../../domain/define-kind.js';
 import { ErrorCode, type ErrorDescription } from '../../domain/errors.js';
 import type { CheckContext, References, ResourceKind } from '../../domain/kinds.js';
 import type { JsonObject } from '../../storage/storage.js';
-import { uniqueIdListKind } from './declarations.js';
 
 /** Unknown IDs reported one by one; the rest are counted (a list may hold thousands). */
 const REPORTED_IDS = 20;

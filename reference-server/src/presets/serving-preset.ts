@@ -75,7 +75,22 @@ export type PresetSeed = (
   options: PresetSeedOptions,
 ) => Promise<Record<string, number>>;
 
-export interface ServerPreset {
+/**
+ * How the server serves: the specification's way (`SPECIFICATION_PRESET`) or as a real
+ * server documents itself (`ACTION_NETWORK_PRESET`), given to `createApp({ preset })`
+ * and chosen on the command line by `--preset`.
+ *
+ * Not the SDK's `ServerPreset`: that one is a client's `connect` options for a server
+ * in the wild; this one is the server's own behaviour. The two Action Network presets
+ * agree because both are written from Action Network's documentation.
+ *
+ * @example
+ * ```ts
+ * import { ACTION_NETWORK_PRESET, createApp, openStorage } from 'adis-server';
+ * const app = createApp({ storage: openStorage(':memory:'), preset: ACTION_NETWORK_PRESET });
+ * ```
+ */
+export interface ServingPreset {
   /** Name on the command line: `--preset action-network`. */
   name: string;
   /** Path of the entry point and prefix of every API path (`/api/v2`). */

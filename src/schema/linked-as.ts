@@ -1,5 +1,20 @@
-import type { CollectionLink } from '../navigator/collection-relation.js';
-import type { AnyKind } from '../schema/kind.js';
+import type { AnyKind } from './kind.js';
+
+// Where a kind's collection is linked is data of the kind, as its names are: the
+// navigator finds collections by it (navigator/collection-relation.ts), and the server
+// builds its entry point from it. So it lives with the declarations, not in the
+// presets that use it, and a preset's kinds (presets/action-network/) need nothing above
+// this layer.
+
+/**
+ * What a kind may carry besides its declaration: `rel`, the relation its collection is
+ * linked under (on the entry point, and for its records in a page), or `null` when no
+ * entry point links a collection of it. Without it, the relation is `std:<plural>`.
+ */
+export interface CollectionLink {
+  /** The collection's relation (`action_network:event_campaigns`), or null for none. */
+  readonly rel?: string | null;
+}
 
 /**
  * A kind as a preset gives it: a declared kind (`defineKind`) and `rel`, the relation
