@@ -337,12 +337,62 @@ export function commonFields(mode: Mode) {
 
 /**
  * The read-only fields every resource has. Read as any string: servers in the wild
- * send dates without an offset.
+ * send dates without an offset. A kind declared with `clientCreatedDate` takes
+ * `created_date` from the client instead (see `givenCreatedDate`).
  */
 export const COMMON_COMPUTED_FIELDS = {
   created_date: optional(z.string()),
   modified_date: optional(z.string()),
 };
+
+/** {@link COMMON_COMPUTED_FIELDS} without `created_date`: those of a kind that takes it. */
+const { created_date: _createdDate, ...ALWAYS_COMPUTED_FIELDS } = COMMON_COMPUTED_FIELDS;
+
+/**
+ * A date and a time of day in the spellings servers send: ISO 8601 with `T` or Action
+ * Network's space between them, seconds and fractions optional, then `Z`, `±hh:mm`,
+ * `±hhmm`, `±hh` or no offset. What the SDK checks a given `created_date` against
+ * before sending: not a format of its own, but "a date-time at all".
+ */
+const DATE_TIME_TEXT =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)? ?(?:Z|[+-]\d\d(?::?\d\d)?)?$/i;
+
+/** Why a given `created_date` is refused before sending: what a date-time is, with an example. */
+const NOT_A_DATE_TIME = "must be a date-time (the record's own date), such as 2024-05-01T12:00:00Z";
+
+/** Why the reference server refuses a given `created_date`'s spelling. */
+const NOT_RFC_3339 =
+  "must be an RFC 3339 date-time with Z or an offset (the record's own date), such as 2024-05-01T12:00:00Z";
+
+/**
+ * The `created_date` of a kind whose records carry their own date (a donation's, given
+ * when past donations are imported; see `clientCreatedDate` of `defineKind`). On read
+ * any string, as every read-only date; on write a date-time in any spelling servers
+ * send (`DATE_TIME_TEXT`) or a `Date`, sent as ISO 8601 in UTC: anything
+ * else ("yesterday", "") is refused before sending, since the server would otherwise
+ * refuse it or date the record today; for the reference server (`strict`) an RFC 3339
+ * date-time with an offset; under a real server's preset (`extended`) also Action
+ * Network's spellings, parsed to ISO 8601 with an offset. Whether it lies in the
+ * future is the server's to say (its clock, not the client's).
+ *
+ * @example
+ * ```ts
+ * givenCreatedDate('write').parse('2024-05-01 12:00:00'); // as sent
+ * givenCreatedDate('write').safeParse('yesterday').success; // false
+ * givenCreatedDate('strict').parse('2024-05-01T12:00:00+02:00');
+ * ```
+ */
+export function givenCreatedDate(mode: Mode): z.ZodMiniType<string, string | Date> {
+  if (mode === 'read') return z.string();
+  const text =
+    mode === 'write'
+      ? z.string().check(z.regex(DATE_TIME_TEXT, NOT_A_DATE_TIME))
+      : z.iso.datetime({ offset: true, error: NOT_RFC_3339 });
+  return preprocess(
+    mode === 'extended' ? fromLenientText : fromDate,
+    text,
+  ) as unknown as z.ZodMiniType<string, string | Date>;
+}
 
 const triggerRead = z.looseObject({
   enabled: optional(bool('read')),
@@ -418,12 +468,36 @@ export interface ResourceSchemas<R extends z.ZodMiniType, W extends z.ZodMiniTyp
 }
 
 /**
+ * The common fields a kind's server computes: both dates, or only `modified_date` when
+ * the kind takes `created_date` from the client (`G` true).
+ */
+export type CommonComputed<G extends boolean> = G extends true
+  ? typeof ALWAYS_COMPUTED_FIELDS
+  : typeof COMMON_COMPUTED_FIELDS;
+
+/** The writable `created_date` of a kind that takes it from the client (`G` true). */
+export type GivenCreatedDate<G extends boolean> = G extends true
+  ? { created_date: z.ZodMiniOptional<z.ZodMiniNullable<z.ZodMiniType<string, string | Date>>> }
+  : Record<never, never>;
+
+/** How `resourceSchemas` treats the common fields. */
+export interface ResourceOptions<G extends boolean = false> {
+  /**
+   * `created_date` is the record's own date, which a client may give (a donation
+   * imported with the date it was made): a writable field (`givenCreatedDate`)
+   * rather than a read-only one. Default false.
+   */
+  clientCreatedDate?: G;
+}
+
+/**
  * Builds a resource's schemas from one definition: `shape(mode)` gives the writable
  * fields, `computedFields` the read-only ones (totals and the like). The read schema is
  * loose (unknown members kept) with every field; the write and strict schemas are
  * closed to unknown plain members (vendor members pass) and accept the read-only fields
  * only to ignore them. The server's schemas (`server('strict')`, `server('extended')`)
- * are built when asked for: only the reference server needs them.
+ * are built when asked for: only the reference server needs them. With
+ * `clientCreatedDate`, `created_date` is a writable field, not a read-only one.
  *
  * @example
  * ```ts
@@ -433,16 +507,27 @@ export interface ResourceSchemas<R extends z.ZodMiniType, W extends z.ZodMiniTyp
  * );
  * petition.read.parse({ title: 'Save the park', total_signatures: '12' }).total_signatures; // 12
  * petition.readOnly; // ['created_date', 'modified_date', 'total_signatures', '_links', '_embedded']
+ * resourceSchemas(commonFields, {}, { clientCreatedDate: true }).readOnly; // ['modified_date', '_links', '_embedded']
  * ```
  */
 export function resourceSchemas<
   S extends z.core.$ZodShape,
   C extends z.core.$ZodShape = Record<never, never>,
->(shape: (mode: Mode) => S, computedFields: C = {} as C) {
-  const computed = { ...COMMON_COMPUTED_FIELDS, ...computedFields };
-  const read = openObject({ ...shape('read'), ...computed, ...halMembers() });
+  G extends boolean = false,
+>(shape: (mode: Mode) => S, computedFields: C = {} as C, options: ResourceOptions<G> = {}) {
+  const given = options.clientCreatedDate === true;
+  const computed = {
+    ...(given ? ALWAYS_COMPUTED_FIELDS : COMMON_COMPUTED_FIELDS),
+    ...computedFields,
+  } as CommonComputed<G> & C;
+  const fields = (mode: Mode) =>
+    ({
+      ...shape(mode),
+      ...(given ? { created_date: optional(givenCreatedDate(mode)) } : {}),
+    }) as S & GivenCreatedDate<G>;
+  const read = openObject({ ...fields('read'), ...computed, ...halMembers() });
   const closed = (mode: Mode) =>
-    closedObject({ ...shape(mode), ...ignoredOnWrite(computed), ...halMembers() });
+    closedObject({ ...fields(mode), ...ignoredOnWrite(computed), ...halMembers() });
   const write = closed('write');
   const readOnly = [...Object.keys(computed), '_links', '_embedded'];
   return {

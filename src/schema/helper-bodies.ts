@@ -116,22 +116,38 @@ export const ActionFunctionsSchema = closedObject(ActionFunctionsShape);
  */
 export type ActionFunctionsInput = z.input<typeof ActionFunctionsSchema>;
 
-/** Members of a record's write schema that have no place in a helper body. */
+/**
+ * Members of a record's write schema that have no place in a helper body. `created_date`
+ * has, for a kind whose records carry their own date (`clientCreatedDate`: a donation):
+ * it is one of the record's fields there, and the helper takes the record's fields.
+ */
 const NOT_IN_HELPER_BODIES = ['_links', '_embedded', 'created_date', 'modified_date'] as const;
 type NotInHelperBodies = (typeof NOT_IN_HELPER_BODIES)[number];
 
+/** The members {@link recordFields} leaves out of a helper body for the kind `K`. */
+type LeftOutOf<K extends AnyKind> = K extends { clientCreatedDate: true }
+  ? Exclude<NotInHelperBodies, 'created_date'>
+  : NotInHelperBodies;
+
 /**
- * The writable fields of a record's write schema, without the HAL members and the
- * read-only dates: a helper creates the record, so there is nothing to echo back, and
- * the links it needs are made by the helper itself.
+ * The writable fields of a record's write schema (`shape`, of the kind `kind`, on one
+ * side), without the HAL members and the read-only dates: a helper creates the record,
+ * so there is nothing to echo back, and the links it needs are made by the helper
+ * itself. A `created_date` the kind takes from the client stays: it is the record's own
+ * date (a donation recorded after the fact).
  */
-function recordFields<S extends z.core.$ZodShape>(shape: S): Omit<S, NotInHelperBodies> {
+function recordFields<K extends AnyKind, S extends z.core.$ZodShape>(
+  kind: K,
+  shape: S,
+): Omit<S, LeftOutOf<K>> {
+  const leftOut: readonly string[] = kind.clientCreatedDate
+    ? NOT_IN_HELPER_BODIES.filter((member) => member !== 'created_date')
+    : NOT_IN_HELPER_BODIES;
   const out: Record<string, z.ZodMiniType> = {};
   for (const [key, schema] of Object.entries(shape)) {
-    if (!(NOT_IN_HELPER_BODIES as readonly string[]).includes(key))
-      out[key] = schema as z.ZodMiniType;
+    if (!leftOut.includes(key)) out[key] = schema as z.ZodMiniType;
   }
-  return out as unknown as Omit<S, NotInHelperBodies>;
+  return out as unknown as Omit<S, LeftOutOf<K>>;
 }
 
 /**
@@ -172,7 +188,10 @@ function actionBody<K extends AnyKind & { writeSchema: { shape: z.core.$ZodShape
   mode: BodyMode,
 ) {
   return closedObject({
-    ...recordFields((sideOf(kind, mode) as K['writeSchema']).shape as K['writeSchema']['shape']),
+    ...recordFields(
+      kind,
+      (sideOf(kind, mode) as K['writeSchema']).shape as K['writeSchema']['shape'],
+    ),
     person: sideOf(personKind, mode),
     ...actionFunctions(mode),
   });
@@ -236,7 +255,7 @@ export const RecordOutreachBodySchema = actionBody(outreachKind, 'write');
 export type RecordOutreachInput = z.input<typeof RecordOutreachBodySchema>;
 
 function buildAttendanceBody(mode: BodyMode) {
-  const attendance = recordFields(sideOf(attendanceKind, mode).shape);
+  const attendance = recordFields(attendanceKind, sideOf(attendanceKind, mode).shape);
   const ticket = closedObject({
     ...ticketSchema(mode).shape,
     /** Who will use the ticket, inlined; may differ from the buyer. */
@@ -291,7 +310,7 @@ const donationLinkRel = z.union([
 
 function buildDonationBody(mode: BodyMode) {
   const body = closedObject({
-    ...recordFields(sideOf(donationKind, mode).shape),
+    ...recordFields(donationKind, sideOf(donationKind, mode).shape),
     /** The donor. */
     person: sideOf(personKind, mode),
     /** The attendance or submission the donation was made with. */
@@ -315,6 +334,9 @@ function buildDonationBody(mode: BodyMode) {
  * page): the donation's fields (the recipients' amounts may not add up to more than
  * `amount`), the donor as `person`, the action functions, and optionally `_links` to the
  * attendance (`std:attendance`) or submission (`std:submission`) the donation goes with.
+ * The donation's fields include its own `created_date` (see `donationKind`): a donation
+ * recorded after the fact keeps the date it was made, as Action Network's helper takes
+ * "the normal donation format".
  *
  * @example
  * ```ts
@@ -345,7 +367,7 @@ export type RecordDonationInput = z.input<typeof RecordDonationBodySchema>;
 const canvasserLinkRel = z.templateLiteral([z.string(), ':canvasser']);
 
 function buildCanvassBody(mode: BodyMode) {
-  const canvassFields = recordFields(sideOf(canvassKind, mode).shape);
+  const canvassFields = recordFields(canvassKind, sideOf(canvassKind, mode).shape);
   const fields = closedObject({
     ...canvassFields,
     /** The person who made the contact, inlined (matched or created). */

@@ -117,6 +117,13 @@ export interface KindDefinition<
   readonly extendedSchema: W;
   /** Members the server computes or owns: ignored on create and update. */
   readonly readOnly: readonly string[];
+  /**
+   * Whether a client may give `created_date`: the record's own date (a donation
+   * imported with the date it was made), sent by the SDK and kept by the server,
+   * rather than a member the server sets. Absent or false: `created_date` is in
+   * {@link KindDefinition.readOnly}. See `clientCreatedDate` of {@link KindSpec}.
+   */
+  readonly clientCreatedDate?: boolean;
   /** The relations, by the name of the method the navigator gives each. */
   readonly relations: L;
   /** The helpers, by the name of the method the navigator gives each. */
@@ -138,14 +145,29 @@ export interface KindSpec<
   C extends z.core.$ZodShape,
   L extends Readonly<Record<string, Relation>>,
   H extends Readonly<Record<string, Helper>>,
+  G extends boolean = false,
 > {
   singular: N;
   plural: P;
   description: string;
   /** The writable fields, built for one side of the wire (see `Mode`). */
   shape: (mode: Mode) => S;
-  /** Read-only fields the server computes (totals); `created_date`, `modified_date` are added. */
+  /**
+   * Read-only fields the server computes (totals); `created_date` (unless
+   * `clientCreatedDate`) and `modified_date` are added.
+   */
   computed?: C;
+  /**
+   * `created_date` is the record's own date, which a client may give: a donation's
+   * date, kept when past donations are imported (Action Network documents it on the
+   * donation's create). The SDK then sends it (a `Date`, or a string that is a
+   * date-time: anything else is refused before sending) instead of dropping it as a
+   * read-only member, and the reference server stores it instead of the time of the
+   * write (an RFC 3339 date-time, not in the future). `modified_date` stays the
+   * server's. Default false: `created_date` is read-only, as the specification's
+   * common fields say.
+   */
+  clientCreatedDate?: G;
   /**
    * A rule across members of a record (start before end, amounts that add up), added
    * to the strict schema: the reference server holds records to it, while a client may
@@ -153,7 +175,7 @@ export interface KindSpec<
    * checks, so it must read them defensively.
    */
   check?: (
-    record: z.output<ReturnType<typeof resourceSchemas<S, C>>['write']>,
+    record: z.output<ReturnType<typeof resourceSchemas<S, C, G>>['write']>,
     ctx: z.core.$RefinementCtx,
   ) => void;
   relations?: L;
@@ -187,8 +209,11 @@ export function defineKind<
   const L extends Readonly<Record<string, Relation>> = Record<never, never>,
   const H extends Readonly<Record<string, Helper>> = Record<never, never>,
   C extends z.core.$ZodShape = Record<never, never>,
->(spec: KindSpec<N, P, S, C, L, H>) {
-  const schemas = resourceSchemas(spec.shape, spec.computed ?? ({} as C));
+  const G extends boolean = false,
+>(spec: KindSpec<N, P, S, C, L, H, G>) {
+  const schemas = resourceSchemas(spec.shape, spec.computed ?? ({} as C), {
+    clientCreatedDate: (spec.clientCreatedDate ?? false) as G,
+  });
   const server: { strict?: typeof schemas.write; extended?: typeof schemas.write } = {};
   // Each of the server's sides is built on first use, with the kind's rules.
   const serverSide = (mode: 'strict' | 'extended') => {
@@ -219,6 +244,7 @@ export function defineKind<
       return serverSide('extended');
     },
     readOnly: schemas.readOnly,
+    clientCreatedDate: (spec.clientCreatedDate ?? false) as G,
     relations: withRelationNames(spec.relations ?? ({} as L)),
     helpers: spec.helpers ?? ({} as H),
   } satisfies KindDefinition<N, P>;

@@ -24,6 +24,7 @@ import {
   actionNetwork,
   type ClientOptions,
   connect,
+  type DonationInput,
   type MessageInput,
   type PersonResource,
   type PersonSignupInput,
@@ -260,6 +261,13 @@ describe('the SDK with the actionNetwork preset against the server with ACTION_N
       recurring: true,
       period: 'Monthly',
     });
+    // The donations page's create, as an import sends it: the gift keeps its own date.
+    const imported = await page.donations().create({
+      ...sample<DonationInput>('donation-create'),
+      _links: { 'osdi:person': { href: signer().url } },
+    } as DonationInput);
+    expect(imported.data.created_date).toBe('2024-12-14T17:20:00.000Z');
+    expect(imported.data.amount).toBe('18.00');
   });
 
   it('event campaigns: a new one, and an event created in it', async () => {

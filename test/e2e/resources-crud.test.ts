@@ -12,14 +12,18 @@ import {
   donationKind,
   type EventResource,
   eventKind,
+  type Filter,
   type FormResource,
   type FundraisingPageResource,
+  field,
   formKind,
   fundraisingPageKind,
   type InputOf,
   isResourceOf,
+  isSchemaValidationError,
   itemKind,
   type ListResource,
+  linkTo,
   listKind,
   messageKind,
   type OrganizationResource,
@@ -42,7 +46,7 @@ import {
   type WrapperResource,
   wrapperKind,
 } from '../../src/index.js';
-import { type Fixture, httpError, links, newPerson, startFixture } from './fixtures.js';
+import { type Fixture, httpError, links, newPerson, problems, startFixture } from './fixtures.js';
 
 /** The records the action and record kinds link to. */
 interface Deps {
@@ -637,8 +641,17 @@ describe.each(CASES)('$name', (spec) => {
     expect((await updated.refresh()).data).toEqual(updated.data);
 
     // What was read can be sent back: read-only members (dates, totals, computed
-    // members) are ignored, so nothing changes but modified_date.
-    const echoed = { ...updated.data, created_date: '2000-01-01T00:00:00Z' };
+    // members) are ignored, so nothing changes but modified_date. A record's own
+    // created_date (a donation's, `clientCreatedDate`) is sent instead: the stored one
+    // is taken back, and another is refused, never ignored.
+    const otherDate = { ...updated.data, created_date: '2000-01-01T00:00:00Z' };
+    if (spec.kind.clientCreatedDate) {
+      const refused = await httpError(updated.update(otherDate), 400);
+      expect(problems(refused)).toEqual([
+        { code: 'INVALID_PROPERTY', properties: ['created_date'] },
+      ]);
+    }
+    const echoed = spec.kind.clientCreatedDate ? { ...updated.data } : otherDate;
     const again = await updated.update(echoed);
     expect(withoutModifiedDate(again.data)).toEqual(withoutModifiedDate(updated.data));
     expectLinks(again, input);
@@ -678,6 +691,60 @@ describe.each(CASES)('$name', (spec) => {
     const fresh = await first.refresh();
     expect(fresh.data).toMatchObject(merged(fieldsOf(inputs[0] ?? {}), fieldsOf(changes)));
     expectIdentifiers(f, fresh, changes.identifiers);
+  });
+});
+
+describe("a donation's own created_date, through the SDK", () => {
+  it('an import keeps its dates: created, helped, listed, filtered and written back', async () => {
+    const page = await f.client.fundraisingPages.create({ title: `Import ${run}` });
+    const person = { 'std:person': linkTo(deps.person) };
+    const fromLedger = await page.donations().create({
+      created_date: new Date(Date.UTC(2023, 10, 5, 14, 30)),
+      amount: 30,
+      currency: 'USD',
+      _links: person,
+    });
+    expect(fromLedger.data.created_date).toBe('2023-11-05T14:30:00.000Z');
+    const helped = await page.recordDonation({
+      created_date: '2022-03-01T09:00:00+01:00',
+      amount: 12,
+      currency: 'USD',
+      person: { email_addresses: [{ address: `import.${run}@example.org` }] },
+    });
+    expect(helped.record?.data.created_date).toBe('2022-03-01T08:00:00.000Z');
+    const today = await page.donations().create({ amount: 5, currency: 'USD', _links: person });
+
+    const urls = async (filter: Filter) =>
+      (await page.donations().filter(filter).toArray()).map((donation) => donation.url);
+    expect(await urls(field('created_date').lt('2024-01-01T00:00:00Z'))).toEqual([
+      fromLedger.url,
+      helped.record?.url,
+    ]);
+    expect(await urls(field('created_date').gt('2024-01-01T00:00:00Z'))).toEqual([today.url]);
+
+    // Whatever was read is written back: the stored date goes and is taken.
+    const read = await f.client.donations.get(fromLedger.url);
+    const back = await read.update(read.data);
+    expect(back.data.created_date).toBe('2023-11-05T14:30:00.000Z');
+  });
+
+  it('no date-time: refused before sending; a future one: refused by the server', async () => {
+    const page = await f.client.fundraisingPages.create({ title: `Refusals ${run}` });
+    const error = await page
+      .donations()
+      .create({ created_date: 'last Tuesday', amount: 1 })
+      .catch((thrown: unknown) => thrown);
+    expect(isSchemaValidationError(error)).toBe(true);
+    const future = await httpError(
+      page.donations().create({
+        created_date: new Date(Date.now() + 86_400_000),
+        amount: 1,
+        _links: { 'std:person': linkTo(deps.person) },
+      }),
+      400,
+    );
+    expect(problems(future)).toEqual([{ code: 'INVALID_PROPERTY', properties: ['created_date'] }]);
+    expect(await page.donations().toArray()).toEqual([]);
   });
 });
 

@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
+  DonationInput,
   MessageInput,
   PersonSignupInput,
   RecordDonationInput,
@@ -109,6 +110,14 @@ describe("Action Network's documented request samples, sent as written", () => {
     expectPosted(sent, `fundraising_pages/${FUNDRAISING_PAGE}/donations`, sample);
     expect(sent.body.toString('utf8')).toContain('"amount":"3.00"');
     expect(result.record?.data.amount).toBe('20.00');
+  });
+
+  it('donations: a new donation linking its donor, with its own created_date (an import)', async () => {
+    const sample = server.sample('donation-create') as DonationInput;
+    const page = await fundraisingPage();
+    const [sent] = await writeOf(() => page.donations().create(sample));
+    expectPosted(sent, `fundraising_pages/${FUNDRAISING_PAGE}/donations`, sample);
+    expect(sent.body.toString('utf8')).toContain('"created_date":"2024-12-14T17:20:00Z"');
   });
 
   it('messages: a new email with targets and its wrapper', async () => {

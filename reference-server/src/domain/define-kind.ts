@@ -153,9 +153,10 @@ function helpersOf(declaration: AnyKind, rules: ServerRules): RecordHelper[] {
 /**
  * Builds the server's {@link ResourceKind} from the SDK's declaration of the kind and the
  * server's own rules: `parse` validates with the declaration's write schema (every issue
- * an ErrorDescription), references come from its `one` relations, sub-collections from
- * its `many` relations (each listing the records whose relation back points at the
- * parent), helper links from its helpers.
+ * an ErrorDescription), its read-only members and whether a client gives its
+ * `created_date` are the declaration's, references come from its `one` relations,
+ * sub-collections from its `many` relations (each listing the records whose relation
+ * back points at the parent), helper links from its helpers.
  *
  * @example
  * ```ts
@@ -197,6 +198,7 @@ export function serveKind(
     inEntryPoint: true,
     writable: true,
     readOnly: declaration.readOnly,
+    ...(declaration.clientCreatedDate === true ? { clientCreatedDate: true } : {}),
     lookupKeys: () => [],
     references,
     subCollections,

@@ -88,6 +88,14 @@ export interface ResourceKind {
   /** Fields the server computes; ignored when a client sends them. */
   readOnly: readonly string[];
   /**
+   * Whether a client may give `created_date`, the record's own date (a donation imported
+   * with the date it was made): from the declaration's `clientCreatedDate`. A create
+   * then stores the date given (an RFC 3339 date-time, not in the future) instead of
+   * the time of the write; an update takes the stored one back and refuses another
+   * (`records/created-date.ts`). Otherwise `created_date` is in {@link readOnly}.
+   */
+  clientCreatedDate?: boolean;
+  /**
    * Validates a client document (create or update) and returns it parsed; throws an
    * `ApiError` 400 listing every problem.
    */

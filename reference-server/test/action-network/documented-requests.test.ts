@@ -434,6 +434,48 @@ describe('fundraising pages (docs/v2/fundraising_pages), donations and the recor
   });
 });
 
+describe('donations with their own created_date (docs/v2/donations, an import)', () => {
+  it('POST with created_date: kept, listed and filtered by it; the helper keeps it too', async () => {
+    const { id: pageId } = await newRecord('fundraising_pages', { title: 'Spring book drive' });
+    const person = await newPerson('Tomasz');
+    // An import from a payment ledger: the gift's own date, Action Network's spelling.
+    const imported = written(
+      await an.post(`fundraising_pages/${pageId}/donations`, {
+        identifiers: ['ledger:gift-0412'],
+        created_date: '2024-03-09 16:45:00',
+        recipients: [{ display_name: 'Alder Library Friends', amount: '15.00' }],
+        _links: { 'osdi:person': { href: person.href } },
+      }),
+    );
+    const id = nativeId(imported);
+    expect(imported.created_date).toBe('2024-03-09T16:45:00.000Z');
+    expect(imported.modified_date > imported.created_date).toBe(true);
+    expect(read(await an.get(`fundraising_pages/${pageId}/donations/${id}`)).created_date).toBe(
+      '2024-03-09T16:45:00.000Z',
+    );
+    const helped = written(
+      await an.post(`fundraising_pages/${pageId}/donations`, {
+        created_date: '2024-03-10T08:00:00Z',
+        recipients: [{ display_name: 'Alder Library Friends', amount: '5.00' }],
+        person: personHash('Tomasz', 'Wilk', 'tomasz.wilk@alder.example.org'),
+      }),
+    );
+    expect(helped.created_date).toBe('2024-03-10T08:00:00.000Z');
+    const filtered = (filter: string) =>
+      an.get(`fundraising_pages/${pageId}/donations?filter=${encodeURIComponent(filter)}`);
+    const found = read(await filtered("created_date lt '2024-03-10T00:00:00Z'"));
+    expect(expectPage(found, 'osdi:donations', { totals: true }).map(nativeId)).toEqual([id]);
+    // Written back as read: taken; with another date: refused, naming created_date.
+    const { _links: _l, ...back } = read(await an.get(`donations/${id}`));
+    expect(written(await an.put(`donations/${id}`, back)).created_date).toBe(
+      '2024-03-09T16:45:00.000Z',
+    );
+    const moved = await an.put(`donations/${id}`, { created_date: '2024-03-01T00:00:00Z' });
+    expect(moved.status).toBe(400);
+    expect(JSON.stringify(moved.body)).toContain('created_date');
+  });
+});
+
 describe('advocacy campaigns (docs/v2/advocacy_campaigns) and outreaches', () => {
   it('POST advocacy_campaigns with its targets as an array of hashes, GET, PUT', async () => {
     const { id, body } = await newRecord('advocacy_campaigns', {

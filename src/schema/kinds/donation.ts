@@ -85,6 +85,17 @@ function moneyOf(value: unknown): number | undefined {
  * that changes only one of them is checked by the server against the stored other
  * ({@link recipientsProblem}).
  *
+ * A donation's `created_date` is the donation's own date, which the client may give
+ * (`clientCreatedDate`): an import of past donations keeps their dates, as Action
+ * Network documents for the donation's create. It is sent on create and update, and
+ * in the record donation helper's body (which takes the donation's fields). It is a
+ * `Date` or a string holding a date-time in any server's spelling
+ * (`2024-05-01T12:00:00Z`, `2024-05-01 12:00:00`); anything else is refused before
+ * sending (SchemaValidationError).
+ * The reference server stores it as given (an RFC 3339 date-time, not in the future),
+ * takes it back unchanged on update and refuses a different one; without it, the
+ * donation is dated when it is written. `modified_date` is always the server's.
+ *
  * @example
  * ```ts
  * import { donationKind } from 'adis-sdk/schema';
@@ -94,6 +105,9 @@ function moneyOf(value: unknown): number | undefined {
  *   currency: 'USD',
  *   recipients: [{ display_name: 'Park Fund', amount: 25 }],
  * }).success; // false: the recipients get more than was given
+ * donationKind.writeSchema.parse({ amount: 20, created_date: new Date(Date.UTC(2023, 11, 24)) })
+ *   .created_date; // '2023-12-24T00:00:00.000Z': sent, not dropped
+ * donationKind.writeSchema.safeParse({ created_date: 'last Christmas' }).success; // false
  * ```
  */
 export const donationKind = defineKind({
@@ -102,6 +116,8 @@ export const donationKind = defineKind({
   description: 'A donation by a person, on a fundraising page or taken elsewhere',
   shape: donationShape,
   computed: HELPER_COMPUTED_FIELDS,
+  // The donation's own date: an import of past donations gives it (see above).
+  clientCreatedDate: true,
   relations: {
     /** The donor (`std:person`). */
     person: one('person', { required: true }),

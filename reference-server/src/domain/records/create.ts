@@ -1,6 +1,8 @@
 /**
- * Creating a record: its id and local identifier, the identifiers and links sent, the
- * kind's checks, the write and its webhook event, in one transaction.
+ * Creating a record: its id and local identifier, the identifiers and links sent, its
+ * `created_date` (the time of the write, or the record's own date where the kind takes
+ * one: `created-date.ts`), the kind's checks, the write and its webhook event, in one
+ * transaction.
  */
 import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js';
 import { ErrorCode, type ErrorDescription } from '../errors.js';
@@ -9,6 +11,7 @@ import type { ResourceKind } from '../kinds.js';
 import { dropNulls } from '../merge.js';
 import { checkIdentifiersFree, checkRecord, invalid, linksAt } from './checks.js';
 import type { RecordContext } from './context.js';
+import { createdDateOf } from './created-date.js';
 import { composeDocument, helperMembers, stringArray, withoutFields } from './document.js';
 import { recordEvent } from './events.js';
 import { applyLinks } from './links.js';
@@ -51,6 +54,8 @@ export function createRecord(
     let fields = dropNulls(withoutFields(input, kind.readOnly));
     fields = kind.prepareInput ? kind.prepareInput(fields, {}) : fields;
     fields = kind.derive ? kind.derive(fields, refs) : fields;
+    // The record's own date when the kind takes one (a donation imported), else now.
+    const created = createdDateOf(kind, input, now, errors);
     await checkRecord(context, tenant, kind, fields, refs, id, true, errors);
     if (errors.length > 0) {
       throw invalid(`std:${kind.singular}`, linksAt(errors, options.linksAt ?? ''));
@@ -58,7 +63,7 @@ export function createRecord(
     const stamp = now.toISOString();
     const doc = composeDocument(
       identifiers,
-      stamp,
+      created,
       stamp,
       { ...fields, ...helperMembers(options.recorded ?? {}) },
       refs,

@@ -33,7 +33,12 @@ export function helperMembers(doc: JsonObject): JsonObject {
   return out;
 }
 
-/** Members the server owns in every stored document. */
+/**
+ * Members the server owns in every stored document: it writes them itself
+ * ({@link composeDocument}), whatever the fields hold. A `created_date` a kind takes
+ * from the client (a donation's own date) comes in as the `created` of
+ * `composeDocument`, checked and normalised first (`created-date.ts`).
+ */
 export const SERVER_FIELDS = ['identifiers', 'created_date', 'modified_date', REFS] as const;
 
 /**

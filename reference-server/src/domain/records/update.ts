@@ -1,6 +1,8 @@
 /**
  * Updating a record: a client's partial update (PUT) merged into the stored document,
- * and the replacement of a record's fields, identifiers and references it ends in.
+ * and the replacement of a record's fields, identifiers and references it ends in. The
+ * record keeps its `created_date`: a kind that takes it from the client takes the stored
+ * one back and refuses another (`created-date.ts`).
  */
 import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js';
 import type { ErrorDescription } from '../errors.js';
@@ -9,6 +11,7 @@ import type { References, ResourceKind } from '../kinds.js';
 import { applyPatch } from '../merge.js';
 import { checkIdentifiersFree, checkRecord, checkStillOne, invalid } from './checks.js';
 import type { RecordContext } from './context.js';
+import { checkCreatedDateKept } from './created-date.js';
 import {
   composeDocument,
   HELPER_MEMBERS,
@@ -52,6 +55,8 @@ export function updateRecord(
     const before = referencesOf(current.doc);
     const refs = await applyLinks(context, tenant, kind, before, links, errors);
     if (errors.length === 0) await checkStillOne(context, tenant, kind, id, before, refs, errors);
+    // A record's own date (a donation's) is taken back as stored, never changed.
+    checkCreatedDateKept(kind, patch, current, errors);
     if (errors.length > 0) throw invalid(`std:${kind.singular}`, errors);
     const changes = kind.prepareInput
       ? kind.prepareInput(
