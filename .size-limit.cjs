@@ -63,7 +63,10 @@ module.exports = [
     // writes in the caller's order without server-owned members (0.2), the body cap and
     // ResponseTooLargeError (0.3), POST retries only where keys are honoured (0.2),
     // background writes, honest record URLs and preset kinds' collections (0.4).
-    limit: '36.6 kB',
+    // Issue 36: +0.11 kB (36.71), a donation's own created_date (clientCreatedDate): the
+    // field builder and its date-time check live with the other fields (fields.ts), which
+    // every kind loads; left there rather than passing a builder through defineKind.
+    limit: '36.75 kB',
   },
   {
     // Everything the main entry exports, every kind included. Goal 30 kB (see above).
@@ -84,8 +87,8 @@ module.exports = [
     // more (49.56): an advocacy campaign's targets as a string or Action Network's array,
     // and fitsAsIs walking unions (without it such a record is always copied by zod).
     // Issue 35: 1.17 kB (50.77), the offline queue of the light entry, which the main
-    // entry exports too.
-    limit: '50.9 kB',
+    // entry exports too. Issue 36: +0.21 kB (51.11), a donation's own created_date.
+    limit: '51.15 kB',
   },
   {
     // Loaded on the first helper call (petition.recordSignature, client.signup, …).
@@ -96,7 +99,9 @@ module.exports = [
     // Issue 20: +0.15 kB, the bodies built for one side or the other (write, strict),
     // remove_tags, and vendor members passing at any depth. Issue 21: +0.11 kB (15.68 to
     // 15.79), the extended side's date-time reader (it is datetime()'s) and its bodies.
-    limit: '15.8 kB',
+    // Issue 36: +0.25 kB (16.05), a donation's own created_date on every side (the record
+    // donation helper takes it) and the helper bodies keeping it for such a kind.
+    limit: '16.1 kB',
   },
   {
     // A webhook receiver (issue 23): the whole adis-sdk/webhooks entry, parseWebhook,

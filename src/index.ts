@@ -98,32 +98,35 @@ export {
   type SignupQueue,
   type SignupQueueOptions,
 } from './helpers/signup-queue.js';
+// The transport's public surface; origins, the rate limiter and redirect handling are
+// internals of createTransport and stay out of the package's API.
+export { IDEMPOTENCY_KEY_HONOURED_HEADER } from './http/honoured-keys.js';
+export { IDEMPOTENCY_KEY_HEADER, newIdempotencyKey } from './http/idempotency-key.js';
 export {
-  type AttemptEvent,
-  createTransport,
-  DEFAULT_API_KEY_HEADER,
   DEFAULT_BACKOFF_LIMIT,
-  DEFAULT_IDLE_TIMEOUT,
-  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_RETRY_AFTER,
   DEFAULT_RETRY_AFTER_STATUS_CODES,
   DEFAULT_RETRY_LIMIT,
   DEFAULT_RETRY_STATUS_CODES,
+  KEYED_POST_RETRY_STATUS_CODES,
+} from './http/retry-policy.js';
+export {
+  type AttemptEvent,
+  createTransport,
+  DEFAULT_API_KEY_HEADER,
+  DEFAULT_IDLE_TIMEOUT,
+  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TIMEOUT,
   type HttpMethod,
   type HttpRequest,
   type HttpResponse,
-  IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENCY_KEY_HONOURED_HEADER,
-  KEYED_POST_RETRY_STATUS_CODES,
-  newIdempotencyKey,
   type ResponseEvent,
   type RetryEvent,
   type RetryOptions,
   type Transport,
   type TransportHooks,
   type TransportOptions,
-} from './http/index.js';
+} from './http/transport.js';
 export {
   BaseClient,
   type Client,

@@ -11,7 +11,7 @@ import {
   isResponseTooLargeError,
   ResponseTooLargeError,
 } from '../../src/errors/index.js';
-import { createTransport, DEFAULT_MAX_BODY_BYTES } from '../../src/http/index.js';
+import { createTransport, DEFAULT_MAX_BODY_BYTES } from '../../src/http/transport.js';
 import { type Fault, type FaultServer, faultServer, json, text } from '../fixtures/fault-server.js';
 
 const MiB = 1024 * 1024;

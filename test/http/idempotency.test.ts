@@ -14,7 +14,7 @@ import {
   isRateLimitError,
   isTimeoutError,
 } from '../../src/errors/index.js';
-import { IDEMPOTENCY_KEY_HONOURED_HEADER } from '../../src/http/index.js';
+import { IDEMPOTENCY_KEY_HONOURED_HEADER } from '../../src/http/honoured-keys.js';
 import {
   createTransport,
   type HttpMethod,
