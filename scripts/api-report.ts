@@ -97,10 +97,25 @@ function entryPointReport(
     `${exports.length} exports.`,
     '',
     '```ts',
-    blocks.join('\n'),
+    withoutCheckoutPaths(blocks.join('\n')),
     '```',
     '',
   ].join('\n');
+}
+
+/**
+ * The report with a package's own path in place of where the checkout keeps it: a type
+ * TypeScript cannot name prints as `import("<absolute path>/node_modules/hono/…")`,
+ * which would differ on every machine.
+ *
+ * @example
+ * ```ts
+ * withoutCheckoutPaths('import("/work/node_modules/hono/dist/types").BlankSchema');
+ * // 'import("hono/dist/types").BlankSchema'
+ * ```
+ */
+function withoutCheckoutPaths(report: string): string {
+  return report.replace(/import\("[^"]*\/node_modules\/([^"]+)"\)/g, 'import("$1")');
 }
 
 /**
