@@ -9,6 +9,8 @@ export default defineConfig({
     alias: {
       'adis-sdk/schema': fileURLToPath(new URL('../src/schema/index.ts', import.meta.url)),
       'adis-sdk/server-kit': fileURLToPath(new URL('../src/server-kit/index.ts', import.meta.url)),
+      // For a test only (webhook-delivery-kit): the SDK's receiver takes the deliveries.
+      'adis-sdk/webhooks': fileURLToPath(new URL('../src/webhooks/index.ts', import.meta.url)),
     },
   },
   test: {

@@ -5,12 +5,12 @@
  */
 
 import { checkWebhookSignature } from 'adis-sdk/server-kit';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import type { KnownWebhookEvent } from '../../src/webhooks/index.js';
 import {
+  type KnownWebhookEvent,
   WEBHOOK_EVENT_TYPES as SDK_EVENT_TYPES,
   webhookHandler,
-} from '../../src/webhooks/index.js';
+} from 'adis-sdk/webhooks';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '../src/domain/webhook-subscriptions.js';
 import { createTestServer, type TestServer } from '../src/testing.js';
 
