@@ -211,11 +211,24 @@ function fromLenientText(value: unknown): unknown {
  */
 export function datetime(mode: Mode): z.ZodMiniType<string, string | Date> {
   if (mode === 'read') return z.string();
+  return dateTimeText(mode, isServerMode(mode) ? z.iso.datetime({ offset: true }) : z.string());
+}
+
+/**
+ * A date-time on a side that sends (write) or takes (strict, extended) one: a `Date` sent
+ * as ISO 8601, Action Network's spellings read as ISO 8601 under a real server's preset,
+ * then checked by `text`. Shared by {@link datetime} and {@link givenCreatedDate}, which
+ * differ only in their check.
+ */
+function dateTimeText(
+  mode: Exclude<Mode, 'read'>,
+  text: z.ZodMiniType<string>,
+): z.ZodMiniType<string, string | Date> {
   // A preprocess, not a union: a wrong type is then reported as such ("expected
   // string"), not as a bare "Invalid input".
   return preprocess(
     mode === 'extended' ? fromLenientText : fromDate,
-    isServerMode(mode) ? z.iso.datetime({ offset: true }) : z.string(),
+    text,
   ) as unknown as z.ZodMiniType<string, string | Date>;
 }
 
@@ -384,14 +397,12 @@ const NOT_RFC_3339 =
  */
 export function givenCreatedDate(mode: Mode): z.ZodMiniType<string, string | Date> {
   if (mode === 'read') return z.string();
-  const text =
+  return dateTimeText(
+    mode,
     mode === 'write'
       ? z.string().check(z.regex(DATE_TIME_TEXT, NOT_A_DATE_TIME))
-      : z.iso.datetime({ offset: true, error: NOT_RFC_3339 });
-  return preprocess(
-    mode === 'extended' ? fromLenientText : fromDate,
-    text,
-  ) as unknown as z.ZodMiniType<string, string | Date>;
+      : z.iso.datetime({ offset: true, error: NOT_RFC_3339 }),
+  );
 }
 
 const triggerRead = z.looseObject({
