@@ -33,6 +33,7 @@ import {
   type QueueEvent,
   type QueueSubmitOutcome,
   type SignupQueue,
+  type StdError,
 } from 'adis-sdk/helpers';
 
 /** What the form records: `signature` (a petition) or `attendance` (an event RSVP). */
@@ -127,13 +128,15 @@ export function personOf(fields: WidgetFields) {
  * ```
  */
 export function errorMessage(error: unknown): string {
-  if (isHTTPError(error)) {
-    const descriptions = errorDescriptions(error.stdError).map(
-      (description) => description.description ?? description.error_code,
-    );
-    if (descriptions.length > 0) return descriptions.join('; ');
-    return error.message;
-  }
+  // An HTTPError, or a refusal told by another tab (a plain Error with its stdError).
+  const stdError = isHTTPError(error)
+    ? error.stdError
+    : ((error as { stdError?: StdError } | null)?.stdError ?? undefined);
+  const descriptions = errorDescriptions(stdError).map(
+    (description) => description.description ?? description.error_code,
+  );
+  if (descriptions.length > 0) return descriptions.join('; ');
+  if (isHTTPError(error)) return error.message;
   if (isNetworkError(error)) return 'The server could not be reached. Please try again later.';
   return error instanceof Error ? error.message : String(error);
 }
@@ -225,7 +228,7 @@ export function attach(form: HTMLFormElement): SignupQueue {
   const pending = form.querySelector<HTMLElement>('[data-queue-pending]');
   const notice = form.querySelector<HTMLElement>('[data-queue-notice]');
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"], button:not([type])');
-  widgetMode(form); // a page author's mistake shows at once
+  const mode = widgetMode(form); // a page author's mistake shows at once
   const queue = createSignupQueue({
     idempotencyKeysHonoured: form.dataset.idempotencyKeysHonoured === 'true',
   });
@@ -238,18 +241,15 @@ export function attach(form: HTMLFormElement): SignupQueue {
   });
   queue.on((event: QueueEvent) => {
     if (event.type === 'pending' && pending) {
-      pending.hidden = event.count === 0;
-      pending.textContent =
-        event.count === 1
-          ? '1 saved entry waiting to be sent.'
-          : `${event.count} saved entries waiting to be sent.`;
+      // Always in the page (a live region that is hidden is not announced): empty when none wait.
+      pending.textContent = pendingText(mode, event.count);
     } else if (event.type === 'sent' && !submitting.has(event.call.id)) {
-      show(status, 'status--success', 'Your saved entry has been sent. Thank you!');
+      show(status, 'status--success', savedSentText(event.call.record));
     } else if (event.type === 'failed' && !submitting.has(event.call.id)) {
       show(
         status,
         'status--error',
-        `Sorry, your saved entry was not accepted: ${errorMessage(event.error)}`,
+        `Sorry, your saved ${nounOf(event.call.record)} was not accepted: ${errorMessage(event.error)}`,
       );
     }
   });
@@ -274,6 +274,8 @@ export function attach(form: HTMLFormElement): SignupQueue {
           outcome.ok ? (outcome.queued ? 'status--queued' : 'status--success') : 'status--error',
           outcome.message,
         );
+        // The answer is where the person's attention goes next (and a screen reader's).
+        status?.focus();
         if (outcome.ok) form.reset();
       })
       .finally(() => {
@@ -285,6 +287,40 @@ export function attach(form: HTMLFormElement): SignupQueue {
       });
   });
   return queue;
+}
+
+/** What a saved call records, in the visitor's words: `signature` or `RSVP`. */
+function nounOf(record: string | undefined): string {
+  return record === 'attendance' ? 'RSVP' : record === 'signature' ? 'signature' : 'entry';
+}
+
+/**
+ * The pending line: how many of the visitor's entries this device keeps, and when they
+ * go; empty when none wait.
+ *
+ * @example
+ * ```ts
+ * pendingText('signature', 1); // '1 signature saved on this device: it will be sent when the connection is back.'
+ * ```
+ */
+export function pendingText(mode: WidgetMode, count: number): string {
+  if (count === 0) return '';
+  const noun = nounOf(mode);
+  return count === 1
+    ? `1 ${noun} saved on this device: it will be sent when the connection is back.`
+    : `${count} ${noun}s saved on this device: they will be sent when the connection is back.`;
+}
+
+/**
+ * The thanks for a saved call that has now been sent, by this page or another.
+ *
+ * @example
+ * ```ts
+ * savedSentText('signature'); // 'Your saved signature has been sent and recorded. Thank you!'
+ * ```
+ */
+export function savedSentText(record: string | undefined): string {
+  return `Your saved ${nounOf(record)} has been sent and recorded. Thank you!`;
 }
 
 function show(status: HTMLElement | null, className: string, message: string): void {

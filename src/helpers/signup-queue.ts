@@ -5,7 +5,10 @@
  * page shown again), with backoff and the server's Retry-After. A call leaves the queue
  * only when the server answered: a success, or a refusal that sending again cannot fix,
  * each told to the page. One tab sends at a time (Web Locks), so two tabs open when the
- * connection returns send each call once; and every attempt carries the call's key, so
+ * connection returns send each call once; what one tab learns of a saved call (sent,
+ * refused, expired, how many wait) it tells the others (a BroadcastChannel named after
+ * the queue), so every open page shows the truth whichever sent it; and every attempt
+ * carries the call's key, so
  * a server that honours keys acts once even when an answer was lost. On a server that
  * does not, a call whose answer was lost is sent again: at least once.
  *
@@ -67,16 +70,28 @@ export type QueueFailureReason =
   /** The device keeps nothing (no IndexedDB), so it was sent directly, and that failed. */
   | 'unsaved';
 
-/** What the queue tells the page. */
+/**
+ * What the queue tells the page. A saved call's `sent` and `failed`, and `pending`, come
+ * from whichever tab or page of the origin settled the call: `elsewhere: true` when it
+ * was another (the result then is a copy, and a failure's `error` a plain `Error` with
+ * the original's `message`, `code`, `status` and `stdError`).
+ */
 export type QueueEvent =
   | { type: 'queued'; call: QueuedCall; error?: unknown }
   | {
       type: 'sent';
       call: QueuedCall;
       result: HelperResult<Record<string, unknown>, Record<string, unknown>>;
+      elsewhere?: true;
     }
-  | { type: 'failed'; call: QueuedCall; error: unknown; reason: QueueFailureReason }
-  | { type: 'pending'; count: number };
+  | {
+      type: 'failed';
+      call: QueuedCall;
+      error: unknown;
+      reason: QueueFailureReason;
+      elsewhere?: true;
+    }
+  | { type: 'pending'; count: number; elsewhere?: true };
 
 /** What became of a submitted call, as far as this tab knows when `submit` resolves. */
 export type QueueSubmitOutcome =
@@ -136,6 +151,24 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
   const emit = (event: QueueEvent) => {
     for (const listener of listeners) listener(event);
   };
+  // The other tabs and pages of this origin with the same queue: a call saved by one may
+  // be sent by another (the lock's holder), and both must show it. None where nothing is
+  // kept; never holding a server-side runtime's process open (Node's channels are ref'd).
+  const tabs =
+    factory && typeof BroadcastChannel === 'function'
+      ? new BroadcastChannel(`${name}:events`)
+      : undefined;
+  (tabs as { unref?: () => void } | undefined)?.unref?.();
+  if (tabs) tabs.onmessage = ({ data }: MessageEvent<SharedEvent>) => emit(fromShared(data));
+  /** Tells this page and the others: for what settles a kept call, and the count. */
+  const emitEverywhere = (event: SettledEvent) => {
+    emit(event);
+    try {
+      tabs?.postMessage(toShared(event));
+    } catch {
+      // A body that cannot be copied (not JSON): the other tabs learn the count only.
+    }
+  };
   // What this tab's attempts made of each call, for `submit` to answer with.
   const outcomes = new Map<string, QueueSubmitOutcome>();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -167,13 +200,13 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
       const result = await send(call);
       await store.delete(call.id);
       outcomes.set(call.id, { state: 'sent', result });
-      emit({ type: 'sent', call, result });
+      emitEverywhere({ type: 'sent', call, result });
     } catch (error) {
       const wait = retryWait(error, call.attempts);
       if (wait === undefined) {
         await store.delete(call.id);
         outcomes.set(call.id, { state: 'failed', error, reason: 'refused' });
-        emit({ type: 'failed', call, error, reason: 'refused' });
+        emitEverywhere({ type: 'failed', call, error, reason: 'refused' });
       } else {
         call.notBefore = Date.now() + wait;
         await store.put(call);
@@ -191,7 +224,7 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
     for (const call of calls) {
       if (Date.now() - call.createdAt > maxAgeMs) {
         await store.delete(call.id);
-        emit({
+        emitEverywhere({
           type: 'failed',
           call,
           error: new Error('kept longer than maxAgeMs'),
@@ -202,9 +235,11 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
       }
     }
     const left = await store.all();
-    emit({ type: 'pending', count: left.length });
+    emitEverywhere({ type: 'pending', count: left.length });
     clearTimeout(timer);
-    const next = Math.min(...left.map((call) => call.notBefore));
+    // Offline, the `online` event is the next attempt: a timer would spin on calls that
+    // are due but cannot go (one that was never tried is due at once).
+    const next = online() ? Math.min(...left.map((call) => call.notBefore)) : Number.NaN;
     if (Number.isFinite(next))
       timer = setTimeout(() => void flush(false), Math.max(0, next - Date.now()));
   };
@@ -276,11 +311,45 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
     },
     close() {
       clearTimeout(timer);
+      tabs?.close();
       globalThis.removeEventListener?.('online', onOnline);
       if (typeof document !== 'undefined')
         document.removeEventListener('visibilitychange', onVisible);
     },
   };
+}
+
+/** The events one tab tells the others: what settled a kept call, and the count. */
+type SettledEvent = Exclude<QueueEvent, { type: 'queued' }>;
+
+/** An event as it crosses to another tab: structured-cloneable, errors as plain data. */
+type SharedEvent =
+  | Exclude<QueueEvent, { type: 'failed' | 'queued' }>
+  | (Omit<Extract<QueueEvent, { type: 'failed' }>, 'error'> & { error: SharedError });
+
+/** What another tab keeps of an error: a class does not survive the copy. */
+interface SharedError {
+  message: string;
+  code?: unknown;
+  status?: unknown;
+  stdError?: unknown;
+}
+
+function toShared(event: SettledEvent): SharedEvent {
+  if (event.type !== 'failed') return event;
+  const {
+    message = String(event.error),
+    code,
+    status,
+    stdError,
+  } = (event.error ?? {}) as Partial<SharedError>;
+  return { ...event, error: { message, code, status, stdError } };
+}
+
+function fromShared(event: SharedEvent): QueueEvent {
+  if (event.type !== 'failed') return { ...event, elsewhere: true };
+  const { message, ...members } = event.error;
+  return { ...event, elsewhere: true, error: Object.assign(new Error(message), members) };
 }
 
 /** Whether the browser thinks it is online (anywhere without `navigator.onLine`: yes). */
