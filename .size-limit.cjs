@@ -40,7 +40,9 @@ module.exports = [
     gzip: true,
     // 4.65 kB until issue 35, whose offline queue (createSignupQueue: IndexedDB, Web
     // Locks, retries from the device) added 1.45 kB: one file to copy carries it all.
-    limit: '6.2 kB',
+    // Issue 43: +0.21 kB (6.33), every tab told what became of a saved call (a
+    // BroadcastChannel, errors copied as plain data between tabs).
+    limit: '6.4 kB',
   },
   {
     // connectWith + one kind: only people's schemas. Goal 20 kB, out of reach with
@@ -88,7 +90,8 @@ module.exports = [
     // and fitsAsIs walking unions (without it such a record is always copied by zod).
     // Issue 35: 1.17 kB (50.77), the offline queue of the light entry, which the main
     // entry exports too. Issue 36: +0.21 kB (51.11), a donation's own created_date.
-    limit: '51.15 kB',
+    // Issue 43: +0.2 kB (51.31), the queue's events told to every tab (see above).
+    limit: '51.35 kB',
   },
   {
     // Loaded on the first helper call (petition.recordSignature, client.signup, …).
