@@ -4,9 +4,11 @@
  * fundraising pages and tags, one records actions through the helpers (with and
  * without a key) and schedules a message.
  *
- *   npm run demo                 # server on :8000 keeps running afterwards (Ctrl-C stops it)
- *   npm run demo -- --exit       # stop once the example has run (used by CI)
- *   npm run demo -- --port 9000
+ *   npm run demo                 # server on :8000 and reference-server/data/adis.db; keeps
+ *                                # running afterwards (Ctrl-C stops it)
+ *   npm run demo -- --exit       # stop once the examples have run (used by CI); on a free
+ *                                # port and a :memory: database unless --port / --db say
+ *   npm run demo -- --port 9000 --db my-data/adis.db
  *   npm run demo -- --skip-build # dist/ is fresh: do not build first
  *
  * The examples import the built package (`adis-sdk` is dist/), so the demo builds first,
@@ -36,10 +38,10 @@ function waitForExit(child: ChildProcess): Promise<number> {
 /**
  * Runs `npm run build`, its listing kept back unless it fails, with a line of progress
  * for each part built (and one every 15 s while nothing else is said: the type
- * declarations take most of the minute and a half); resolves to its exit code.
+ * declarations take most of the 3 minutes two cores need); resolves to its exit code.
  */
 async function buildQuietly(): Promise<number> {
-  console.log('Building the SDK and the server (npm run build, about a minute and a half)…');
+  console.log('Building the SDK and the server (npm run build, about 3 minutes on two cores)…');
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1000);
   const build = spawn('npm', ['run', 'build', '--silent'], {

@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: its first lines are the demo's, not a build listing. The build it runs
  * first keeps its output back unless it fails (npm test has built already, so the run
- * here skips it), and the script npm runs is the demo alone.
+ * here skips it), and the script npm runs is the demo alone. With `--exit` (as here) the
+ * server runs on a free port and `:memory:`, as the README says.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -42,5 +43,12 @@ describe('npm run demo', () => {
     expect(lines.slice(0, tour).every((line) => line === '' || line.startsWith('[server] '))).toBe(
       true,
     );
+    // As the README says: --exit runs on :memory: and a free port, not on 8000 and a file.
+    expect(lines).toContain('[server] Database: :memory:');
+    const port = /^\[server\] Entry point: http:\/\/127\.0\.0\.1:(\d+)\/api\/v1\/$/
+      .exec(lines.find((line) => line.includes('Entry point: ')) ?? '')
+      ?.at(1);
+    expect(port).toBeDefined();
+    expect(port).not.toBe('8000');
   }, 120_000);
 });
