@@ -8,10 +8,15 @@
  *
  *   ACTION_NETWORK_PATH_SECRET=… ADIS_WEBHOOK_SECRET=… npx tsx examples/webhook-receiver.ts
  *
+ * It listens on 127.0.0.1:3000, this machine only; `HOST=0.0.0.0` (every interface, for
+ * a sender on another machine, such as Action Network through your HTTPS proxy) and
+ * `PORT` choose. It prints the address it really listens on.
+ *
  * docs/webhooks.md explains each choice. The same handlers run as Fetch handlers (Hono,
  * Workers, Deno, Bun, Next): see `app` below.
  */
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   type SeenStore,
   toNodeListener,
@@ -100,7 +105,21 @@ export function sqlSeenStore(db: {
   };
 }
 
+/**
+ * Where the receiver listens: `HOST` (default 127.0.0.1, this machine only; `0.0.0.0` or
+ * `::` for every interface, as a sender elsewhere needs) and `PORT` (default 3000, `0`
+ * for any free one).
+ */
+export function listenAddress(env: NodeJS.ProcessEnv): { host: string; port: number } {
+  return { host: env.HOST || '127.0.0.1', port: Number(env.PORT ?? 3000) };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const port = Number(process.env.PORT ?? 3000);
-  server.listen(port, () => console.log(`receiving webhooks on http://localhost:${port}/hooks/…`));
+  const { host, port } = listenAddress(process.env);
+  server.listen(port, host, () => {
+    // The address really bound (the port chosen when PORT=0), IPv6 in brackets.
+    const bound = server.address() as AddressInfo;
+    const address = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+    console.log(`receiving webhooks on http://${address}:${bound.port}/hooks/…`);
+  });
 }
