@@ -166,6 +166,7 @@ describe('adis-export --version', () => {
     try {
       const installed = join(prefix, 'lib', 'node_modules', 'adis-sdk');
       await cp(join(root, 'dist'), join(installed, 'dist'), { recursive: true });
+      await cp(join(root, 'bin'), join(installed, 'bin'), { recursive: true });
       await writeFile(
         join(installed, 'package.json'),
         JSON.stringify({ ...packageJson(root), version: '9.8.7-global' }),
@@ -173,7 +174,7 @@ describe('adis-export --version', () => {
       await symlink(join(root, 'node_modules'), join(installed, 'node_modules'));
       await mkdir(join(prefix, 'bin'));
       const bin = join(prefix, 'bin', 'adis-export');
-      await symlink(join(installed, 'dist', 'cli', 'export-cli.js'), bin);
+      await symlink(join(installed, 'bin', 'adis-export.js'), bin);
       const global = await run(bin, ['--version'], { cwd: tmpdir() });
       expect(global.stdout).toBe('adis-export 9.8.7-global\n');
     } finally {
@@ -187,8 +188,24 @@ function packageJson(dir: string): { version: string } {
 }
 
 describe('the built adis-server command', () => {
-  it('starts with a shebang, so that npx adis-server runs it', () => {
+  it('starts with a shebang, so that node dist/cli.js and the bin launcher run it', () => {
     const first = readFileSync(`${root}reference-server/dist/cli.js`, 'utf8').split('\n')[0];
     expect(first).toBe('#!/usr/bin/env node');
+  });
+});
+
+describe('the bins as npm links them (node_modules/.bin, npx)', () => {
+  it("runs the built server: npx adis-server --help prints its usage, not npm's", async () => {
+    const { stdout } = await run('npx', ['--no-install', 'adis-server', '--help'], { cwd: root });
+    expect(stdout).toMatch(/^ADIS reference server\n/);
+    const linked = await run(`${root}node_modules/.bin/adis-server`, ['--help'], { cwd: root });
+    expect(linked.stdout).toBe(stdout);
+  });
+
+  it('runs the built adis-export and adis-check through their launchers', async () => {
+    const exported = await run('npx', ['--no-install', 'adis-export', '--help'], { cwd: root });
+    expect(exported.stdout).toContain('Usage: adis-export [collection] --url <entry point>');
+    const checked = await run('npx', ['--no-install', 'adis-check', '--help'], { cwd: root });
+    expect(checked.stdout).toContain('Usage: adis-check <entry point URL> [options]');
   });
 });

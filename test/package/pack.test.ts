@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 
 // What `npm pack` puts in each published tarball (npm test builds first, so dist/ is
 // there). Users get the built code, its types and source maps (with the sources
-// embedded), the README, the licence and, for the SDK, the changelog: no tests, no
+// embedded), the commands' launchers (bin/), the README, the licence and, for the SDK,
+// the changelog: no tests, no
 // TypeScript sources, no examples, no local databases.
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,6 +32,9 @@ function packageJson(path: string): Record<string, unknown> {
 
 // One file per module in the ESM build: dist/ and its folders.
 const BUILT = /^dist\/([\w-]+\/)*[\w.-]+\.(js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)$/;
+// The commands' launchers (bin/, committed so that npm links them in a clone before any
+// build), which run the built command in dist/.
+const BIN = /^bin\/adis-[\w-]+\.js$/;
 
 describe('the adis-sdk tarball', () => {
   it('holds only the build, its types and maps, and the package documents', async () => {
@@ -38,6 +42,7 @@ describe('the adis-sdk tarball', () => {
     const unexpected = files.filter(
       (path) =>
         !BUILT.test(path) &&
+        !BIN.test(path) &&
         !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(path),
     );
     expect(unexpected).toEqual([]);
@@ -55,6 +60,9 @@ describe('the adis-sdk tarball', () => {
       'dist/schema.cjs',
       'dist/schema.d.ts',
       'dist/cli/export-cli.js',
+      'dist/cli/check-cli.js',
+      'bin/adis-export.js',
+      'bin/adis-check.js',
     ]) {
       expect(files).toContain(needed);
     }
@@ -75,10 +83,19 @@ describe('the adis-server tarball', () => {
   it('holds only the build, its types and maps, the README and the licence', async () => {
     const files = await packedFiles('adis-server');
     const unexpected = files.filter(
-      (path) => !BUILT.test(path) && !['package.json', 'README.md', 'LICENSE'].includes(path),
+      (path) =>
+        !BUILT.test(path) &&
+        !BIN.test(path) &&
+        !['package.json', 'README.md', 'LICENSE'].includes(path),
     );
     expect(unexpected).toEqual([]);
-    for (const needed of ['LICENSE', 'dist/index.js', 'dist/testing.js', 'dist/cli.js']) {
+    for (const needed of [
+      'LICENSE',
+      'dist/index.js',
+      'dist/testing.js',
+      'dist/cli.js',
+      'bin/adis-server.js',
+    ]) {
       expect(files).toContain(needed);
     }
   });

@@ -15,8 +15,10 @@
  */
 export const HELP = `ADIS reference server
 
-Usage: adis-server [options]     (npx adis-server where installed from npm;
-                                  npm start -- [options] in the adis-sdk repository)
+Usage: adis-server [options]     (npx adis-server where installed from npm, and
+                                  in the adis-sdk repository after npm run build;
+                                  npm start -- [options] in the adis-sdk repository
+                                  without a build)
 
 Options:
   --port <n>        TCP port (default 8000; 0 picks a free port)

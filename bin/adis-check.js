@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// The `adis-check` command: runs the built command, dist/cli/check-cli.js. This launcher is
+// committed (dist/ is not), so that the bin's file exists in a clone before any build, for
+// `npx adis-check` there; before `npm run build` it says so, exit 2.
+import { existsSync } from 'node:fs';
+
+const cli = new URL('../dist/cli/check-cli.js', import.meta.url);
+if (!existsSync(cli)) {
+  process.stderr.write(
+    'adis-check: the SDK is not built (dist/cli/check-cli.js is missing): run npm run build first.\n',
+  );
+  process.exit(2);
+}
+await import(cli.href);
