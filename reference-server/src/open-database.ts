@@ -36,6 +36,7 @@ export async function openDatabase(
       ...(defaultNamespace ? { defaultNamespace } : {}),
       ...(options.poolSize ? { poolSize: options.poolSize } : {}),
       applicationName: 'adis-server',
+      urlSetting: '--db or DATABASE_URL',
     });
   }
   return openStorage(location.path, {

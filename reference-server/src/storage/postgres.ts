@@ -17,6 +17,7 @@
 import { PostgresConnection } from './postgres/connection.js';
 import { PostgresIdempotentAnswers } from './postgres/idempotency.js';
 import { migrate } from './postgres/migrations.js';
+import { openFailure } from './postgres/open-failure.js';
 import { PostgresRecords } from './postgres/records.js';
 import { PostgresTenants } from './postgres/tenants.js';
 import { PostgresWebhookStore } from './postgres/webhooks.js';
@@ -49,6 +50,11 @@ export interface PostgresStorageOptions {
   schema?: string;
   /** Milliseconds an idle connection stays open in the pool. Default 10000. */
   idleTimeoutMs?: number;
+  /**
+   * Where the URL was given, for the advice of a failed open ("… or name another
+   * database in --db or DATABASE_URL"). Default `the connection URL`.
+   */
+  urlSetting?: string;
 }
 
 /**
@@ -138,7 +144,11 @@ export class PostgresStorage implements Storage {
 /**
  * Connects to the PostgreSQL database at `url`, creates or migrates its schema (under an
  * advisory lock, so several processes may start at once), and returns the storage.
- * Rejects with StorageUnavailableError when the database cannot be reached.
+ * Rejects with StorageUnavailableError when the database cannot be reached, with an
+ * `Error` for another cause (no such database or role, password refused); either way the
+ * message names the host, port and database (never the password) and says what to do
+ * (`cannot use PostgreSQL at 127.0.0.1:5432, database "adis": …`, see
+ * `postgres/open-failure.ts`), and `cause` is the driver's error.
  *
  * @example
  * ```ts
@@ -162,6 +172,6 @@ export async function openPostgresStorage(
     return new PostgresStorage(connection, created, options);
   } catch (error) {
     await connection.close();
-    throw error;
+    throw openFailure(error, url, options);
   }
 }
