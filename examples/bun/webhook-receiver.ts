@@ -5,7 +5,9 @@
  *
  *   ADIS_WEBHOOK_SECRET=… PORT=8787 bun run examples/bun/webhook-receiver.ts
  *
- * Then subscribe `http://<this host>:8787/webhooks` with the same secret.
+ * It listens on this machine only (127.0.0.1); `HOST=0.0.0.0` (or an address of this
+ * host) lets a server elsewhere reach it. Then subscribe `http://<that address>:8787/webhooks`
+ * with the same secret.
  */
 import { webhookRoutes } from '../shared/webhook-routes.js';
 
@@ -15,9 +17,11 @@ if (!secret) {
   process.exit(2);
 }
 
+const hostname = Bun.env.HOST ?? '127.0.0.1';
 const server = Bun.serve({
+  hostname,
   // PORT=0 takes any free port: the line below says which.
   port: Number(Bun.env.PORT ?? 8787),
   fetch: webhookRoutes(secret),
 });
-console.log(`Receiving webhooks on http://localhost:${server.port}/webhooks`);
+console.log(`Receiving webhooks on http://${hostname}:${server.port}/webhooks`);

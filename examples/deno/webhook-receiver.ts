@@ -5,9 +5,10 @@
  *
  *   ADIS_WEBHOOK_SECRET=… PORT=8787 deno task receive
  *
- * (`deno task receive` is `deno run --allow-net --allow-env=ADIS_WEBHOOK_SECRET,PORT
- * webhook-receiver.ts`.) Then subscribe `http://<this host>:8787/webhooks` with the
- * same secret.
+ * (`deno task receive` is `deno run --allow-net --allow-env=ADIS_WEBHOOK_SECRET,PORT,HOST
+ * webhook-receiver.ts`.) It listens on this machine only (127.0.0.1); `HOST=0.0.0.0`
+ * (or an address of this host) lets a server elsewhere reach it. Then subscribe
+ * `http://<that address>:8787/webhooks` with the same secret.
  */
 import { webhookRoutes } from '../shared/webhook-routes.ts';
 
@@ -17,11 +18,14 @@ if (!secret) {
   Deno.exit(2);
 }
 
+const hostname = Deno.env.get('HOST') ?? '127.0.0.1';
 Deno.serve(
   {
+    hostname,
     // PORT=0 takes any free port: the line below says which.
     port: Number(Deno.env.get('PORT') ?? 8787),
-    onListen: ({ port }) => console.log(`Receiving webhooks on http://localhost:${port}/webhooks`),
+    onListen: ({ port }) =>
+      console.log(`Receiving webhooks on http://${hostname}:${port}/webhooks`),
   },
   webhookRoutes(secret),
 );

@@ -97,7 +97,8 @@ describe.each(runtimes.map((example) => [example.runtime, example] as const))(
       running = await kit.listen();
       receiver = await start(example.receive(), { ADIS_WEBHOOK_SECRET: SECRET, PORT: '0' });
       const [, port] = await receiver.waitFor(
-        /^Receiving webhooks on http:\/\/localhost:(\d+)\/webhooks$/,
+        // This machine only, unless HOST says otherwise.
+        /^Receiving webhooks on http:\/\/127\.0\.0\.1:(\d+)\/webhooks$/,
       );
       receiverUrl = `http://127.0.0.1:${port}/webhooks`;
       await kit.webhooks.subscribe({ url: receiverUrl, secret: SECRET, triggers: ['signature'] });
