@@ -1,5 +1,5 @@
 import { AdisError } from './adis-error.js';
-import { decodeStdError } from './decode-std-error.js';
+import { decodeStdError, errorDescriptions } from './decode-std-error.js';
 import type { StdError } from './std-error-schema.js';
 
 /**
@@ -74,5 +74,34 @@ export abstract class ResponseStatusError extends AdisError {
     this.headers = init.headers;
     this.body = init.body;
     this.stdError = stdError;
+  }
+
+  /**
+   * Every `error_code` of the decoded `std:error`, across all its resource statuses, in
+   * order, each once; `[]` when the body held none. A description the server sent
+   * without a code counts as `'UNKNOWN'` (`UNKNOWN_ERROR_CODE`). The short way to
+   * `stdError?.resource_status[0]?.error_descriptions[0]?.error_code`; for the
+   * descriptions themselves (properties, hints), see {@link errorDescriptions}.
+   *
+   * @example
+   * ```ts
+   * if (isHTTPError(error) && error.errorCodes.includes('DUPLICATE_IDENTIFIER')) return;
+   * ```
+   */
+  get errorCodes(): string[] {
+    return [...new Set(errorDescriptions(this.stdError).map((d) => d.error_code))];
+  }
+
+  /**
+   * The first `error_code` of the decoded `std:error` ({@link errorCodes}' first), or
+   * undefined when the body held none.
+   *
+   * @example
+   * ```ts
+   * if (isHTTPError(error) && error.errorCode === 'NOT_FOUND') return undefined;
+   * ```
+   */
+  get errorCode(): string | undefined {
+    return this.errorCodes[0];
   }
 }

@@ -15,6 +15,7 @@ import {
   isTimeoutError,
   LinkNotFoundError,
   NetworkError,
+  RateLimitError,
   ResponseFormatError,
   SchemaValidationError,
   TimeoutError,
@@ -88,6 +89,68 @@ describe('error classes', () => {
       `Request failed with status 404 Not Found: GET ${URL} (GONE: Person was merged)`,
     );
     expect(withError.stdError?.resource_status[0]?.error_descriptions[0]?.error_code).toBe('GONE');
+  });
+
+  it('HTTPError gives the error codes without the path through std:error', () => {
+    expect(httpError().errorCodes).toEqual([]);
+    expect(httpError().errorCode).toBeUndefined();
+    expect(httpError('<html>Not Found</html>').errorCodes).toEqual([]);
+    // Two resource statuses (a non-atomic batch): every code, in order, each once.
+    const batch = httpError({
+      'std:error': {
+        request_type: 'non-atomic',
+        response_code: 400,
+        resource_status: [
+          {
+            resource: 'std:person',
+            response_code: 400,
+            error_descriptions: [
+              { error_code: 'INVALID_PROPERTY', properties: ['email_addresses'] },
+              { error_code: 'UNKNOWN_PROPERTY', properties: ['nickname'] },
+            ],
+          },
+          {
+            resource: 'std:person',
+            response_code: 409,
+            error_descriptions: [
+              { error_code: 'DUPLICATE_IDENTIFIER', properties: ['identifiers'] },
+              { error_code: 'INVALID_PROPERTY', properties: ['postal_addresses'] },
+            ],
+          },
+        ],
+      },
+    });
+    expect(batch.errorCodes).toEqual([
+      'INVALID_PROPERTY',
+      'UNKNOWN_PROPERTY',
+      'DUPLICATE_IDENTIFIER',
+    ]);
+    expect(batch.errorCode).toBe('INVALID_PROPERTY');
+    expect(batch.errorCode).toBe(
+      batch.stdError?.resource_status[0]?.error_descriptions[0]?.error_code,
+    );
+    // The looser shapes the decoder reads too; a description without a code is UNKNOWN.
+    expect(httpError({ errors: [{ code: 'GONE' }, 'no code here'] }).errorCodes).toEqual([
+      'GONE',
+      'UNKNOWN',
+    ]);
+    // Getters on the prototype: not copied into JSON or logs as own members.
+    expect(Object.keys(batch)).not.toContain('errorCodes');
+  });
+
+  it('RateLimitError, the other answer with a std:error, gives its codes the same way', () => {
+    const error = new RateLimitError({
+      method: 'POST',
+      url: URL,
+      status: 429,
+      statusText: 'Too Many Requests',
+      headers: new Headers(),
+      body: { errors: [{ code: 'RATE_LIMITED', message: 'slow down' }] },
+      retryAfter: 120_000,
+      maxRetryAfter: 60_000,
+    });
+    expect(error.errorCodes).toEqual(['RATE_LIMITED']);
+    expect(error.errorCode).toBe('RATE_LIMITED');
   });
 
   it('NetworkError names the underlying cause', () => {

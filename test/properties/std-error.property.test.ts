@@ -337,6 +337,37 @@ describe('HTTPError', () => {
   });
 });
 
+describe('HTTPError.errorCodes', () => {
+  it('is every error_code of every resource status, in first-seen order, each once; errorCode the first', () => {
+    fc.assert(
+      fc.property(fc.oneof(errorBody, fc.jsonValue(), fc.constant(undefined)), (body) => {
+        const error = new HTTPError({
+          method: 'POST',
+          url: 'https://api.example.org/api/v1/people',
+          status: 400,
+          statusText: '',
+          headers: new Headers(),
+          body,
+        });
+        const all = (error.stdError?.resource_status ?? []).flatMap((status) =>
+          status.error_descriptions.map((description) => description.error_code),
+        );
+        const codes = error.errorCodes;
+        // Each once, and nothing that is not in the std:error.
+        expect(new Set(codes).size).toBe(codes.length);
+        expect(new Set(codes)).toEqual(new Set(all));
+        // In the order of first appearance.
+        expect(codes).toEqual(all.filter((code, index) => all.indexOf(code) === index));
+        expect(error.errorCode).toBe(all[0]);
+        // A fresh array each read: a caller's change does not stick.
+        codes.push('MINE');
+        expect(error.errorCodes).not.toContain('MINE');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
 describe('helper results', () => {
   const recordName = fc.option(
     fc.oneof(fc.constantFrom('person', 'signature', '__proto__', 'toString', ''), fc.string()),
