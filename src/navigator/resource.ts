@@ -42,6 +42,10 @@ export interface FollowOptions extends CallOptions {
  * that act on it. A resource of a declared kind also has a method per relation and per
  * helper of its kind (see {@link ResourceOf}), derived from the kind's declaration.
  *
+ * The record's members are on `.data`, not on the resource: `person.data.given_name`,
+ * not `person.given_name` ("Property 'given_name' does not exist on type
+ * 'PersonResource'" means this).
+ *
  * @example
  * ```ts
  * const person = await client.people.get(url);

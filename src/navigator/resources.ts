@@ -59,7 +59,10 @@ import type { Tagging, TaggingInput, taggingKind } from '../schema/kinds/tagging
 import type { Wrapper, WrapperInput, wrapperKind } from '../schema/kinds/wrapper.js';
 import type { DerivedResource } from './typed.js';
 
-/** A person read from a server, with its relation and helper methods (`personKind`). */
+/**
+ * A person read from a server, with its relation and helper methods (`personKind`); its
+ * members are on `.data` (`person.data.given_name`).
+ */
 export interface PersonResource extends DerivedResource<typeof personKind, Person, PersonInput> {}
 /** An organization read from a server, with its relation and helper methods (`organizationKind`). */
 export interface OrganizationResource

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import type { HelperResult } from '../helpers/result.js';
-import type { HELPER_BODIES } from '../schema/helper-bodies.js';
+import type { HELPER_BODIES, HelperBodyInputs } from '../schema/helper-bodies.js';
 import type {
   AnyKind,
   AnyOfRelation,
@@ -70,8 +70,15 @@ export type AnyOfTarget<M extends string, L> = {
 /** The helper bodies, by name. */
 export type Bodies = typeof HELPER_BODIES;
 
-/** The input of the helper body named `B`. */
-export type BodyInput<B> = B extends keyof Bodies ? z.input<Bodies[B]> : never;
+/**
+ * The input of the helper body named `B`: its named type ({@link HelperBodyInputs}) when it
+ * has one, so that errors and hovers name it (`RecordSignatureInput`).
+ */
+export type BodyInput<B> = B extends keyof HelperBodyInputs
+  ? HelperBodyInputs[B]
+  : B extends keyof Bodies
+    ? z.input<Bodies[B]>
+    : never;
 
 /** The method a helper declaration becomes. */
 export type HelperMethod<H> =

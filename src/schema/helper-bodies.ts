@@ -10,7 +10,7 @@ import { outreachKind } from './kinds/outreach.js';
 import { personKind } from './kinds/person.js';
 import { signatureKind } from './kinds/signature.js';
 import { submissionKind } from './kinds/submission.js';
-import { closedObject } from './vendor.js';
+import { closedObject, type VendorMembers } from './vendor.js';
 
 /**
  * The sides a helper body is checked on: `write`, what the SDK checks before sending
@@ -223,7 +223,9 @@ export const RecordSignatureBodySchema = actionBody(signatureKind, 'write');
  * const input: RecordSignatureInput = { person: { given_name: 'Ana' }, comments: 'Yes!' };
  * ```
  */
-export type RecordSignatureInput = z.input<typeof RecordSignatureBodySchema>;
+export interface RecordSignatureInput
+  extends z.input<typeof RecordSignatureBodySchema>,
+    VendorMembers {}
 
 /**
  * Body of the record outreach helper (`std:record_outreach_helper` of an advocacy
@@ -252,7 +254,9 @@ export const RecordOutreachBodySchema = actionBody(outreachKind, 'write');
  * const input: RecordOutreachInput = { type: 'phone', duration: 180, person: { given_name: 'Ana' } };
  * ```
  */
-export type RecordOutreachInput = z.input<typeof RecordOutreachBodySchema>;
+export interface RecordOutreachInput
+  extends z.input<typeof RecordOutreachBodySchema>,
+    VendorMembers {}
 
 function buildAttendanceBody(mode: BodyMode) {
   const attendance = recordFields(attendanceKind, sideOf(attendanceKind, mode).shape);
@@ -297,7 +301,9 @@ export const RecordAttendanceBodySchema = buildAttendanceBody('write');
  * const input: RecordAttendanceInput = { status: 'accepted', person: { given_name: 'Ana' } };
  * ```
  */
-export type RecordAttendanceInput = z.input<typeof RecordAttendanceBodySchema>;
+export interface RecordAttendanceInput
+  extends z.input<typeof RecordAttendanceBodySchema>,
+    VendorMembers {}
 
 const helperLink = closedObject({ href: z.string().check(z.minLength(1, 'must be a URL')) });
 
@@ -361,7 +367,9 @@ export const RecordDonationBodySchema = buildDonationBody('write');
  * const input: RecordDonationInput = { amount: 10, currency: 'EUR', person: { given_name: 'Ana' } };
  * ```
  */
-export type RecordDonationInput = z.input<typeof RecordDonationBodySchema>;
+export interface RecordDonationInput
+  extends z.input<typeof RecordDonationBodySchema>,
+    VendorMembers {}
 
 // Any `<prefix>:canvasser`, as for a donation's links.
 const canvasserLinkRel = z.templateLiteral([z.string(), ':canvasser']);
@@ -433,7 +441,9 @@ export const RecordCanvassBodySchema = buildCanvassBody('write');
  * const input: RecordCanvassInput = { canvass: { success: false, status_code: 'not_home' } };
  * ```
  */
-export type RecordCanvassInput = z.input<typeof RecordCanvassBodySchema>;
+export interface RecordCanvassInput
+  extends z.input<typeof RecordCanvassBodySchema>,
+    VendorMembers {}
 
 /**
  * Body of the record submission helper (`std:record_submission_helper` of a form):
@@ -459,7 +469,9 @@ export const RecordSubmissionBodySchema = actionBody(submissionKind, 'write');
  * const input: RecordSubmissionInput = { person: { given_name: 'Ana' }, add_lists: ['Volunteers'] };
  * ```
  */
-export type RecordSubmissionInput = z.input<typeof RecordSubmissionBodySchema>;
+export interface RecordSubmissionInput
+  extends z.input<typeof RecordSubmissionBodySchema>,
+    VendorMembers {}
 
 /**
  * Body of the person signup helper (`std:person_signup_helper` of the entry point):
@@ -493,7 +505,7 @@ function buildSignupBody(mode: BodyMode) {
  * const input: PersonSignupInput = { person: { given_name: 'Ana' }, add_tags: ['volunteer'] };
  * ```
  */
-export type PersonSignupInput = z.input<typeof PersonSignupBodySchema>;
+export interface PersonSignupInput extends z.input<typeof PersonSignupBodySchema>, VendorMembers {}
 
 /**
  * Every helper body by the name a kind's helper declaration gives it
@@ -517,6 +529,26 @@ export const HELPER_BODIES = {
   personSignup: PersonSignupBodySchema,
   messageSchedule: MessageScheduleSchema,
 } as const;
+
+/**
+ * What a caller sends to each helper of {@link HELPER_BODIES}, by the same names, as
+ * named types: a mistake in a helper call's body then reads "… does not exist in type
+ * 'RecordSignatureInput'" rather than the expanded body.
+ *
+ * @example
+ * ```ts
+ * const body: HelperBodyInputs['recordSignature'] = { person: { given_name: 'Ana' } };
+ * ```
+ */
+export interface HelperBodyInputs {
+  recordSignature: RecordSignatureInput;
+  recordOutreach: RecordOutreachInput;
+  recordAttendance: RecordAttendanceInput;
+  recordDonation: RecordDonationInput;
+  recordCanvass: RecordCanvassInput;
+  recordSubmission: RecordSubmissionInput;
+  personSignup: PersonSignupInput;
+}
 
 /** The name of a helper body in {@link HELPER_BODIES}. */
 export type HelperBodyName = keyof typeof HELPER_BODIES;

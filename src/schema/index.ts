@@ -46,6 +46,7 @@ export {
   ActionFunctionsSchema,
   ActionFunctionsShape,
   HELPER_BODIES,
+  type HelperBodyInputs,
   type HelperBodyName,
   PersonSignupBodySchema,
   type PersonSignupInput,

@@ -3,6 +3,7 @@ import { contentFields } from '../../schema/content-fields.js';
 import { commonFields, object, optional } from '../../schema/fields.js';
 import { defineKind } from '../../schema/kind.js';
 import { linkedAs } from '../../schema/linked-as.js';
+import type { VendorMembers } from '../../schema/vendor.js';
 
 /**
  * Action Network's campaign (`docs/v2/campaigns`): a page that gathers several actions
@@ -45,4 +46,4 @@ export interface Campaign extends z.output<typeof campaignKind.schema> {}
  * What a campaign's `update` takes: the input of `campaignKind.writeSchema` (Action
  * Network refuses writes of campaigns; the type is here for the resource's methods).
  */
-export interface CampaignInput extends z.input<typeof campaignKind.writeSchema> {}
+export interface CampaignInput extends z.input<typeof campaignKind.writeSchema>, VendorMembers {}

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { integer, optional } from '../../schema/fields.js';
 import { defineKind } from '../../schema/kind.js';
 import { linkedAs } from '../../schema/linked-as.js';
+import type { VendorMembers } from '../../schema/vendor.js';
 
 /**
  * One of Action Network's custom fields (`docs/v2/custom_fields`): the name of a
@@ -43,4 +44,6 @@ export interface CustomField extends z.output<typeof customFieldKind.schema> {}
  * What a custom field's `update` takes: the input of `customFieldKind.writeSchema`
  * (custom fields are read only; the type is here for the resource's methods).
  */
-export interface CustomFieldInput extends z.input<typeof customFieldKind.writeSchema> {}
+export interface CustomFieldInput
+  extends z.input<typeof customFieldKind.writeSchema>,
+    VendorMembers {}

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { optional } from '../../schema/fields.js';
 import { defineKind, type OneRelation, one } from '../../schema/kind.js';
 import { linkedAs } from '../../schema/linked-as.js';
+import type { VendorMembers } from '../../schema/vendor.js';
 
 /**
  * Action Network's link from an action (an event, an event campaign, a petition, a
@@ -65,4 +66,4 @@ export interface Embed extends z.output<typeof embedKind.schema> {}
  * What an embed's `update` takes: the input of `embedKind.writeSchema` (embeds are read
  * only; the type is here for the resource's methods).
  */
-export interface EmbedInput extends z.input<typeof embedKind.writeSchema> {}
+export interface EmbedInput extends z.input<typeof embedKind.writeSchema>, VendorMembers {}

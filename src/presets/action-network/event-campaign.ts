@@ -3,6 +3,7 @@ import { contentFields } from '../../schema/content-fields.js';
 import { commonFields, integer, optional } from '../../schema/fields.js';
 import { defineKind, many } from '../../schema/kind.js';
 import { linkedAs } from '../../schema/linked-as.js';
+import type { VendorMembers } from '../../schema/vendor.js';
 import { EMBED_RELATION } from './embed.js';
 
 /**
@@ -61,4 +62,6 @@ export const eventCampaignKind = linkedAs(
 /** An event campaign as read from Action Network: the output of `eventCampaignKind.schema`. */
 export interface EventCampaign extends z.output<typeof eventCampaignKind.schema> {}
 /** What a client sends to create or update an event campaign. */
-export interface EventCampaignInput extends z.input<typeof eventCampaignKind.writeSchema> {}
+export interface EventCampaignInput
+  extends z.input<typeof eventCampaignKind.writeSchema>,
+    VendorMembers {}

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { commonFields, integer, optional } from '../../schema/fields.js';
 import { defineKind } from '../../schema/kind.js';
 import { linkedAs } from '../../schema/linked-as.js';
+import type { VendorMembers } from '../../schema/vendor.js';
 
 /**
  * Action Network's unique ID list (`docs/v2/unique_id_lists`; "ID targets" in its user
@@ -45,4 +46,6 @@ export const uniqueIdListKind = linkedAs(
 /** A unique ID list as read from Action Network: the output of `uniqueIdListKind.schema`. */
 export interface UniqueIdList extends z.output<typeof uniqueIdListKind.schema> {}
 /** What a client sends to create or replace a unique ID list. */
-export interface UniqueIdListInput extends z.input<typeof uniqueIdListKind.writeSchema> {}
+export interface UniqueIdListInput
+  extends z.input<typeof uniqueIdListKind.writeSchema>,
+    VendorMembers {}

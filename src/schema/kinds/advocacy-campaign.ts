@@ -8,6 +8,7 @@ import {
 } from '../content-fields.js';
 import { commonFields, flexenum, integer, type Mode, optional } from '../fields.js';
 import { defineKind, many, one, recordHelper } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /** The advocacy campaign's writable fields as the spec's table lists them. */
 function advocacyCampaignShape(mode: Mode) {
@@ -81,6 +82,8 @@ export const advocacyCampaignKind = defineKind({
 /** An advocacy campaign as read from a server: the output of `advocacyCampaignKind.schema`. */
 export interface AdvocacyCampaign extends z.output<typeof advocacyCampaignKind.schema> {}
 /** What a client sends to create or update an advocacy campaign: the input of `advocacyCampaignKind.writeSchema`. */
-export interface AdvocacyCampaignInput extends z.input<typeof advocacyCampaignKind.writeSchema> {}
+export interface AdvocacyCampaignInput
+  extends z.input<typeof advocacyCampaignKind.writeSchema>,
+    VendorMembers {}
 /** A target of an advocacy campaign or an outreach, as read. */
 export type Target = NonNullable<AdvocacyCampaign['target_list']>[number];

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { actionFields } from '../action-fields.js';
 import { commonFields, type Mode, optional, uniqueStrings } from '../fields.js';
 import { defineKind, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * The answer's fields: those of a question response in the helpers
@@ -62,4 +63,4 @@ export const answerKind = defineKind({
 /** An answer as read from a server: the output of `answerKind.schema`. */
 export interface Answer extends z.output<typeof answerKind.schema> {}
 /** What a client sends to create or update an answer: the input of `answerKind.writeSchema`. */
-export interface AnswerInput extends z.input<typeof answerKind.writeSchema> {}
+export interface AnswerInput extends z.input<typeof answerKind.writeSchema>, VendorMembers {}

@@ -9,6 +9,7 @@ import {
   optional,
 } from '../fields.js';
 import { defineKind, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * The RSVP states of an attendance, as the spec's States table lists them for the
@@ -73,4 +74,6 @@ export const attendanceKind = defineKind({
 /** An attendance as read from a server: the output of `attendanceKind.schema`. */
 export interface Attendance extends z.output<typeof attendanceKind.schema> {}
 /** What a client sends to create or update an attendance: the input of `attendanceKind.writeSchema`. */
-export interface AttendanceInput extends z.input<typeof attendanceKind.writeSchema> {}
+export interface AttendanceInput
+  extends z.input<typeof attendanceKind.writeSchema>,
+    VendorMembers {}

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { actionFields } from '../action-fields.js';
 import { bool, commonFields, HELPER_COMPUTED_FIELDS, type Mode, optional } from '../fields.js';
 import { defineKind, many, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * The canvass's fields: those of the Record Canvass Helper's `canvass` object, less the
@@ -74,4 +75,4 @@ export const canvassKind = defineKind({
 /** A canvass as read from a server: the output of `canvassKind.schema`. */
 export interface Canvass extends z.output<typeof canvassKind.schema> {}
 /** What a client sends to create or update a canvass: the input of `canvassKind.writeSchema`. */
-export interface CanvassInput extends z.input<typeof canvassKind.writeSchema> {}
+export interface CanvassInput extends z.input<typeof canvassKind.writeSchema>, VendorMembers {}

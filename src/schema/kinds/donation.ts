@@ -16,6 +16,7 @@ import {
   optional,
 } from '../fields.js';
 import { defineKind, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * The donation's fields: those of the Record Donation Helper body, less the inlined
@@ -151,4 +152,4 @@ export const donationKind = defineKind({
 /** A donation as read from a server: the output of `donationKind.schema`. */
 export interface Donation extends z.output<typeof donationKind.schema> {}
 /** What a client sends to create or update a donation: the input of `donationKind.writeSchema`. */
-export interface DonationInput extends z.input<typeof donationKind.writeSchema> {}
+export interface DonationInput extends z.input<typeof donationKind.writeSchema>, VendorMembers {}

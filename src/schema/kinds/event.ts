@@ -23,6 +23,7 @@ import {
 } from '../fields.js';
 import { defineKind, many, one, recordHelper } from '../kind.js';
 import { addRuleIssue, RuleCode, type RuleIssue } from '../rules.js';
+import type { VendorMembers } from '../vendor.js';
 
 /** Time zones already checked, so a page of events does not build a formatter each. */
 const timeZoneCache = new Map<string, boolean>();
@@ -207,6 +208,6 @@ export const eventKind = defineKind({
 /** An event as read from a server: the output of `eventKind.schema`. */
 export interface Event extends z.output<typeof eventKind.schema> {}
 /** What a client sends to create or update an event: the input of `eventKind.writeSchema`. */
-export interface EventInput extends z.input<typeof eventKind.writeSchema> {}
+export interface EventInput extends z.input<typeof eventKind.writeSchema>, VendorMembers {}
 /** A ticket level of an event, as read. */
 export type TicketLevel = NonNullable<Event['ticket_levels']>[number];

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { contentFields, SHARING_TOTALS, sharingFields } from '../content-fields.js';
 import { commonFields, integer, type Mode, optional } from '../fields.js';
 import { defineKind, many, one, recordHelper } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /** The form's writable fields as the spec lists them (content fields "as in Petition"). */
 function formShape(mode: Mode) {
@@ -56,4 +57,4 @@ export const formKind = defineKind({
 /** A form as read from a server: the output of `formKind.schema`. */
 export interface Form extends z.output<typeof formKind.schema> {}
 /** What a client sends to create or update a form: the input of `formKind.writeSchema`. */
-export interface FormInput extends z.input<typeof formKind.writeSchema> {}
+export interface FormInput extends z.input<typeof formKind.writeSchema>, VendorMembers {}

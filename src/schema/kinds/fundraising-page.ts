@@ -3,6 +3,7 @@ import { currency, money } from '../action-fields.js';
 import { contentFields, SHARING_TOTALS, sharingFields } from '../content-fields.js';
 import { commonFields, integer, type Mode, optional } from '../fields.js';
 import { defineKind, many, one, recordHelper } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /** The fundraising page's writable fields as the spec lists them. */
 function fundraisingPageShape(mode: Mode) {
@@ -72,4 +73,6 @@ export const fundraisingPageKind = defineKind({
 /** A fundraising page as read from a server: the output of `fundraisingPageKind.schema`. */
 export interface FundraisingPage extends z.output<typeof fundraisingPageKind.schema> {}
 /** What a client sends to create or update a fundraising page: the input of `fundraisingPageKind.writeSchema`. */
-export interface FundraisingPageInput extends z.input<typeof fundraisingPageKind.writeSchema> {}
+export interface FundraisingPageInput
+  extends z.input<typeof fundraisingPageKind.writeSchema>,
+    VendorMembers {}

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { commonFields, flexenum, type Mode, optional } from '../fields.js';
 import { defineKind, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * The item's fields. The spec shows none; an item is the membership of one record in
@@ -45,4 +46,4 @@ export const itemKind = defineKind({
 /** A list item as read from a server: the output of `itemKind.schema`. */
 export interface Item extends z.output<typeof itemKind.schema> {}
 /** What a client sends to create or update a list item: the input of `itemKind.writeSchema`. */
-export interface ItemInput extends z.input<typeof itemKind.writeSchema> {}
+export interface ItemInput extends z.input<typeof itemKind.writeSchema>, VendorMembers {}

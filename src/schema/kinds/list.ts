@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { describedRecordFields } from '../content-fields.js';
 import { commonFields, integer, type Mode, optional } from '../fields.js';
 import { defineKind, many, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * The list's fields. The spec shows none; a list is a named set of people that the
@@ -51,4 +52,4 @@ export const listKind = defineKind({
 /** A list as read from a server: the output of `listKind.schema`. */
 export interface List extends z.output<typeof listKind.schema> {}
 /** What a client sends to create or update a list: the input of `listKind.writeSchema`. */
-export interface ListInput extends z.input<typeof listKind.writeSchema> {}
+export interface ListInput extends z.input<typeof listKind.writeSchema>, VendorMembers {}

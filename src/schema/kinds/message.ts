@@ -14,7 +14,7 @@ import {
 import { defineKind, noticeHelper, one } from '../kind.js';
 import { addRuleIssue, RuleCode } from '../rules.js';
 import { emailText } from '../shared.js';
-import { closedObject } from '../vendor.js';
+import { closedObject, type VendorMembers } from '../vendor.js';
 
 /**
  * The states of a message. The spec leaves them open; these follow its helper calls:
@@ -279,4 +279,4 @@ export type MessageNotice = z.output<typeof MessageNoticeSchema>;
 /** A message as read from a server: the output of `messageKind.schema`. */
 export interface Message extends z.output<typeof messageKind.schema> {}
 /** What a client sends to create or update a message: the input of `messageKind.writeSchema`. */
-export interface MessageInput extends z.input<typeof messageKind.writeSchema> {}
+export interface MessageInput extends z.input<typeof messageKind.writeSchema>, VendorMembers {}

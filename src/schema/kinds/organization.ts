@@ -3,6 +3,7 @@ import { contactListFields, languageTags } from '../content-fields.js';
 import { commonFields, flexenum, type Mode, optional } from '../fields.js';
 import { defineKind, many, one } from '../kind.js';
 import { customFieldsSchema, profileSchema } from '../shared.js';
+import type { VendorMembers } from '../vendor.js';
 
 /** Common legal statuses the spec lists; any other string is accepted (flexenum). */
 const LEGAL_STATUSES = ['llc', 'sole prop', 'c3', 'c4', 'pac', 'unofficial'] as const;
@@ -86,4 +87,6 @@ export const organizationKind = defineKind({
 /** An organization as read from a server: the output of `organizationKind.schema`. */
 export interface Organization extends z.output<typeof organizationKind.schema> {}
 /** What a client sends to create or update an organization: the input of `organizationKind.writeSchema`. */
-export interface OrganizationInput extends z.input<typeof organizationKind.writeSchema> {}
+export interface OrganizationInput
+  extends z.input<typeof organizationKind.writeSchema>,
+    VendorMembers {}

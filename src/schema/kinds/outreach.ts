@@ -3,6 +3,7 @@ import { referredActionFields } from '../action-fields.js';
 import { nonNegativeInteger, OUTREACH_TYPES, targetSchema } from '../content-fields.js';
 import { commonFields, flexenum, HELPER_COMPUTED_FIELDS, type Mode, optional } from '../fields.js';
 import { defineKind, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * The outreach's writable fields as the spec's table lists them. `action_date` is
@@ -62,4 +63,4 @@ export const outreachKind = defineKind({
 /** An outreach as read from a server: the output of `outreachKind.schema`. */
 export interface Outreach extends z.output<typeof outreachKind.schema> {}
 /** What a client sends to create or update an outreach: the input of `outreachKind.writeSchema`. */
-export interface OutreachInput extends z.input<typeof outreachKind.writeSchema> {}
+export interface OutreachInput extends z.input<typeof outreachKind.writeSchema>, VendorMembers {}

@@ -25,6 +25,7 @@ import {
   primaryList,
   profileSchema,
 } from '../shared.js';
+import type { VendorMembers } from '../vendor.js';
 
 const PARTY_VALUES = ['None', 'Democratic', 'Republican', 'Independent'] as const;
 
@@ -212,7 +213,7 @@ export const personKind = defineKind({
 /** A person as read from a server: the output of `personKind.schema`. */
 export interface Person extends z.output<typeof personKind.schema> {}
 /** What a client sends to create or update a person: the input of `personKind.writeSchema`. */
-export interface PersonInput extends z.input<typeof personKind.writeSchema> {}
+export interface PersonInput extends z.input<typeof personKind.writeSchema>, VendorMembers {}
 /** Postal address of a person, as read. */
 export type PostalAddress = NonNullable<Person['postal_addresses']>[number];
 /** Email address of a person, as read. */

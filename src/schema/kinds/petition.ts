@@ -7,6 +7,7 @@ import {
 } from '../content-fields.js';
 import { commonFields, integer, type Mode, optional } from '../fields.js';
 import { defineKind, many, one, recordHelper } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /** The petition's writable fields as the spec's Petition table lists them. */
 function petitionShape(mode: Mode) {
@@ -73,4 +74,4 @@ export const petitionKind = defineKind({
 /** A petition as read from a server: the output of `petitionKind.schema`. */
 export interface Petition extends z.output<typeof petitionKind.schema> {}
 /** What a client sends to create or update a petition: the input of `petitionKind.writeSchema`. */
-export interface PetitionInput extends z.input<typeof petitionKind.writeSchema> {}
+export interface PetitionInput extends z.input<typeof petitionKind.writeSchema>, VendorMembers {}

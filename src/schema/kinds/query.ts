@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { describedRecordFields } from '../content-fields.js';
 import { commonFields, type Mode, optional } from '../fields.js';
 import { defineKind, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * The query's fields. The spec shows none; a query is a saved selection of people (a
@@ -50,4 +51,4 @@ export const queryKind = defineKind({
 /** A query as read from a server: the output of `queryKind.schema`. */
 export interface Query extends z.output<typeof queryKind.schema> {}
 /** What a client sends to create or update a query: the input of `queryKind.writeSchema`. */
-export interface QueryInput extends z.input<typeof queryKind.writeSchema> {}
+export interface QueryInput extends z.input<typeof queryKind.writeSchema>, VendorMembers {}

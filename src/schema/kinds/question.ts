@@ -3,6 +3,7 @@ import { describedFields, questionResponseSchema } from '../content-fields.js';
 import { commonFields, enumeration, type Mode, optional } from '../fields.js';
 import { defineKind, many, one } from '../kind.js';
 import { addRuleIssue, RuleCode, type RuleIssue } from '../rules.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * The question types the spec lists. Its table types `question_type` as a string, but
@@ -176,6 +177,6 @@ export const questionKind = defineKind({
 /** A question as read from a server: the output of `questionKind.schema`. */
 export interface Question extends z.output<typeof questionKind.schema> {}
 /** What a client sends to create or update a question: the input of `questionKind.writeSchema`. */
-export interface QuestionInput extends z.input<typeof questionKind.writeSchema> {}
+export interface QuestionInput extends z.input<typeof questionKind.writeSchema>, VendorMembers {}
 /** A response of a question, as read. */
 export type QuestionResponse = NonNullable<Question['responses']>[number];

@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { describedRecordFields, SHARING_TOTALS, sharingFields } from '../content-fields.js';
 import { commonFields, type Mode } from '../fields.js';
 import { defineKind, many, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * The share page's writable fields: the content fields of a petition without
@@ -52,4 +53,4 @@ export const sharePageKind = defineKind({
 /** A share page as read from a server: the output of `sharePageKind.schema`. */
 export interface SharePage extends z.output<typeof sharePageKind.schema> {}
 /** What a client sends to create or update a share page: the input of `sharePageKind.writeSchema`. */
-export interface SharePageInput extends z.input<typeof sharePageKind.writeSchema> {}
+export interface SharePageInput extends z.input<typeof sharePageKind.writeSchema>, VendorMembers {}

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { referredActionFields } from '../action-fields.js';
 import { commonFields, HELPER_COMPUTED_FIELDS, type Mode, optional } from '../fields.js';
 import { defineKind, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /** The signature's fields as the spec's Signature table lists them. */
 function signatureShape(mode: Mode) {
@@ -47,4 +48,4 @@ export const signatureKind = defineKind({
 /** A signature as read from a server: the output of `signatureKind.schema`. */
 export interface Signature extends z.output<typeof signatureKind.schema> {}
 /** What a client sends to create or update a signature: the input of `signatureKind.writeSchema`. */
-export interface SignatureInput extends z.input<typeof signatureKind.writeSchema> {}
+export interface SignatureInput extends z.input<typeof signatureKind.writeSchema>, VendorMembers {}

@@ -3,6 +3,7 @@ import { referredActionFields } from '../action-fields.js';
 import { commonFields, HELPER_COMPUTED_FIELDS, type Mode, optional } from '../fields.js';
 import { defineKind, one } from '../kind.js';
 import { customFieldsSchema } from '../shared.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * The submission's fields. The spec shows none; these are the action fields every
@@ -55,4 +56,6 @@ export const submissionKind = defineKind({
 /** A submission as read from a server: the output of `submissionKind.schema`. */
 export interface Submission extends z.output<typeof submissionKind.schema> {}
 /** What a client sends to create or update a submission: the input of `submissionKind.writeSchema`. */
-export interface SubmissionInput extends z.input<typeof submissionKind.writeSchema> {}
+export interface SubmissionInput
+  extends z.input<typeof submissionKind.writeSchema>,
+    VendorMembers {}

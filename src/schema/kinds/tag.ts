@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { commonFields, isServerMode, type Mode, optional } from '../fields.js';
 import { defineKind, many, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * A tag's name for the reference server: not blank, and trimmed, because the helpers add
@@ -66,4 +67,4 @@ export const tagKind = defineKind({
 /** A tag as read from a server: the output of `tagKind.schema`. */
 export interface Tag extends z.output<typeof tagKind.schema> {}
 /** What a client sends to create or update a tag: the input of `tagKind.writeSchema`. */
-export interface TagInput extends z.input<typeof tagKind.writeSchema> {}
+export interface TagInput extends z.input<typeof tagKind.writeSchema>, VendorMembers {}

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { commonFields, flexenum, type Mode, optional } from '../fields.js';
 import { anyOf, defineKind, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /**
  * The kinds of record a tag can be applied to: the records whose links include
@@ -114,4 +115,4 @@ export const taggingKind = defineKind({
 /** A tagging as read from a server: the output of `taggingKind.schema`. */
 export interface Tagging extends z.output<typeof taggingKind.schema> {}
 /** What a client sends to create or update a tagging: the input of `taggingKind.writeSchema`. */
-export interface TaggingInput extends z.input<typeof taggingKind.writeSchema> {}
+export interface TaggingInput extends z.input<typeof taggingKind.writeSchema>, VendorMembers {}

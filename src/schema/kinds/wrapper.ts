@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { bool, commonFields, enumeration, type Mode, optional } from '../fields.js';
 import { defineKind, many, one } from '../kind.js';
+import type { VendorMembers } from '../vendor.js';
 
 /** The wrapper's writable fields as the spec's Wrapper table lists them. */
 function wrapperShape(mode: Mode) {
@@ -59,4 +60,4 @@ export const wrapperKind = defineKind({
 /** A wrapper as read from a server: the output of `wrapperKind.schema`. */
 export interface Wrapper extends z.output<typeof wrapperKind.schema> {}
 /** What a client sends to create or update a wrapper: the input of `wrapperKind.writeSchema`. */
-export interface WrapperInput extends z.input<typeof wrapperKind.writeSchema> {}
+export interface WrapperInput extends z.input<typeof wrapperKind.writeSchema>, VendorMembers {}
