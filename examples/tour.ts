@@ -12,9 +12,9 @@ const petition = await client.petitions.create({ title: 'Save Elm Park' });
 const signer = { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] };
 const { person } = await petition.recordSignature({ person: signer, comments: 'Yes!' });
 console.log(person?.data.given_name, (await petition.refresh()).data.total_signatures); // Ana 1
-// Handle an error: an HTTPError has the status and the server's decoded std:error.
+// Handle an error: an HTTPError has the status, the server's codes and its decoded std:error.
 await petition.delete();
 await petition.refresh().catch((error: unknown) => {
   if (!isHTTPError(error)) throw error;
-  console.log(error.status, error.stdError?.resource_status[0]?.error_descriptions[0]?.error_code);
+  console.log(error.status, error.errorCode); // 404 NOT_FOUND (every code: error.errorCodes)
 });

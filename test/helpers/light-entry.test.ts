@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest';
 // The light entry's promise: a page that records a signature carries no zod, ky or
 // uri-template, and stays well under the widget budget of 6 kB (minified, gzip), also
 // with the offline queue. Every export at once (every helper, the queue, every error
-// class) is allowed 6.5 kB: since issue 35's queue (1.4 kB) no page needs them all.
+// class) is allowed 6.8 kB: since issue 35's queue (1.4 kB) no page needs them all;
+// issue 43 added 0.2 kB (the queue's events told to every tab) and the errors' codes.
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const BUDGET = 6000;
-const EVERY_EXPORT_BUDGET = 6500;
+const EVERY_EXPORT_BUDGET = 6800;
 
 async function bundle(contents: string) {
   const result = await build({
