@@ -129,9 +129,7 @@ export function personOf(fields: WidgetFields) {
  */
 export function errorMessage(error: unknown): string {
   // An HTTPError, or a refusal told by another tab (a plain Error with its stdError).
-  const stdError = isHTTPError(error)
-    ? error.stdError
-    : ((error as { stdError?: StdError } | null)?.stdError ?? undefined);
+  const stdError = (error as { stdError?: StdError } | null)?.stdError;
   const descriptions = errorDescriptions(stdError).map(
     (description) => description.description ?? description.error_code,
   );
