@@ -5,8 +5,8 @@ import { type Harness, harness, type Json } from './helpers.js';
  * A harness for helper calls. The anonymous rate limit is off: in-process calls share
  * one client address, and these tests make more anonymous calls than one burst.
  */
-export function helperHarness(): Harness {
-  return harness({ anonymousRateLimit: false });
+export function helperHarness(options: Parameters<typeof harness>[0] = {}): Harness {
+  return harness({ anonymousRateLimit: false, ...options });
 }
 
 /** Creates a record through the collection and returns its representation. */

@@ -4,6 +4,7 @@
 import { Hono } from 'hono';
 import { PatternRouter } from 'hono/router/pattern-router';
 import { ALL_KINDS } from '../domain/catalog.js';
+import { type KeylessOpenings, openNames } from '../domain/helpers/keyless.js';
 import { KindRegistry } from '../domain/kinds.js';
 import { RecordService } from '../domain/records/index.js';
 import { adaptKind } from '../presets/adapt-kind.js';
@@ -110,6 +111,13 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Largest body of a call without an API key, in bytes; larger ones get 413. Default 16 KiB. */
   anonymousBodyBytes?: number;
+  /**
+   * The tags and lists helper calls without an API key may apply (`add_tags`,
+   * `add_lists`, and their `_uri` forms), by name, in every tenant. Default: none; a
+   * closed tag is refused as one that does not exist. Such calls never remove anything
+   * and never change what a person has (docs/helpers.md, "What a call without a key may do").
+   */
+  keylessOpen?: KeylessOpenings;
   /**
    * Calls without an API key allowed per client address: a token bucket of `burst`
    * calls refilled at `calls` per `perSeconds`; beyond it 429 `RATE_LIMITED` with
@@ -248,6 +256,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     logError: options.logError ?? ((message) => console.error(message)),
     accessLog: options.accessLog,
     webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
+    keylessOpen: openNames(options.keylessOpen),
     scheduleBackground: options.scheduleBackground ?? ((start) => setImmediate(start)),
   };
   const corsOrigins = options.corsOrigins ?? '*';

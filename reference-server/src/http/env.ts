@@ -1,6 +1,7 @@
 /**
  * Types shared by the HTTP layer: the Hono environment and the resolved app config.
  */
+import type { OpenNames } from '../domain/helpers/keyless.js';
 import type { KindRegistry } from '../domain/kinds.js';
 import type { RecordService } from '../domain/records/index.js';
 import type { ServingPreset } from '../presets/serving-preset.js';
@@ -39,6 +40,8 @@ export interface AppConfig {
    * link-local addresses (`AppOptions.webhooksAllowPrivate`).
    */
   webhooksAllowPrivate: boolean;
+  /** The tags and lists open to helper calls without a key (`AppOptions.keylessOpen`). */
+  keylessOpen: OpenNames;
   /** When accepted background work starts (`AppOptions.scheduleBackground`). */
   scheduleBackground: (start: () => void) => void;
 }

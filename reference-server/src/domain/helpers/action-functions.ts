@@ -19,6 +19,7 @@ import {
 import type { ResourceKind } from '../kinds.js';
 import { type LinkInput, referencesOf } from '../records/index.js';
 import { type HelperContext, kindOf } from './context.js';
+import { mayApply, nameKey, type OpenableKind } from './keyless.js';
 
 /** One entry of `add_questions_responses_uri`, or a canvass's `question_response`. */
 export interface QuestionResponse {
@@ -52,7 +53,7 @@ interface LinkFunction {
   /** How elements name their record. */
   by: 'name' | 'uri';
   /** The kind named (`tag`) and the kind created to link it to the person (`tagging`). */
-  kind: string;
+  kind: OpenableKind;
   via: string;
   missing: ErrorCodeValue;
 }
@@ -119,7 +120,11 @@ function ref(kind: ResourceKind, record: StoredRecord): { plural: string; id: st
   return { plural: kind.plural, id: record.id };
 }
 
-/** The id of the tenant's record of `kind` an element names, by name or by href. */
+/**
+ * The id of the tenant's record of `kind` an element names, by name or by href; for a
+ * call without a key, only a record the operator opened to it (`keyless.ts`): any other
+ * is not found, as a record that does not exist.
+ */
 async function findNamed(
   context: HelperContext,
   fn: LinkFunction,
@@ -128,15 +133,26 @@ async function findNamed(
   const { storage } = context.records;
   const tenantId = context.tenant.id;
   if (fn.by === 'name') {
+    // Closed to this caller: not even looked up.
+    if (!mayApply(context, fn.kind, element)) return undefined;
     // Names are unique per tenant ignoring case (catalog's name key): one match at most.
-    return (
-      await storage.records.findByKey(tenantId, fn.kind, 'name', element.trim().toLowerCase())
-    )[0];
+    return (await storage.records.findByKey(tenantId, fn.kind, 'name', nameKey(element)))[0];
   }
   const target = context.resolveHref(element);
   const kind = target && context.records.registry.byPlural(target.plural);
   if (!target || kind?.singular !== fn.kind) return undefined;
-  return (await storage.records.get(tenantId, fn.kind, target.id))?.id;
+  const record = await storage.records.get(tenantId, fn.kind, target.id);
+  return record && mayApply(context, fn.kind, record.doc.name) ? record.id : undefined;
+}
+
+/** Why an element named nothing, and what to do, as a caller with or without a key reads it. */
+function missingHint(context: HelperContext, fn: LinkFunction): string {
+  if (context.anonymous) {
+    return `a call without a key applies only the ${fn.kind}s the server opens to such calls`;
+  }
+  return fn.by === 'name'
+    ? `create the ${fn.kind} first (POST to the ${fn.kind}s collection)`
+    : `use the self href of one of your ${fn.kind}s`;
 }
 
 /** Ids of the records of `kind` the person is already linked to through `via` records. */
@@ -172,10 +188,7 @@ function runLinkFunction(
           error_code: fn.missing,
           description: `no ${fn.kind} ${fn.by === 'name' ? 'named' : 'at'} ${JSON.stringify(element)}`,
           properties: [`${fn.name}[${index}]`],
-          hint:
-            fn.by === 'name'
-              ? `create the ${fn.kind} first (POST to the ${fn.kind}s collection)`
-              : `use the self href of one of your ${fn.kind}s`,
+          hint: missingHint(context, fn),
         });
       }
       ids.push(id);
@@ -299,7 +312,9 @@ export async function recordAnswer(
 /**
  * `remove_tags`: the person's taggings of the tags named are deleted. A name that names
  * no tag, or a tag the person does not carry, leaves nothing to remove and is not an
- * error (Action Network documents none); the part answers 200 either way.
+ * error (Action Network documents none); the part answers 200 either way. Keyed calls
+ * only: a call without a key that sends it is refused before anything is written
+ * (`keyless.ts`).
  */
 function runRemoveTags(
   context: HelperContext,
@@ -312,7 +327,7 @@ function runRemoveTags(
   return runPart(context, `std:${tagging.singular}`, async () => {
     const tags = new Set<string>();
     for (const name of names) {
-      const key = name.trim().toLowerCase();
+      const key = nameKey(name);
       for (const id of await storage.records.findByKey(tenantId, 'tag', 'name', key)) tags.add(id);
     }
     const person = { kind: 'person', id: target.person.id };

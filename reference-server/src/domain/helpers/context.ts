@@ -7,6 +7,7 @@ import type { Tenant } from '../../storage/storage.js';
 import type { ResourceKind } from '../kinds.js';
 import type { RecordService } from '../records/index.js';
 import type { Vocabulary } from '../vocabulary.js';
+import type { OpenNames } from './keyless.js';
 import type { SignupStatuses } from './signup-statuses.js';
 
 /** A record of this server named by an href: its collection and id. */
@@ -49,6 +50,11 @@ export interface HelperContext {
    * numbers of the people helpers write (Action Network's); none: merged as sent.
    */
   signupStatuses?: SignupStatuses | null;
+  /**
+   * The tags and lists the operator opened to calls without a key (`keyless.ts`); none
+   * when absent. Keyed calls apply any.
+   */
+  open?: OpenNames;
 }
 
 /**

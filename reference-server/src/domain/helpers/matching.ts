@@ -12,11 +12,14 @@
  *   member); email addresses, phone numbers and postal addresses are merged by key into
  *   the stored members or added; a member sent as primary demotes the others, so at
  *   most one primary remains; foreign identifiers are added.
- * - an anonymous call (a browser page anyone can post from) never overwrites: it only
- *   fills fields that are empty and appends email addresses, phone numbers and postal
- *   addresses that are new, never taking primary from an existing primary member. Its
- *   identifiers are ignored. Otherwise anyone who knows an email address could rename
- *   that person or take over their primary contact details.
+ * - a call without a key (a browser page anyone can post from) is a stranger: it may
+ *   only fill what is empty (docs/helpers.md, "What a call without a key may do"). It
+ *   never gives the person a new way to be matched: the email addresses, phone numbers
+ *   and identifiers it sends beside the one that matched are dropped, so whoever knows
+ *   Ana's address cannot add their own to her record and be taken for her by the next
+ *   call. It never changes a stored member (a status, a primary flag), and gives a postal
+ *   address only to a person who has none. A person it creates takes from it only the
+ *   statuses a person chooses for themselves (`subscribed`, `unsubscribed`).
  *
  * Under a preset with rules for subscription statuses (Action Network), the statuses of
  * the email addresses and phone numbers sent are set by them first (`signup-statuses.ts`).
@@ -115,7 +118,8 @@ export function mergeMembers(
 }
 
 /**
- * Appends the sent members the stored list lacks (anonymous calls). Known members stay
+ * Appends the sent members the stored list lacks (a keyless call's postal addresses for a
+ * person who has none: see {@link fillPerson}). Known members stay
  * as stored; a member without a key (nothing to recognise it by) is not added, so that
  * repeated calls do not pile up copies; a new member sent as primary stays primary only
  * when no stored member is.
@@ -170,13 +174,37 @@ export function mergePerson(stored: JsonObject, sent: JsonObject): JsonObject {
 }
 
 /**
- * The stored person's fields with the sent person's filling the gaps (anonymous calls):
- * nothing stored is changed or removed, `null` clears nothing, identifiers are ignored.
+ * What a call without a key may do to each member list of a person it matched. Email
+ * addresses and phone numbers are what people are matched by: one added by a stranger
+ * would make the next call with it, keyed or not, land on this person, so none is
+ * added. A postal address matches nobody but is where mail goes: a stranger may give
+ * one to a person who has none, never a second one.
+ */
+const KEYLESS_LISTS: Readonly<Record<string, 'keep' | 'fill when empty'>> = {
+  email_addresses: 'keep',
+  phone_numbers: 'keep',
+  postal_addresses: 'fill when empty',
+};
+
+/**
+ * The statuses a person picks for themselves on a form: the only ones a call without a
+ * key may give the members of a person it creates (`bouncing`, `spam complaints` are
+ * what a mail system learns, not what a page says).
+ */
+const SELF_CHOSEN_STATUSES: readonly string[] = ['subscribed', 'unsubscribed'];
+
+/**
+ * The stored person's fields with the sent person's filling the gaps (calls without a
+ * key): nothing stored is changed or removed, `null` clears nothing, identifiers are
+ * ignored, and no email address or phone number is added (see {@link KEYLESS_LISTS}).
  *
  * @example
  * ```ts
- * fillPerson({ given_name: 'Ana' }, { given_name: 'Mallory', family_name: 'Diaz' });
- * // { given_name: 'Ana', family_name: 'Diaz' }
+ * fillPerson(
+ *   { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
+ *   { given_name: 'Mallory', family_name: 'Diaz', email_addresses: [{ address: 'ana@example.org' }, { address: 'mallory@example.net' }] },
+ * );
+ * // { given_name: 'Ana', family_name: 'Diaz', email_addresses: [{ address: 'ana@example.org' }] }
  * ```
  */
 export function fillPerson(stored: JsonObject, sent: JsonObject): JsonObject {
@@ -186,10 +214,34 @@ export function fillPerson(stored: JsonObject, sent: JsonObject): JsonObject {
     if (personKind.readOnly.includes(field)) continue;
     const key = MEMBER_KEYS[field];
     if (key && Array.isArray(value)) {
-      out[field] = appendMembers(list(stored, field), value.filter(isPlainObject), key);
+      const storedMembers = list(stored, field);
+      if (KEYLESS_LISTS[field] !== 'fill when empty' || storedMembers.length > 0) continue;
+      out[field] = appendMembers([], value.filter(isPlainObject), key);
     } else {
       out[field] = fillGaps(stored[field], value);
     }
+  }
+  return out;
+}
+
+/**
+ * A person a call without a key creates, with only the statuses a person chooses for
+ * themselves ({@link SELF_CHOSEN_STATUSES}): any other is left out, so the helper's
+ * default applies.
+ */
+function withSelfChosenStatuses(person: JsonObject): JsonObject {
+  const out: JsonObject = { ...person };
+  for (const field of ['email_addresses', 'phone_numbers']) {
+    const members = person[field];
+    if (!Array.isArray(members)) continue;
+    out[field] = members.map((member) => {
+      if (!isPlainObject(member) || member.status === undefined || member.status === null)
+        return member;
+      if (typeof member.status === 'string' && SELF_CHOSEN_STATUSES.includes(member.status))
+        return member;
+      const { status: _notTaken, ...rest } = member;
+      return rest;
+    });
   }
   return out;
 }
@@ -257,7 +309,8 @@ export async function upsertPerson(
   const { identifiers: sentIdentifiers, ...fields } = sent;
   const asSent = anonymous ? fields : sent;
   const match = await findMatch(records, tenant, asSent);
-  const person = statuses ? withSignupStatuses(asSent, match?.doc, statuses, MEMBER_KEYS) : asSent;
+  const chosen = anonymous && !match ? withSelfChosenStatuses(asSent) : asSent;
+  const person = statuses ? withSignupStatuses(chosen, match?.doc, statuses, MEMBER_KEYS) : chosen;
   if (!match) {
     return {
       // No signup event: the act of the call (its signature, …) carries the person, and

@@ -7,8 +7,11 @@
  *   embedded as `_embedded['std:person']`;
  * - keyed, some part failed: 400 with a non-atomic `std:error` listing the person, the
  *   main record and every part, and beside it `std:person` and `std:<main kind>`;
- * - anonymous: 200 `{}` when complete, else 400 with only the `std:error`: a browser
- *   page never learns anything stored about a person.
+ * - without a key: 200 `{}` when complete, else 400 with a non-atomic `std:error` that
+ *   lists only the parts that failed ({@link keylessStatuses}): never the person or the
+ *   main record, never a part that succeeded (its 201 or 200 would say whether the
+ *   person already had the tag). The answer is the same whether the email address is on
+ *   file or new, whether a closed tag exists or not: a page learns nothing stored.
  */
 import type { JsonObject, StoredRecord } from '../../storage/storage.js';
 import { nonAtomicErrorBody, type ResourceStatus } from '../errors.js';
@@ -78,6 +81,21 @@ export function outcomeStatuses(outcome: HelperOutcome): ResourceStatus[] {
 }
 
 /**
+ * The resource statuses a call without a key is answered with: the failed parts only.
+ * Whether a part fails never depends on the person (an element fails when it names no
+ * record open to the caller, or an answer does not fit its question).
+ *
+ * @example
+ * ```ts
+ * keylessStatuses(outcome);
+ * // [{ resource: 'std:tagging', response_code: 400, error_descriptions: [{ error_code: 'TAG_NAME_DOES_NOT_EXIST', … }] }]
+ * ```
+ */
+export function keylessStatuses(outcome: HelperOutcome): ResourceStatus[] {
+  return outcome.parts.filter((part) => part.response_code >= 400);
+}
+
+/**
  * The answer to a helper call by the rules at the top of this module.
  *
  * @example
@@ -92,7 +110,7 @@ export function helperAnswer(outcome: HelperOutcome, options: AnswerOptions): He
   if (options.anonymous) {
     return complete
       ? { status: 200, body: {} }
-      : { status: 400, body: nonAtomicErrorBody(outcomeStatuses(outcome)) };
+      : { status: 400, body: nonAtomicErrorBody(keylessStatuses(outcome)) };
   }
   const location = main.status === 201 ? main.record : undefined;
   const mainBody = options.present(main.kind, main.record);

@@ -31,6 +31,7 @@ import { helperBodiesFor } from './bodies.js';
 import { prepareCanvass } from './canvass.js';
 import { type HelperContext, kindOf } from './context.js';
 import { prepareDonation } from './donation.js';
+import { eventTags, refuseKeylessRemovals } from './keyless.js';
 import { type HelperBody, type PreparedRecord, personAction } from './main-record.js';
 import type { HelperOutcome } from './outcome.js';
 
@@ -132,8 +133,9 @@ export interface RecordHelperCall {
 /**
  * Checks a record helper call without writing anything: the record `parentId` of
  * `parentKind` must exist in the tenant (404), then the body must fit the helper's schema
- * under the context's vocabulary (400). What a call processed in the background is
- * checked with before its 202.
+ * under the context's vocabulary (400), and a call without a key may remove nothing
+ * (401, `keyless.ts`). What a call processed in the background is checked with before
+ * its 202.
  *
  * @example
  * ```ts
@@ -151,6 +153,7 @@ export async function checkRecordHelperCall(
   const parent = await context.records.get(context.tenant, parentKind, parentId);
   const schema = helperBodiesFor(context.vocabulary ?? 'strict')[definition.body];
   const parsed = parseOrThrow(schema, body, `std:${definition.rel}`) as HelperBody;
+  refuseKeylessRemovals(context, parsed, `std:${definition.rel}`);
   return { definition, parentKind, parent, body: parsed };
 }
 
@@ -188,7 +191,7 @@ export async function applyRecordHelperCall(
       parent: { rel: definition.via, ref: { kind: parentKind.singular, id: parent.id } },
       fillOnly: context.anonymous,
       // The act's webhook event, made when the record is created (not when acting again).
-      event: { addTags: body.add_tags },
+      event: { addTags: eventTags(context, body.add_tags) },
       ...(prepared.linksAt ? { linksAt: prepared.linksAt } : {}),
     });
     await prepared.after?.(main.record);

@@ -7,7 +7,7 @@
 import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js';
 import { ErrorCode, type ErrorDescription } from '../errors.js';
 import { localIdentifier, newRecordId, resolveIdentifiers } from '../identifiers.js';
-import type { ResourceKind } from '../kinds.js';
+import type { References, ResourceKind } from '../kinds.js';
 import { dropNulls } from '../merge.js';
 import { checkIdentifiersFree, checkRecord, invalid, linksAt } from './checks.js';
 import type { RecordContext } from './context.js';
@@ -18,6 +18,55 @@ import { applyLinks } from './links.js';
 import type { CreateOptions } from './options.js';
 import type { RecordService } from './service.js';
 import { guarded, recordWrite } from './write.js';
+
+/** A new record's links, fields and dates as its checks passed them. */
+interface CheckedNewRecord {
+  refs: References;
+  fields: JsonObject;
+  created: string;
+}
+
+/**
+ * The checks of a record about to be created with `id` (links, the parent, fields, its
+ * date, the kind's rules), inside the caller's transaction; throws the 400 listing every
+ * problem. {@link createRecord} writes what it returns; a call without a key acting
+ * again runs it first (`upsert.ts`), so that it is refused as a first act would be.
+ */
+export async function checkNewRecord(
+  context: RecordContext,
+  tenant: Tenant,
+  kind: ResourceKind,
+  input: JsonObject,
+  options: CreateOptions,
+  id: string,
+  now: Date,
+): Promise<CheckedNewRecord> {
+  const errors: ErrorDescription[] = [];
+  let refs = await applyLinks(context, tenant, kind, {}, options.links ?? {}, errors);
+  if (options.parent) {
+    const { rel, ref } = options.parent;
+    const sentRef = refs[rel];
+    if (sentRef && (sentRef.kind !== ref.kind || sentRef.id !== ref.id)) {
+      errors.push({
+        error_code: ErrorCode.INVALID_LINK,
+        description: `std:${rel} must be the ${ref.kind} whose collection this is`,
+        properties: [`_links.std:${rel}`],
+        hint: `leave std:${rel} out: the collection sets it`,
+      });
+    }
+    refs = { ...refs, [rel]: ref };
+  }
+  let fields = dropNulls(withoutFields(input, kind.readOnly));
+  fields = kind.prepareInput ? kind.prepareInput(fields, {}) : fields;
+  fields = kind.derive ? kind.derive(fields, refs) : fields;
+  // The record's own date when the kind takes one (a donation imported), else now.
+  const created = createdDateOf(kind, input, now, errors);
+  await checkRecord(context, tenant, kind, fields, refs, id, true, errors);
+  if (errors.length > 0) {
+    throw invalid(`std:${kind.singular}`, linksAt(errors, options.linksAt ?? ''));
+  }
+  return { refs, fields, created };
+}
 
 /** The work of {@link RecordService.create}: see there. */
 export function createRecord(
@@ -36,30 +85,15 @@ export function createRecord(
     // The local identifier is new, as the id it names: only those sent may be taken.
     const foreign = identifiers.filter((identifier) => identifier !== local);
     await checkIdentifiersFree(context, tenant, kind, foreign, id, sent);
-    const errors: ErrorDescription[] = [];
-    let refs = await applyLinks(context, tenant, kind, {}, options.links ?? {}, errors);
-    if (options.parent) {
-      const { rel, ref } = options.parent;
-      const sentRef = refs[rel];
-      if (sentRef && (sentRef.kind !== ref.kind || sentRef.id !== ref.id)) {
-        errors.push({
-          error_code: ErrorCode.INVALID_LINK,
-          description: `std:${rel} must be the ${ref.kind} whose collection this is`,
-          properties: [`_links.std:${rel}`],
-          hint: `leave std:${rel} out: the collection sets it`,
-        });
-      }
-      refs = { ...refs, [rel]: ref };
-    }
-    let fields = dropNulls(withoutFields(input, kind.readOnly));
-    fields = kind.prepareInput ? kind.prepareInput(fields, {}) : fields;
-    fields = kind.derive ? kind.derive(fields, refs) : fields;
-    // The record's own date when the kind takes one (a donation imported), else now.
-    const created = createdDateOf(kind, input, now, errors);
-    await checkRecord(context, tenant, kind, fields, refs, id, true, errors);
-    if (errors.length > 0) {
-      throw invalid(`std:${kind.singular}`, linksAt(errors, options.linksAt ?? ''));
-    }
+    const { refs, fields, created } = await checkNewRecord(
+      context,
+      tenant,
+      kind,
+      input,
+      options,
+      id,
+      now,
+    );
     const stamp = now.toISOString();
     const doc = composeDocument(
       identifiers,

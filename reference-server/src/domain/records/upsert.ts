@@ -3,10 +3,11 @@
  * (a person signing a petition twice) updates the record of the first act.
  */
 import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js';
+import { newRecordId } from '../identifiers.js';
 import type { References, ResourceKind } from '../kinds.js';
 import { fillGaps } from '../merge.js';
 import type { RecordContext } from './context.js';
-import { createRecord } from './create.js';
+import { checkNewRecord, createRecord } from './create.js';
 import { helperMembers, SERVER_FIELDS, stringArray, withoutFields } from './document.js';
 import { recordWith } from './one-record-per.js';
 import type { CreateOptions, CreateOrUpdateOptions } from './options.js';
@@ -51,6 +52,9 @@ async function actAgain(
 ): Promise<StoredRecord> {
   const { now, links, recorded = {} } = options;
   if (options.fillOnly) {
+    // Judged as a first act would be (ticket levels, sold out, …), before filling: a
+    // caller without a key must get the same answer whether the person acted before.
+    await checkNewRecord(context, tenant, kind, input, options, newRecordId(), now ?? new Date());
     const fill = (sent: JsonObject): JsonObject => {
       const out: JsonObject = {};
       for (const [key, value] of Object.entries(sent)) {

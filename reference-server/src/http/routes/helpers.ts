@@ -56,6 +56,7 @@ export function helperContext(
     hrefOf: (plural, id) => urls.record(plural, id),
     vocabulary: config.preset.vocabulary,
     signupStatuses: config.preset.signupStatuses,
+    open: config.keylessOpen,
   };
 }
 

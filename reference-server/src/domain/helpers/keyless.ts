@@ -1,0 +1,121 @@
+/**
+ * What a helper call without a key (a stranger: any page on the internet) may do beyond
+ * recording its act and filling what is empty (the person's side is in `matching.ts`,
+ * the answer's in `outcome.ts`):
+ *
+ * - apply only the tags and lists the operator opened to such calls, by name (none by
+ *   default). A tag that is not open is refused exactly as a tag that does not exist,
+ *   so that a page cannot learn which tags exist;
+ * - never remove anything: `remove_tags` is refused before anything is written, under
+ *   every preset (a stranger who knows Ana's address could otherwise untag her).
+ */
+import type { JsonObject } from '../../storage/storage.js';
+import { ApiError, ErrorCode } from '../errors.js';
+import type { HelperContext } from './context.js';
+
+/** The kinds a helper applies to a person by name or href, and that an operator may open. */
+export type OpenableKind = 'tag' | 'list';
+
+/**
+ * The tags and lists an operator opens to calls without a key, by name (matched as names
+ * are, ignoring case and surrounding spaces), in every tenant of the server.
+ */
+export interface KeylessOpenings {
+  tags?: readonly string[];
+  lists?: readonly string[];
+}
+
+/** {@link KeylessOpenings} as the helpers look names up in it. */
+export type OpenNames = Readonly<Record<OpenableKind, ReadonlySet<string>>>;
+
+/**
+ * How a tag or list name is compared: the catalog's name key (unique per tenant ignoring
+ * case and surrounding spaces).
+ *
+ * @example
+ * ```ts
+ * nameKey(' Volunteer'); // 'volunteer'
+ * ```
+ */
+export function nameKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/**
+ * The openings as sets of name keys; nothing open when none are given.
+ *
+ * @example
+ * ```ts
+ * openNames({ tags: ['Volunteer '] }).tag.has('volunteer'); // true
+ * openNames().list.size; // 0
+ * ```
+ */
+export function openNames(openings: KeylessOpenings = {}): OpenNames {
+  return {
+    tag: new Set((openings.tags ?? []).map(nameKey)),
+    list: new Set((openings.lists ?? []).map(nameKey)),
+  };
+}
+
+/**
+ * Whether the call may apply the tag or list named `name`: any for a keyed call, for a
+ * call without a key only one the operator opened.
+ *
+ * @example
+ * ```ts
+ * mayApply({ ...context, anonymous: true, open: openNames({ tags: ['volunteer'] }) }, 'tag', 'Staff'); // false
+ * ```
+ */
+export function mayApply(context: HelperContext, kind: OpenableKind, name: unknown): boolean {
+  if (!context.anonymous) return true;
+  return typeof name === 'string' && (context.open?.[kind].has(nameKey(name)) ?? false);
+}
+
+/**
+ * The `add_tags` a created record's webhook event names: those asked for, or for a call
+ * without a key only the open ones (a closed tag is not applied, so not announced).
+ *
+ * @example
+ * ```ts
+ * eventTags(keylessContext, ['volunteer', 'staff']); // ['volunteer']
+ * ```
+ */
+export function eventTags(
+  context: HelperContext,
+  asked: readonly string[] | null | undefined,
+): readonly string[] | null | undefined {
+  if (!context.anonymous || !asked) return asked;
+  return asked.filter((name) => mayApply(context, 'tag', name));
+}
+
+/** The members of a helper body that remove something from a person (Action Network's). */
+const REMOVING_MEMBERS = ['remove_tags'] as const;
+
+/**
+ * Refuses a call without a key that would remove anything (401: the member needs a key),
+ * before anything is written: the answer is the same whatever the person carries.
+ *
+ * @example
+ * ```ts
+ * refuseKeylessRemovals(keylessContext, { remove_tags: ['volunteer'] }, 'std:record_signature_helper'); // throws ApiError 401
+ * ```
+ */
+export function refuseKeylessRemovals(
+  context: HelperContext,
+  body: JsonObject,
+  resource: string,
+): void {
+  if (!context.anonymous) return;
+  const sent = REMOVING_MEMBERS.filter((member) => body[member] !== undefined);
+  if (sent.length === 0) return;
+  throw new ApiError(
+    401,
+    sent.map((member) => ({
+      error_code: ErrorCode.UNAUTHORIZED,
+      description: `${member} needs an API key: a call without one can only add`,
+      properties: [member],
+      hint: 'leave it out, or make the call from a server with a key',
+    })),
+    resource,
+  );
+}
