@@ -12,6 +12,7 @@ import {
   outsideSpec,
   uniqueStrings,
 } from './fields.js';
+import { shortText } from './lengths.js';
 import { RuleCode } from './rules.js';
 import {
   addressMembers,
@@ -362,10 +363,11 @@ export function contactListFields(mode: Mode) {
 export function targetSchema(mode: Mode) {
   return object(
     {
-      title: optional(z.string()),
-      organization: optional(z.string()),
-      given_name: optional(z.string()),
-      family_name: optional(z.string()),
+      // A target's names are a person's: bounded as the person's are (lengths.ts).
+      title: optional(shortText(mode)),
+      organization: optional(shortText(mode)),
+      given_name: optional(shortText(mode)),
+      family_name: optional(shortText(mode)),
       ocdid: optional(z.string()),
       ...contactListFields(mode),
     },
@@ -481,7 +483,7 @@ export function eventLocationSchema(mode: Mode) {
 export function eventContactSchema(mode: Mode) {
   return object(
     {
-      name: optional(z.string()),
+      name: optional(shortText(mode)),
       email_address: optional(emailText(mode)),
       phone_number: optional(
         code(PHONE_NUMBER_PATTERN, 'phone number of 7 to 15 digits with the country code', mode),

@@ -13,6 +13,7 @@ import {
   outsideSpec,
   preprocess,
 } from './fields.js';
+import { emailLengthChecks, shortText } from './lengths.js';
 import { RuleCode } from './rules.js';
 
 /** ISO 3166-1 alpha-2 country code. */
@@ -60,11 +61,11 @@ export function locationSchema(mode: Mode) {
  */
 export function addressMembers(mode: Mode) {
   return {
-    venue: optional(z.string()),
-    address_lines: optional(z.array(z.string())),
-    locality: optional(z.string()),
+    venue: optional(shortText(mode)),
+    address_lines: optional(z.array(shortText(mode))),
+    locality: optional(shortText(mode)),
     region: optional(code(REGION_PATTERN, 'ISO 3166-2 subdivision code such as NY', mode)),
-    postal_code: optional(z.string()),
+    postal_code: optional(shortText(mode)),
     country: optional(code(COUNTRY_PATTERN, 'ISO 3166-1 alpha-2 country code such as US', mode)),
     language: optional(code(LANGUAGE_PATTERN, 'ISO 639 language code such as en', mode)),
     location: optional(locationSchema(mode)),
@@ -88,7 +89,7 @@ export function postalAddressSchema(mode: Mode) {
       status: optional(enumeration(['Potential', 'Verified', 'Bad', 'Past'], mode)),
       last_verified_date: optional(datetime(mode)),
       // The spec lists `occupation` among the address members.
-      occupation: optional(z.string()),
+      occupation: optional(shortText(mode)),
     },
     mode,
   );
@@ -148,16 +149,22 @@ function subscriptionStatus(mode: Mode) {
 }
 
 /**
- * An email address (`address` of an email, `reply_to` of a message): any string on read
- * and write, an email address for the reference server.
+ * An email address (`address` of an email, `reply_to` of a message, `email_address` of
+ * an event's contact): any string on read and write, so that a long address another
+ * server stores is still read; for the reference server an email address within RFC
+ * 5321's limits (at most 64 characters before the `@`, 254 in all: see lengths.ts).
  *
  * @example
  * ```ts
  * emailText('strict').safeParse('not an email').success; // false
+ * emailText('strict').safeParse(`${'a'.repeat(65)}@example.org`).success; // false
+ * emailText('read').safeParse(`${'a'.repeat(65)}@example.org`).success; // true
  * ```
  */
 export function emailText(mode: Mode): z.ZodMiniType<string, string> {
-  return isServerMode(mode) ? z.email('must be an email address') : z.string();
+  return isServerMode(mode)
+    ? z.email('must be an email address').check(...emailLengthChecks())
+    : z.string();
 }
 
 /**
@@ -210,12 +217,12 @@ export function phoneNumberSchema(mode: Mode) {
       // sides and always produce (and so send) a boolean.
       primary: optional(bool('read')),
       number: optional(phoneNumber),
-      extension: optional(z.string()),
-      description: optional(z.string()),
+      extension: optional(shortText(mode)),
+      description: optional(shortText(mode)),
       number_type: optional(
         flexenum(['Home', 'Work', 'Mobile', 'Other', 'Daytime', 'Evening', 'Fax']),
       ),
-      operator: optional(z.string()),
+      operator: optional(shortText(mode)),
       country: optional(code(COUNTRY_PATTERN, 'ISO 3166-1 alpha-2 country code such as US', mode)),
       sms_capable: optional(bool(mode)),
       do_not_call: optional(bool(mode)),
@@ -237,12 +244,13 @@ export function phoneNumberSchema(mode: Mode) {
 export function profileSchema(mode: Mode) {
   return object(
     {
-      provider: optional(z.string()),
-      id: optional(z.string()),
+      provider: optional(shortText(mode)),
+      id: optional(shortText(mode)),
+      // A URL is not short text: no bound but the body's.
       url: optional(z.string()),
       handle: optional(
         isServerMode(mode)
-          ? z.string().check(z.refine((h) => !h.startsWith('@'), 'must not start with @'))
+          ? shortText(mode).check(z.refine((h) => !h.startsWith('@'), 'must not start with @'))
           : z.string(),
       ),
     },

@@ -15,6 +15,7 @@ import {
   uniqueStrings,
 } from '../fields.js';
 import { defineKind, many, recordHelper } from '../kind.js';
+import { shortText } from '../lengths.js';
 import {
   customFieldsSchema,
   emailAddressSchema,
@@ -107,18 +108,20 @@ function partySchema(mode: Mode) {
 function personShape(mode: Mode) {
   return {
     ...commonFields(mode),
-    family_name: optional(z.string()),
-    given_name: optional(z.string()),
-    additional_name: optional(z.string()),
-    honorific_prefix: optional(z.string()),
-    honorific_suffix: optional(z.string()),
+    // The names and the other short texts are bounded for the reference server only
+    // (lengths.ts): no real server documents a limit, and read must take any length.
+    family_name: optional(shortText(mode)),
+    given_name: optional(shortText(mode)),
+    additional_name: optional(shortText(mode)),
+    honorific_prefix: optional(shortText(mode)),
+    honorific_suffix: optional(shortText(mode)),
     gender: optional(enumeration(['Female', 'Male', 'Other'], mode)),
-    gender_identity: optional(z.string()),
-    additional_gender_identities: optional(z.array(z.string())),
+    gender_identity: optional(shortText(mode)),
+    additional_gender_identities: optional(z.array(shortText(mode))),
     gender_pronouns: optional(genderPronounsSchema(mode)),
     party_identification: optional(flexenum(PARTY_VALUES)),
     parties: optional(z.array(partySchema(mode))),
-    source: optional(z.string()),
+    source: optional(shortText(mode)),
     ethnicities: optional(uniqueStrings(mode)),
     languages_spoken: optional(
       uniqueStrings(
@@ -136,9 +139,9 @@ function personShape(mode: Mode) {
     browser_url: optional(z.string()),
     administrative_url: optional(z.string()),
     birthdate: optional(birthdateSchema(mode)),
-    employer: optional(z.string()),
-    work_title: optional(z.string()),
-    work_department: optional(z.string()),
+    employer: optional(shortText(mode)),
+    work_title: optional(shortText(mode)),
+    work_department: optional(shortText(mode)),
     employer_address: optional(employerAddressSchema(mode)),
     postal_addresses: optional(primaryList(postalAddressSchema(mode), 'postal_addresses', mode)),
     email_addresses: optional(primaryList(emailAddressSchema(mode), 'email_addresses', mode)),
@@ -156,7 +159,9 @@ function personShape(mode: Mode) {
  * (member names and JSON types: no unknown plain members at any depth, vendor
  * `<prefix>:<name>` members pass; `null` clears a field on update); the reference
  * server checks `strictSchema` (closed enums, ISO codes, digit-only phone numbers with
- * the country code, unique arrays, at most one primary address, email and phone).
+ * the country code, unique arrays, at most one primary address, email and phone, email
+ * addresses within RFC 5321's lengths, names and other short texts of at most 255
+ * characters).
  *
  * @example
  * ```ts
