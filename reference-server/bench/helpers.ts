@@ -24,9 +24,10 @@
  * the clients taking them in turn as a round-robin load balancer would.
  *
  * With `--webhook` (file database only) the `bench` tenant has a webhook subscription
- * before the server starts, to an address nothing answers at: every call then appends
- * its event to the outbox, and the count of `signature` events is printed. Nothing is
- * delivered (the server this measures starts no delivery): only the write path counts.
+ * before the server starts, to a documentation address: every call then appends its
+ * event to the outbox, and the count of `signature` events is printed. Nothing is
+ * delivered (the server's address check refuses the address at each attempt, and logs
+ * it): only the write path counts.
  *
  * The root benchmark calls {@link benchHelpers}.
  */
@@ -98,7 +99,10 @@ export interface HelperBenchResult extends PostLoadResult {
   outboxEvents?: number;
 }
 
-/** An address nothing answers at (TEST-NET-1, RFC 5737): events pile up in the outbox. */
+/**
+ * TEST-NET-1 (RFC 5737): a documentation address, which the delivery's address check
+ * refuses, so nothing leaves the machine and the events pile up in the outbox.
+ */
 const UNREACHABLE_WEBHOOK = 'http://192.0.2.1/bench-webhook';
 
 /** Creates the database with the `bench` tenant subscribed, before the server opens it. */
