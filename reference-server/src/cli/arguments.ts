@@ -28,6 +28,8 @@ function parseFlags(argv: readonly string[]) {
       'curie-prefix': { type: 'string' },
       'key-rate': { type: 'string' },
       'webhook-retry-hours': { type: 'string' },
+      'webhook-subscription-limit': { type: 'string' },
+      'webhook-concurrency': { type: 'string' },
       'headers-timeout': { type: 'string' },
       'request-timeout': { type: 'string' },
       'keep-alive-timeout': { type: 'string' },

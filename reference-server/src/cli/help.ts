@@ -68,6 +68,13 @@ Options:
   --webhook-retry-hours <n>
                     how long a failing webhook subscription is retried (with
                     backoff) before it is switched off (default 24)
+  --webhook-subscription-limit <n>
+                    webhook subscriptions a tenant may make through the API; more
+                    get 409 WEBHOOK_LIMIT_REACHED (default 100; 0: none; the
+                    --webhooks file is not counted)
+  --webhook-concurrency <n>
+                    webhook POSTs in flight at most, server-wide, each tenant half
+                    of them at most; more wait their turn (default 16)
   --headers-timeout <s>
                     seconds a client may take to send a request's headers; then 408
                     and the connection is closed (default 10)

@@ -1,9 +1,10 @@
 /**
  * The flags that take a number (`--port`, `--pool-size`, `--seed`, `--message-send-rate`,
- * `--webhook-retry-hours`): the text as given (`undefined` without the flag) in, the
- * number the server runs with out, or a {@link UsageError} naming the flag, the range and
- * what was given. Digits only: `1e3`, `0x10` and `+5` are refused rather than read as
- * something the operator may not have meant.
+ * `--webhook-retry-hours`, `--webhook-subscription-limit`, `--webhook-concurrency`): the
+ * text as given (`undefined` without the flag) in, the number the server runs with out,
+ * or a {@link UsageError} naming the flag, the range and what was given. Digits only:
+ * `1e3`, `0x10` and `+5` are refused rather than read as something the operator may not
+ * have meant.
  */
 import { UsageError } from './usage-error.js';
 

@@ -35,5 +35,7 @@ export function serverApp(
     keyRateLimit: settings.keyRate,
     accessLog: accessLog?.write,
     webhooksAllowPrivate: settings.webhooksAllowPrivate,
+    webhookSubscriptionLimit: settings.webhookSubscriptionLimit,
+    webhookConcurrency: settings.webhookConcurrency,
   });
 }

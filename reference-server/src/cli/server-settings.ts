@@ -4,8 +4,10 @@
  */
 import { resolve } from 'node:path';
 import type { DatabaseLocation } from '../database-location.js';
+import { DEFAULT_WEBHOOK_SUBSCRIPTION_LIMIT } from '../domain/webhook-subscription-limit.js';
 import type { ServingPreset } from '../presets/index.js';
 import type { ServerTimeouts } from '../server-timeouts.js';
+import { DEFAULT_WEBHOOK_CONCURRENCY } from '../webhooks/delivery-slots.js';
 import type { ServerArguments } from './arguments.js';
 import { databaseLocation } from './default-database.js';
 import {
@@ -38,6 +40,10 @@ export interface ServerSettings {
   apiKeyHeader: string | undefined;
   curiePrefix: string | undefined;
   webhookRetryHours: number;
+  /** Webhook subscriptions a tenant may make through the API (0: none). */
+  webhookSubscriptionLimit: number;
+  /** Webhook POSTs in flight at most, server-wide (each tenant half of them at most). */
+  webhookConcurrency: number;
   timeouts: ServerTimeouts;
   /** Calls per key a second, from 1; undefined without the flag (no limit). */
   keyRate: number | undefined;
@@ -104,6 +110,19 @@ export function serverSettings(values: ServerArguments, place: SettingsPlace): S
     apiKeyHeader: keyHeaderOption(values['key-header']),
     curiePrefix: curiePrefixOption(values['curie-prefix']),
     webhookRetryHours: webhookRetryHoursOption(values['webhook-retry-hours']),
+    webhookSubscriptionLimit: integerOption(
+      'webhook-subscription-limit',
+      values['webhook-subscription-limit'],
+      DEFAULT_WEBHOOK_SUBSCRIPTION_LIMIT,
+      1_000_000,
+    ),
+    // At least 1: with no slot no webhook would ever be delivered.
+    webhookConcurrency: positiveIntegerOption(
+      'webhook-concurrency',
+      values['webhook-concurrency'],
+      DEFAULT_WEBHOOK_CONCURRENCY,
+      10_000,
+    ),
     timeouts: timeoutsOption(values),
     keyRate: keyRateOption(values['key-rate']),
     preset: presetOption(values.preset),

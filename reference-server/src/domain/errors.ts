@@ -114,6 +114,9 @@ export const ErrorCode = {
   MESSAGE_NOT_SENDING: 'MESSAGE_NOT_SENDING',
   MESSAGE_NOT_SCHEDULED: 'MESSAGE_NOT_SCHEDULED',
   SCHEDULE_IN_PAST: 'SCHEDULE_IN_PAST',
+  // Webhook subscriptions through the API: the tenant has as many as the server allows
+  // (domain/webhook-subscription-limit.ts): 409, taken once one is deleted.
+  WEBHOOK_LIMIT_REACHED: 'WEBHOOK_LIMIT_REACHED',
 } as const;
 
 /** One of the {@link ErrorCode} values. */

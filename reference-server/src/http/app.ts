@@ -7,10 +7,12 @@ import { ALL_KINDS } from '../domain/catalog.js';
 import { type KeylessOpenings, openNames } from '../domain/helpers/keyless.js';
 import { KindRegistry } from '../domain/kinds.js';
 import { RecordService } from '../domain/records/index.js';
+import { webhookSubscriptionLimitOf } from '../domain/webhook-subscription-limit.js';
 import { adaptKind } from '../presets/adapt-kind.js';
 import type { ServingPreset } from '../presets/serving-preset.js';
 import { SPECIFICATION_PRESET } from '../presets/specification.js';
 import type { Storage } from '../storage/storage.js';
+import { deliveryConcurrencyOf } from '../webhooks/delivery-slots.js';
 import { requestLog } from './access-log.js';
 import { anonymousRateLimit } from './anonymous.js';
 import { answerAfterCommit } from './answer-after-commit.js';
@@ -142,6 +144,25 @@ export interface AppOptions {
    */
   webhooksAllowPrivate?: boolean;
   /**
+   * Webhook subscriptions one tenant may make through the API, at most; the next create
+   * is refused with 409 `WEBHOOK_LIMIT_REACHED` until one is deleted. Subscriptions from
+   * the operator's `--webhooks` file are not counted. Default 100 (why:
+   * `domain/webhook-subscription-limit.ts`); 0 allows none.
+   */
+  webhookSubscriptionLimit?: number;
+  /**
+   * Webhook POSTs in flight at most, server-wide, for the delivery worker started with
+   * this app (`startWebhookDelivery({ app })`); more wait their turn, none is dropped.
+   * Default 16 (`webhooks/delivery-slots.ts` says why).
+   */
+  webhookConcurrency?: number;
+  /**
+   * How many of {@link webhookConcurrency}'s POSTs one tenant may have in flight, from 1
+   * to it, so that the other tenants' deliveries never all wait behind one tenant's
+   * fan-out. Default: half of it, rounded up.
+   */
+  webhookTenantConcurrency?: number;
+  /**
    * When the work of a call accepted with `?background_processing=true` starts: called
    * once the call is accepted, with the function that starts its work. Default: the next
    * turn of the event loop (`setImmediate`), right after the 202 leaves. A test holds the
@@ -242,6 +263,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     preset,
     apiPrefix: preset.apiPrefix,
     storage: options.storage,
+    webhookSubscriptionLimit: webhookSubscriptionLimitOf(options.webhookSubscriptionLimit),
+    // Checked here, so that a bad bound fails when the app is made, not when delivery starts.
+    webhookConcurrency: deliveryConcurrencyOf(
+      options.webhookConcurrency,
+      options.webhookTenantConcurrency,
+    ),
     records: new RecordService(options.storage, registry),
     registry,
     apiKeyHeader: preset.apiKeyHeader,

@@ -6,6 +6,7 @@ import type { KindRegistry } from '../domain/kinds.js';
 import type { RecordService } from '../domain/records/index.js';
 import type { ServingPreset } from '../presets/serving-preset.js';
 import type { ApiKeyInfo, Storage } from '../storage/storage.js';
+import type { DeliveryConcurrency } from '../webhooks/delivery-slots.js';
 import type { Urls } from './links.js';
 
 /** Settings every route reads, with defaults applied. */
@@ -27,6 +28,17 @@ export interface AppConfig {
   publicUrl: string | undefined;
   maxPageSize: number;
   maxBodyBytes: number;
+  /**
+   * Webhook subscriptions a tenant may make through the API at most
+   * (`AppOptions.webhookSubscriptionLimit`).
+   */
+  webhookSubscriptionLimit: number;
+  /**
+   * Webhook POSTs in flight at most, server-wide, and one tenant's share of them, for
+   * the delivery worker of this app (`AppOptions.webhookConcurrency`,
+   * `AppOptions.webhookTenantConcurrency`).
+   */
+  webhookConcurrency: DeliveryConcurrency;
   motd: string;
   vendorName: string;
   productName: string;

@@ -15,12 +15,21 @@
  * (`WebhookStore.claimSubscription`), renewed before each batch and released when the
  * lane ends, so each subscription is delivered by one process at a time, in order. A
  * lane that finds the claim held elsewhere ends quietly: the holder delivers.
+ *
+ * Why slots: lanes are many (one per subscription), but the POSTs they make in flight
+ * are bounded server-wide, and each tenant to a share of the bound
+ * (`delivery-slots.ts`), so that one tenant's fan-out neither floods its receivers nor
+ * makes the other tenants wait. A lane takes a slot for each batch before it claims the
+ * subscription, and gives it back after: a lane waiting for a slot holds no claim at
+ * first, and between batches goes to the back of its tenant's turn.
  */
 import { randomUUID } from 'node:crypto';
 import { appConfigOf } from '../http/app.js';
 import type { Storage } from '../storage/storage.js';
 import { refusedAddress } from './address-check.js';
+import { AttemptAborts } from './attempt-aborts.js';
 import { type Backoff, DEFAULT_BACKOFF } from './backoff.js';
+import { DEFAULT_WEBHOOK_CONCURRENCY, DeliverySlots } from './delivery-slots.js';
 import {
   type DeliveryContext,
   deliverNextBatch,
@@ -56,6 +65,19 @@ export interface WebhookDeliveryOptions {
   retryWindowMs?: number;
   /** Events per POST at most. Default 25. */
   batchSize?: number;
+  /**
+   * POSTs in flight at most, all subscriptions of all tenants together; more wait for a
+   * slot (none is dropped). Default: the app's `webhookConcurrency`
+   * (`--webhook-concurrency`), else 16.
+   */
+  concurrency?: number;
+  /**
+   * POSTs one tenant may have in flight at most, from 1 to `concurrency`, so that the
+   * other tenants' deliveries find slots free. Default: half of `concurrency`, rounded
+   * up, when it is given here; else the app's (`webhookTenantConcurrency`, by default
+   * half of its bound).
+   */
+  tenantConcurrency?: number;
   /** How long one attempt may take. Default 10 000 ms. */
   timeoutMs?: number;
   /** Spacing of retries. Default 1 s doubling up to 1 h, with full jitter. */
@@ -130,7 +152,20 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
   }
   const storage = options.storage ?? config.storage;
   const allowPrivate = options.allowPrivate ?? appConfig?.webhooksAllowPrivate ?? false;
-  const aborter = new AbortController();
+  const aborts = new AttemptAborts();
+  // The worker's own bound, with the share derived from it unless given; else the app's.
+  const slots =
+    options.concurrency === undefined && options.tenantConcurrency === undefined && appConfig
+      ? new DeliverySlots(
+          appConfig.webhookConcurrency.concurrency,
+          appConfig.webhookConcurrency.perTenant,
+        )
+      : new DeliverySlots(
+          options.concurrency ??
+            appConfig?.webhookConcurrency.concurrency ??
+            DEFAULT_WEBHOOK_CONCURRENCY,
+          options.tenantConcurrency,
+        );
   const now = options.now ?? Date.now;
   const log = options.log ?? ((message: string) => console.error(message));
   const context: DeliveryContext = {
@@ -145,7 +180,7 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
     random: options.random ?? Math.random,
     checkAddress: options.checkAddress ?? ((url) => refusedAddress(url, allowPrivate)),
     log,
-    signal: aborter.signal,
+    aborts,
   };
   /** This worker's name in the claims it takes: one per worker, never reused. */
   const owner = randomUUID();
@@ -169,18 +204,26 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
    * Delivers one subscription's batches while it makes progress and holds the claim;
    * answers how it ended (`nothing` when another process holds the claim).
    */
-  const runLane = async (id: string): Promise<StepOutcome> => {
+  const runLane = async (id: string, tenantId: number): Promise<StepOutcome> => {
     try {
       let outcome: StepOutcome = 'sent';
       while (!stopped && (outcome === 'sent' || outcome === 'skipped')) {
-        // Taken, or renewed, before each batch: a batch lasts far less than the lease.
-        const at = now();
-        if (!(await context.store.claimSubscription(id, owner, at, at + leaseMs))) {
-          heldElsewhere.set(id, at + pollMs);
-          return 'nothing';
+        // A slot for the batch first (see the top of this module): the claim is taken
+        // once it is this lane's turn, so the lease runs while the batch does.
+        const release = await slots.acquire(tenantId);
+        try {
+          if (stopped) return 'nothing';
+          // Taken, or renewed, before each batch: a batch lasts far less than the lease.
+          const at = now();
+          if (!(await context.store.claimSubscription(id, owner, at, at + leaseMs))) {
+            heldElsewhere.set(id, at + pollMs);
+            return 'nothing';
+          }
+          heldElsewhere.delete(id);
+          outcome = await deliverNextBatch(context, id);
+        } finally {
+          release();
         }
-        heldElsewhere.delete(id);
-        outcome = await deliverNextBatch(context, id);
       }
       return outcome;
     } finally {
@@ -189,8 +232,8 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
       });
     }
   };
-  const startLane = (id: string) => {
-    const lane = runLane(id)
+  const startLane = (id: string, tenantId: number) => {
+    const lane = runLane(id, tenantId)
       .then((outcome) => {
         // A failure set the subscription's next attempt: the next tick's timer counts it.
         if (outcome === 'failed') schedule(0);
@@ -225,7 +268,7 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
         nextDueMs = Math.min(nextDueMs ?? Number.POSITIVE_INFINITY, due - at);
         continue;
       }
-      startLane(subscription.id);
+      startLane(subscription.id, subscription.tenantId);
     }
     if (at - lastPruneMs >= pruneEveryMs) {
       lastPruneMs = at;
@@ -311,7 +354,7 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
       clearTimeout(graceTimer);
       if (lanes.size > 0) {
         log(`webhook deliveries still in flight after ${graceMs} ms are cut short`);
-        aborter.abort();
+        aborts.abortAll();
         await Promise.all(lanes.values());
       }
     },

@@ -21,7 +21,11 @@ export interface BatchPost {
   /** How long the attempt may take, headers of the answer included. */
   timeoutMs: number;
   fetch: typeof globalThis.fetch;
-  /** Aborts the attempt from outside (shutdown past its grace). */
+  /**
+   * Aborts the attempt from outside (shutdown past its grace). The attempt listens on it
+   * while it runs: give each attempt a signal of its own (`AttemptAborts`), since many
+   * attempts on one signal are many listeners on it.
+   */
   signal?: AbortSignal;
 }
 
@@ -52,6 +56,8 @@ export async function postBatch(post: BatchPost): Promise<BatchPostResult> {
   timer.unref?.();
   const abortFromOutside = () => controller.abort();
   post.signal?.addEventListener('abort', abortFromOutside, { once: true });
+  // Aborted before it began (a stop past its grace): no listener would ever fire.
+  if (post.signal?.aborted) controller.abort();
   try {
     const signature = await signWebhookBody([post.secret], post.body, post.timestampSeconds);
     const response = await post.fetch(post.url, {

@@ -9,6 +9,7 @@
  * delivered or the retry window is over, when the subscription is switched off.
  */
 import type { WebhookEvent, WebhookStore, WebhookSubscription } from '../storage/webhook-store.js';
+import type { AttemptAborts } from './attempt-aborts.js';
 import { type Backoff, retryDelayMs } from './backoff.js';
 import { type BatchPostResult, postBatch } from './post-batch.js';
 import type { WebhookBodies } from './webhook-body.js';
@@ -33,7 +34,7 @@ export interface DeliveryContext {
   checkAddress: (url: string) => Promise<string | undefined>;
   log: (message: string) => void;
   /** Aborted when shutdown's grace is over: attempts in flight end, unlogged. */
-  signal: AbortSignal;
+  aborts: AttemptAborts;
 }
 
 /**
@@ -142,7 +143,7 @@ export async function deliverNextBatch(
       : { delivered: false, error: `address refused: ${refused}` };
   // Cut short by shutdown: not the receiver's failure. Unlogged, the batch is sent
   // again after the restart, without a backoff it did not earn.
-  if (!result.delivered && context.signal.aborted) return 'nothing';
+  if (!result.delivered && context.aborts.aborted) return 'nothing';
 
   const endMs = now();
   const logged = {
@@ -193,15 +194,21 @@ async function send(
   } catch (error) {
     return { delivered: false, error: `cannot render the events: ${(error as Error).message}` };
   }
-  return postBatch({
-    url: subscription.url,
-    body,
-    secret: subscription.secret,
-    timestampSeconds: Math.floor(context.now() / 1000),
-    timeoutMs: context.timeoutMs,
-    fetch: context.fetch,
-    signal: context.signal,
-  });
+  // A signal of this attempt's own: see attempt-aborts.ts.
+  const abort = context.aborts.begin();
+  try {
+    return await postBatch({
+      url: subscription.url,
+      body,
+      secret: subscription.secret,
+      timestampSeconds: Math.floor(context.now() / 1000),
+      timeoutMs: context.timeoutMs,
+      fetch: context.fetch,
+      signal: abort.signal,
+    });
+  } finally {
+    abort.end();
+  }
 }
 
 /** `24 hours`, `90 seconds`: a window in words for the reason a subscription was switched off. */

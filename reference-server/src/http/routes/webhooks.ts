@@ -9,7 +9,8 @@
  * afterwards its last four characters only. Subscriptions from the operator's
  * `--webhooks` file are listed too, and cannot be deleted here. A URL whose host is
  * loopback, private or link-local is refused (server-side request forgery; see
- * `webhooks/address-check.ts`) unless the server allows private addresses.
+ * `webhooks/address-check.ts`) unless the server allows private addresses. A tenant
+ * makes at most `webhookSubscriptionLimit` of them (`domain/webhook-subscription-limit.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { isVendorMember } from 'adis-sdk/schema';
@@ -18,6 +19,7 @@ import * as z from 'zod';
 import { ApiError, apiError, ErrorCode } from '../../domain/errors.js';
 import { parsePageRequest } from '../../domain/paging.js';
 import { issueToDescription } from '../../domain/validation.js';
+import { addSubscriptionWithinLimit } from '../../domain/webhook-subscription-limit.js';
 import {
   maskedSecret,
   maskedUrl,
@@ -206,15 +208,21 @@ export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): voi
       });
     }
     const { tenant } = c.get('auth');
-    const subscription = await store.addSubscription({
-      id: randomUUID(),
-      tenantId: tenant.id,
-      url: input.url,
-      secret: input.secret ?? newWebhookSecret(),
-      triggers: input.triggers ?? ['*'],
-      source: 'api',
-      createdMs: Date.now(),
-    });
+    // Counted and added in one transaction: after the address check, which may wait on
+    // DNS and must not hold the tenant's lock meanwhile.
+    const subscription = await addSubscriptionWithinLimit(
+      config.storage,
+      {
+        id: randomUUID(),
+        tenantId: tenant.id,
+        url: input.url,
+        secret: input.secret ?? newWebhookSecret(),
+        triggers: input.triggers ?? ['*'],
+        source: 'api',
+        createdMs: Date.now(),
+      },
+      config.webhookSubscriptionLimit,
+    );
     const urls = c.get('urls');
     const answer = renderSubscription(urls, tenant, subscription, {
       secretShown: true,
