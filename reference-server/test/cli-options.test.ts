@@ -15,6 +15,7 @@ import {
   keyRateOption,
   publicUrlOption,
 } from '../src/cli/http-options.js';
+import { keylessOpenOption } from '../src/cli/keyless-options.js';
 import { type KeysFile, tenantNamespaces } from '../src/cli/keys-file.js';
 import {
   integerOption,
@@ -220,6 +221,28 @@ describe('corsOriginsOption', () => {
         `--cors-origin: CORS origin ${JSON.stringify(bad)} must be written like https://www.example.org (scheme, host, optional port; no path or trailing slash)`,
       );
     }
+  });
+});
+
+describe('keylessOpenOption', () => {
+  it('is nothing open without the flags, else one name per flag, commas kept', () => {
+    expect(keylessOpenOption(undefined, undefined)).toEqual({ tags: [], lists: [] });
+    expect(keylessOpenOption(['volunteer', 'Signers, 2026'], ['Newsletter'])).toEqual({
+      tags: ['volunteer', 'Signers, 2026'],
+      lists: ['Newsletter'],
+    });
+    expect(parseArguments(['--keyless-tag', 'a', '--keyless-tag', 'b'])).toMatchObject({
+      'keyless-tag': ['a', 'b'],
+    });
+  });
+
+  it('refuses an empty name, naming the flag', () => {
+    expect(usageError(() => keylessOpenOption([' '], undefined))).toBe(
+      '--keyless-tag needs a name, got " "',
+    );
+    expect(usageError(() => keylessOpenOption(undefined, ['']))).toBe(
+      '--keyless-list needs a name, got ""',
+    );
   });
 });
 

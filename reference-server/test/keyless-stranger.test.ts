@@ -5,6 +5,8 @@
  * both engines).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../src/index.js';
+import { openStorage } from '../src/storage/sqlite.js';
 import type { Json } from './helpers.js';
 import {
   keyedOk,
@@ -219,6 +221,21 @@ describe.each(SITE_NAMES)('a call without a key, under the %s preset', (name) =>
 });
 
 describe('what the operator opens', () => {
+  it('refuses an opening that names nothing, when the app is made', async () => {
+    const storage = openStorage(':memory:');
+    for (const keylessOpen of [
+      { tags: [' '] },
+      { lists: [''] },
+      { tags: [7 as unknown as string] },
+    ]) {
+      expect(() => createApp({ storage, keylessOpen }), JSON.stringify(keylessOpen)).toThrow(
+        /must be a tag or list name/,
+      );
+    }
+    expect(() => createApp({ storage, keylessOpen: { tags: ['volunteer'] } })).not.toThrow();
+    await storage.close();
+  });
+
   it('nothing by default: every add_tags from a page is refused', async () => {
     const s = await scene('reference', { tags: [], lists: [] });
     const answer = await s.sign({

@@ -22,6 +22,8 @@ function parseFlags(argv: readonly string[]) {
       'public-url': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       'trust-proxy': { type: 'boolean' },
+      'keyless-tag': { type: 'string', multiple: true },
+      'keyless-list': { type: 'string', multiple: true },
       'message-send-rate': { type: 'string' },
       preset: { type: 'string' },
       'key-header': { type: 'string' },
@@ -41,7 +43,10 @@ function parseFlags(argv: readonly string[]) {
   });
 }
 
-/** The flags as given, by name: strings (a list for `--cors-origin`) and booleans, unchecked. */
+/**
+ * The flags as given, by name: strings (a list for the repeatable `--cors-origin`,
+ * `--keyless-tag` and `--keyless-list`) and booleans, unchecked.
+ */
 export type ServerArguments = ReturnType<typeof parseFlags>['values'];
 
 /**

@@ -50,6 +50,12 @@ Options:
                     or repeated, like https://www.example.org (default: * = any)
   --trust-proxy     count calls without a key per X-Forwarded-For (only behind a
                     proxy you run, which sets it), not per TCP peer
+  --keyless-tag <name>
+                    a tag helper calls without a key may apply (add_tags), in every
+                    tenant; repeat for each (default: none, refused as missing)
+  --keyless-list <name>
+                    a list helper calls without a key may add people to
+                    (add_lists); repeat for each (default: none)
   --message-send-rate <n>
                     recipients per second of a simulated message send (default 50)
   --preset <name>   answer as a real server documents its API: action-network

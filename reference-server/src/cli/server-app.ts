@@ -29,6 +29,7 @@ export function serverApp(
     publicUrl: settings.publicUrl,
     corsOrigins: settings.corsOrigins,
     trustProxy: settings.trustProxy,
+    keylessOpen: settings.keylessOpen,
     messageSendRate: settings.messageSendRate,
     apiKeyHeader: settings.apiKeyHeader,
     curiePrefix: settings.curiePrefix,

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { DatabaseLocation } from '../database-location.js';
+import type { KeylessOpenings } from '../domain/helpers/keyless.js';
 import { DEFAULT_WEBHOOK_SUBSCRIPTION_LIMIT } from '../domain/webhook-subscription-limit.js';
 import type { ServingPreset } from '../presets/index.js';
 import type { ServerTimeouts } from '../server-timeouts.js';
@@ -17,6 +18,7 @@ import {
   keyRateOption,
   publicUrlOption,
 } from './http-options.js';
+import { keylessOpenOption } from './keyless-options.js';
 import { type LoadedKeysFile, readKeysFile, tenantNamespaces } from './keys-file.js';
 import { integerOption, positiveIntegerOption, webhookRetryHoursOption } from './number-options.js';
 import { presetOption } from './preset-option.js';
@@ -36,6 +38,8 @@ export interface ServerSettings {
   publicUrl: string | undefined;
   corsOrigins: string[] | '*';
   trustProxy: boolean;
+  /** The tags and lists helper calls without a key may apply (`--keyless-tag`, `--keyless-list`). */
+  keylessOpen: KeylessOpenings;
   messageSendRate: number;
   apiKeyHeader: string | undefined;
   curiePrefix: string | undefined;
@@ -101,6 +105,7 @@ export function serverSettings(values: ServerArguments, place: SettingsPlace): S
     publicUrl: publicUrlOption(values['public-url']),
     corsOrigins: corsOriginsOption(values['cors-origin']),
     trustProxy: values['trust-proxy'] ?? false,
+    keylessOpen: keylessOpenOption(values['keyless-tag'], values['keyless-list']),
     messageSendRate: positiveIntegerOption(
       'message-send-rate',
       values['message-send-rate'],

@@ -42,7 +42,32 @@ export function nameKey(name: string): string {
 }
 
 /**
- * The openings as sets of name keys; nothing open when none are given.
+ * Refuses openings that cannot name a tag or list: a name that is not a string, or is
+ * empty once trimmed (it would open nothing, which the operator did not mean).
+ *
+ * @throws {RangeError} naming the entry (`tags[1] must be a tag or list name, got ""`).
+ *
+ * @example
+ * ```ts
+ * checkOpenings({ tags: ['volunteer'] }); // fine
+ * checkOpenings({ lists: [" "] }); // RangeError: lists[0] must be a tag or list name, got " "
+ * ```
+ */
+export function checkOpenings(openings: KeylessOpenings): void {
+  for (const member of ['tags', 'lists'] as const) {
+    (openings[member] ?? []).forEach((name: unknown, index) => {
+      if (typeof name !== 'string' || name.trim() === '') {
+        throw new RangeError(
+          `${member}[${index}] must be a tag or list name, got ${JSON.stringify(name)}`,
+        );
+      }
+    });
+  }
+}
+
+/**
+ * The openings as sets of name keys, checked ({@link checkOpenings}); nothing open when
+ * none are given.
  *
  * @example
  * ```ts
@@ -51,6 +76,7 @@ export function nameKey(name: string): string {
  * ```
  */
 export function openNames(openings: KeylessOpenings = {}): OpenNames {
+  checkOpenings(openings);
   return {
     tag: new Set((openings.tags ?? []).map(nameKey)),
     list: new Set((openings.lists ?? []).map(nameKey)),
