@@ -224,13 +224,13 @@ module.exports = {
     {
       name: 'http-below-the-entries',
       comment:
-        'The HTTP layer (reference-server/src/http/) is built by the entries (index.ts, cli.ts with cli/, server.ts, testing.ts); it imports none of them. Of webhooks/ it takes only the SSRF check (address-check.ts, which imports nothing of the server): subscriptions are checked at creation as at delivery.',
+        'The HTTP layer (reference-server/src/http/) is built by the entries (index.ts, cli.ts with cli/, server.ts, testing.ts); it imports none of them. Of webhooks/ it takes only what imports nothing of the server: the SSRF check (address-check.ts: subscriptions are checked at creation as at delivery) and the delivery bounds (delivery-concurrency.ts: createApp checks its options).',
       severity: 'error',
       from: { path: '^reference-server/src/http/' },
       to: {
         path: '^reference-server/src/',
         pathNot:
-          '^reference-server/src/(http/|presets/|domain/|storage/|webhooks/address-check\\.ts$)',
+          '^reference-server/src/(http/|presets/|domain/|storage/|webhooks/(address-check|delivery-concurrency)\\.ts$)',
       },
     },
     {

@@ -27,6 +27,7 @@ export {
   type ResourceStatus,
   type StdErrorBody,
 } from './domain/errors.js';
+export type { KeylessOpenings, OpenableKind, OpenNames } from './domain/helpers/keyless.js';
 export {
   type HelperLink,
   KindRegistry,
@@ -38,6 +39,7 @@ export {
   type SignupResult,
   signUpPerson,
 } from './domain/person-signup.js';
+export { DEFAULT_WEBHOOK_SUBSCRIPTION_LIMIT } from './domain/webhook-subscription-limit.js';
 export { type AppOptions, createApp, defaultRegistry, entryPointPath } from './http/app.js';
 export type { AppConfig, AppEnv } from './http/env.js';
 export {
@@ -110,6 +112,10 @@ export type {
   WebhookSubscription,
 } from './storage/webhook-store.js';
 export type { Backoff } from './webhooks/backoff.js';
+export {
+  DEFAULT_WEBHOOK_CONCURRENCY,
+  type DeliveryConcurrency,
+} from './webhooks/delivery-concurrency.js';
 export {
   DEFAULT_RETRY_WINDOW_MS,
   startWebhookDelivery,

@@ -5,11 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  DeliverySlots,
-  deliveryConcurrencyOf,
-  type ReleaseSlot,
-} from '../src/webhooks/delivery-slots.js';
+import { deliveryConcurrencyOf } from '../src/webhooks/delivery-concurrency.js';
+import { DeliverySlots, type ReleaseSlot } from '../src/webhooks/delivery-slots.js';
 
 /** Lets the promise callbacks due run (an acquire resolves in a later microtask). */
 const settle = () => new Promise<void>((done) => setImmediate(done));

@@ -8,7 +8,7 @@ import type { KeylessOpenings } from '../domain/helpers/keyless.js';
 import { DEFAULT_WEBHOOK_SUBSCRIPTION_LIMIT } from '../domain/webhook-subscription-limit.js';
 import type { ServingPreset } from '../presets/index.js';
 import type { ServerTimeouts } from '../server-timeouts.js';
-import { DEFAULT_WEBHOOK_CONCURRENCY } from '../webhooks/delivery-slots.js';
+import { DEFAULT_WEBHOOK_CONCURRENCY } from '../webhooks/delivery-concurrency.js';
 import type { ServerArguments } from './arguments.js';
 import { databaseLocation } from './default-database.js';
 import {

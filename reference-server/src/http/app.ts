@@ -12,7 +12,7 @@ import { adaptKind } from '../presets/adapt-kind.js';
 import type { ServingPreset } from '../presets/serving-preset.js';
 import { SPECIFICATION_PRESET } from '../presets/specification.js';
 import type { Storage } from '../storage/storage.js';
-import { deliveryConcurrencyOf } from '../webhooks/delivery-slots.js';
+import { deliveryConcurrencyOf } from '../webhooks/delivery-concurrency.js';
 import { requestLog } from './access-log.js';
 import { anonymousRateLimit } from './anonymous.js';
 import { answerAfterCommit } from './answer-after-commit.js';

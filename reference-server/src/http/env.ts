@@ -6,7 +6,7 @@ import type { KindRegistry } from '../domain/kinds.js';
 import type { RecordService } from '../domain/records/index.js';
 import type { ServingPreset } from '../presets/serving-preset.js';
 import type { ApiKeyInfo, Storage } from '../storage/storage.js';
-import type { DeliveryConcurrency } from '../webhooks/delivery-slots.js';
+import type { DeliveryConcurrency } from '../webhooks/delivery-concurrency.js';
 import type { Urls } from './links.js';
 
 /** Settings every route reads, with defaults applied. */

@@ -29,7 +29,8 @@ import type { Storage } from '../storage/storage.js';
 import { refusedAddress } from './address-check.js';
 import { AttemptAborts } from './attempt-aborts.js';
 import { type Backoff, DEFAULT_BACKOFF } from './backoff.js';
-import { DEFAULT_WEBHOOK_CONCURRENCY, DeliverySlots } from './delivery-slots.js';
+import { DEFAULT_WEBHOOK_CONCURRENCY } from './delivery-concurrency.js';
+import { DeliverySlots } from './delivery-slots.js';
 import {
   type DeliveryContext,
   deliverNextBatch,
