@@ -109,3 +109,59 @@ export async function tagNamesOf(site: Site, person: Json): Promise<string[]> {
 export function reread(site: Site, person: Json): Promise<Json> {
   return keyedOk(site, 'GET', person._links.self.href);
 }
+
+/** Ana's address and phone, on file in every {@link keylessScene}. */
+export const ANA = 'ana.moreno@example.org';
+export const ANA_PHONE = '12025550101';
+
+/** A server with Ana on file and a petition, and how a page signs it. */
+export interface KeylessScene {
+  site: Site;
+  petition: Json;
+  ana: Json;
+  /** Posts a signature of the petition without a key. */
+  sign(body: Json): Promise<Answer>;
+}
+
+/**
+ * A fresh server under `name` with the tags `member`, `staff` and `volunteer` (`open`
+ * opened to calls without a key), Ana on file (her address with `emailStatus`, a phone,
+ * a postal address, a custom field, tagged `member`) and a petition.
+ *
+ * @example
+ * ```ts
+ * const { sign, ana } = await keylessScene('reference', { tags: ['volunteer'] });
+ * ```
+ */
+export async function keylessScene(
+  name: Site['name'],
+  open: KeylessOpenings = { tags: ['volunteer'] },
+  emailStatus = 'subscribed',
+): Promise<KeylessScene> {
+  const site = keylessSite(name, open);
+  for (const tag of ['member', 'staff', 'volunteer']) {
+    await keyedOk(site, 'POST', site.collection('tags'), { name: tag });
+  }
+  // Action Network's lists are read-only: the reference preset's only.
+  if (name === 'reference') {
+    await keyedOk(site, 'POST', site.collection('lists'), { name: 'Newsletter' });
+  }
+  const ana = await keyedOk(site, 'POST', site.personSignup, {
+    person: {
+      given_name: 'Ana',
+      family_name: 'Moreno',
+      email_addresses: [{ address: ANA, primary: true, status: emailStatus }],
+      phone_numbers: [{ number: ANA_PHONE, primary: true }],
+      postal_addresses: [
+        { locality: 'Portland', postal_code: '97211', country: 'US', primary: true },
+      ],
+      custom_fields: { team: 'north' },
+    },
+    add_tags: ['member'],
+  });
+  const petition = await keyedOk(site, 'POST', site.collection('petitions'), {
+    title: 'Keep the branch library open',
+  });
+  const helper = site.signatureHelper(petition);
+  return { site, petition, ana, sign: (body) => site.keyless('POST', helper, body) };
+}

@@ -9,53 +9,17 @@ import { createApp } from '../src/index.js';
 import { openStorage } from '../src/storage/sqlite.js';
 import type { Json } from './helpers.js';
 import {
+  ANA,
+  type KeylessScene,
   keyedOk,
-  keylessSite,
+  keylessScene,
   listed,
   reread,
   SITE_NAMES,
-  type Site,
   tagNamesOf,
 } from './keyless-sites.js';
 
-const ANA = 'ana.moreno@example.org';
 const MALLORY = 'mallory@attacker.example.net';
-
-interface Scene {
-  site: Site;
-  petition: Json;
-  ana: Json;
-  sign(body: Json): Promise<{ status: number; body: Json }>;
-}
-
-/** Ana on file (subscribed, a phone, a postal address, a custom field, tagged member), a petition, tags. */
-async function scene(
-  name: Site['name'],
-  open = { tags: ['volunteer'], lists: [] },
-): Promise<Scene> {
-  const site = keylessSite(name, open);
-  for (const tag of ['member', 'staff', 'volunteer']) {
-    await keyedOk(site, 'POST', site.collection('tags'), { name: tag });
-  }
-  const ana = await keyedOk(site, 'POST', site.personSignup, {
-    person: {
-      given_name: 'Ana',
-      family_name: 'Moreno',
-      email_addresses: [{ address: ANA, primary: true, status: 'subscribed' }],
-      phone_numbers: [{ number: '12025550101', primary: true }],
-      postal_addresses: [
-        { locality: 'Portland', postal_code: '97211', country: 'US', primary: true },
-      ],
-      custom_fields: { team: 'north' },
-    },
-    add_tags: ['member'],
-  });
-  const petition = await keyedOk(site, 'POST', site.collection('petitions'), {
-    title: 'Keep the branch library open',
-  });
-  const helper = site.signatureHelper(petition);
-  return { site, petition, ana, sign: (body) => site.keyless('POST', helper, body) };
-}
 
 /** What matches a person, and what is stored about her, as read. */
 function matchKeys(person: Json) {
@@ -69,9 +33,9 @@ function matchKeys(person: Json) {
 }
 
 describe.each(SITE_NAMES)('a call without a key, under the %s preset', (name) => {
-  let s: Scene;
+  let s: KeylessScene;
   beforeEach(async () => {
-    s = await scene(name);
+    s = await keylessScene(name);
   });
 
   it('never gives a matched person a new email, phone or identifier, nor overwrites her (finding 1)', async () => {
@@ -237,7 +201,7 @@ describe('what the operator opens', () => {
   });
 
   it('nothing by default: every add_tags from a page is refused', async () => {
-    const s = await scene('reference', { tags: [], lists: [] });
+    const s = await keylessScene('reference', { tags: [], lists: [] });
     const answer = await s.sign({
       person: { email_addresses: [{ address: ANA }] },
       add_tags: ['volunteer'],
@@ -247,7 +211,7 @@ describe('what the operator opens', () => {
   });
 
   it('a keyed call applies any tag, and removes', async () => {
-    const s = await scene('action-network');
+    const s = await keylessScene('action-network');
     const helper = s.site.signatureHelper(s.petition);
     await keyedOk(s.site, 'POST', helper, {
       person: { email_addresses: [{ address: ANA }] },
@@ -284,7 +248,7 @@ describe('every helper a page may call keeps the rule', () => {
   it.each(HELPERS)(
     '$rel: no new email or phone, no closed tag, no removal, the same answer',
     async (helper) => {
-      const s = await scene('reference');
+      const s = await keylessScene('reference');
       const record = await keyedOk(s.site, 'POST', s.site.collection(helper.plural), helper.record);
       const href = record._links[`std:${helper.rel}`].href;
       const before = await reread(s.site, s.ana);
@@ -306,7 +270,7 @@ describe('every helper a page may call keeps the rule', () => {
   );
 
   it('record_canvass_helper: the target gets no closed tag', async () => {
-    const s = await scene('reference');
+    const s = await keylessScene('reference');
     const href = s.ana._links['std:record_canvass_helper'].href;
     const answer = await s.site.keyless('POST', href, {
       canvass: { contact_type: 'door', success: true },
@@ -327,7 +291,7 @@ describe('acting again without a key is judged as a first act', () => {
   it.each(SITE_NAMES)(
     '%s: a ticketed event answers the same whether the person attends already',
     async (name) => {
-      const s = await scene(name);
+      const s = await keylessScene(name);
       const event = await keyedOk(s.site, 'POST', s.site.collection('events'), {
         title: 'Gala',
         type: 'ticketed',
