@@ -231,8 +231,10 @@ describe('non-atomic answers', () => {
     );
     expect(result).toMatchObject({ status: 400, complete: false, record: undefined });
     expect(result.person).toBeUndefined();
+    // Newsletter exists, but no list is open to calls without a key: refused as a missing one.
     expect(result.failures.map((failure) => failure.error_descriptions[0]?.error_code)).toEqual([
       'TAG_NAME_DOES_NOT_EXIST',
+      'LIST_NAME_DOES_NOT_EXIST',
     ]);
     const sdk = await petition.recordSignature(
       { person: someone('Kim'), add_tags: ['ghost'] },
