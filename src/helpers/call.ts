@@ -12,10 +12,10 @@ import {
   KEYED_POST_RETRY_STATUS_CODES,
 } from '../http/retry-policy.js';
 import { DEFAULT_API_KEY_HEADER } from '../wire/api-key-header.js';
+import { DEFAULT_BACKGROUND_PARAMETER } from '../wire/background-parameter.js';
 import { BODY_PREVIEW_LENGTH } from '../wire/body-preview.js';
 import { isHttpUrl } from '../wire/http-url.js';
 import { isJsonObject } from '../wire/json-object.js';
-import { backgroundUrl } from './background.js';
 import { type HelperResult, isPartialSuccess, partialResult, successResult } from './result.js';
 
 // The light entry talks to `fetch` directly: the full SDK's transport (ky, rate limits,
@@ -82,10 +82,12 @@ export interface HelperCallOptions {
    */
   idempotencyKeysHonoured?: boolean;
   /**
-   * Asks the server to do the work later: `background_processing=true` is added to the
-   * href's query (its other parameters kept). A server that does so answers at once
-   * with `{}` (202 Accepted, or 200 on Action Network), and the call resolves with
-   * `accepted: true` and no record; one that ignores the parameter answers as usual.
+   * Asks the server to do the work later: `background_request=true` is added to the
+   * href's query (its other parameters kept), the spelling Action Network documents. A
+   * server that does so answers at once with `{}` (202 Accepted, or 200 on Action
+   * Network), and the call resolves with `accepted: true` and no record; one that
+   * ignores the parameter answers as usual. The light entry always sends this spelling
+   * (a page pays for every byte: the full SDK's `backgroundParameter` names another).
    * Default false.
    */
   background?: boolean;
@@ -149,7 +151,14 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
   const { signal } = options;
   signal?.throwIfAborted();
   const url = checkedUrl(href);
-  const target = options.background ? backgroundUrl(url) : href;
+  let target = href;
+  if (options.background) {
+    // On the checked URL, a copy of the href: its other query parameters are kept, and
+    // a `background_request` already there replaced. The documented name only: a page
+    // pays for every byte, and the full SDK's `backgroundParameter` is not its concern.
+    url.searchParams.set(DEFAULT_BACKGROUND_PARAMETER, 'true');
+    target = url.href;
+  }
   // One key for the logical call, sent unchanged with each attempt.
   const key = idempotencyKeyFor(options.idempotencyKey, true, method, target);
   // A repeat after a failure that may come after the server acted is safe only then.

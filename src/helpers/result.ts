@@ -60,8 +60,8 @@ export interface ProcessedHelperResult<R, P> {
 
 /**
  * A helper call the server accepted to carry out in the background
- * (`?background_processing=true`): it answered 202 Accepted (the reference server) or
- * 200 (Action Network) with `{}`. Nothing was written yet as far as the caller can
+ * (`?background_request=true`): it answered 202 Accepted (the reference server) or
+ * 200 (Action Network, whose documentation answers `200 OK {}`) with `{}`. Nothing was written yet as far as the caller can
  * know; the record appears later, and a failure of the background work is not reported
  * to this call. Told apart from a call without a key that answered `{}` (which is a
  * {@link ProcessedHelperResult} with no record) by `accepted`.
@@ -93,10 +93,15 @@ export interface AcceptedHelperResult {
  * The result of a 2xx answer that carried no record, when it says the server took the
  * call to carry out later: the call asked for `background` processing, or the server
  * answered 202 Accepted. Undefined otherwise (a call without a key answered `{}`).
+ * Any 2xx counts after a background call: Action Network answers one with `200 OK {}`,
+ * which without the question would be a keyless call's `{}`. (A 2xx that carries a
+ * record is a server that ignored the parameter: the caller reads it as the record and
+ * does not ask here.)
  *
  * @example
  * ```ts
  * acceptedResult(202, false); // { accepted: true, status: 202, complete: true, record: undefined, ... }
+ * acceptedResult(200, true); // { accepted: true, status: 200, ... }: Action Network's 200 OK {}
  * acceptedResult(200, false); // undefined
  * ```
  */

@@ -41,6 +41,13 @@ export interface ClientOptions extends TransportOptions {
    * schemas (which are lenient). Default true.
    */
   validate?: boolean;
+  /**
+   * The query parameter that `background: true` sets to `true` on a write or helper
+   * call. Default `background_request`, as Action Network documents it (and the
+   * reference server accepts); a {@link ServerPreset} names another for a server known
+   * to spell it otherwise. The light entry (`adis-sdk/helpers`) always sends the default.
+   */
+  backgroundParameter?: string;
   /** A transport to use instead of one built from these options (tests, sharing). */
   transport?: Transport;
   /** Cancels or times out the entry point request. */
@@ -428,6 +435,7 @@ export async function connectWith<const K extends readonly AnyKind[]>(
   const {
     curiePrefix,
     validate = true,
+    backgroundParameter,
     transport: given,
     signal,
     // A preset's kinds spread into the options count too: never dropped in silence.
@@ -470,7 +478,14 @@ export async function connectWith<const K extends readonly AnyKind[]>(
   // The SDK names the specification's relations `std:…`; alias `std` to the server's
   // own prefix so that those names resolve against its curie.
   const curies = prefix === undefined ? probe.curies : probe.curies.withAlias('std', prefix);
-  const context = new NavigatorContext(transport, curies, validate, prefix ?? 'std', allKinds);
+  const context = new NavigatorContext(
+    transport,
+    curies,
+    validate,
+    prefix ?? 'std',
+    allKinds,
+    backgroundParameter,
+  );
   const client = new BaseClient(context, HalDocument.parse(response.body, url.toString(), curies));
   return client as BaseClient & Collections<K[number]>;
 }

@@ -8,7 +8,6 @@ import {
   unfetchableReason,
   withQueryParameter,
 } from '../hal/index.js';
-import { backgroundUrl } from '../helpers/background.js';
 import { CollectionPageSchema } from '../schema/collection-page.js';
 import type { AnyKind } from '../schema/kind.js';
 import { collectionRelation } from '../wire/collection-relation.js';
@@ -352,7 +351,7 @@ export class Collection<W extends Resource<object, never>> implements AsyncItera
    * answer 201 or 200; both are success.
    * With `returnResponse: false` the server need not send the resource back; the call
    * then resolves to the new resource's URL when the server gives one. With
-   * `background: true` (`?background_processing=true`), it resolves with a
+   * `background: true` (`?background_request=true`), it resolves with a
    * {@link BackgroundWriteResult}: the record when the server sent it, else `accepted`
    * (no record is read from an empty answer, and none is fetched).
    *
@@ -400,7 +399,7 @@ export class Collection<W extends Resource<object, never>> implements AsyncItera
     );
     const result = await this.#context.send(
       'POST',
-      background ? backgroundUrl(url) : url,
+      this.#context.writeUrl(url, background),
       outgoingBody(this.#context, body, returnResponse, this.#kind.readOnly),
       call,
     );

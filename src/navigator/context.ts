@@ -6,6 +6,7 @@ import type { HttpMethod, HttpRequest, HttpResponse, Transport } from '../http/t
 import { fitsAsIs } from '../schema/fits.js';
 import type { AnyKind } from '../schema/kind.js';
 import { declaredPlural } from '../schema/kind-names.js';
+import { DEFAULT_BACKGROUND_PARAMETER } from '../wire/background-parameter.js';
 import { inInputOrder } from './input-order.js';
 import { untypedKindOf } from './kind.js';
 import { type Resource, resourceClass } from './resource.js';
@@ -44,8 +45,8 @@ export interface SendResult {
 /**
  * What every resource and collection of one connection shares: the transport, the
  * entry point's curies (inherited by every document, because many servers declare them
- * only there), the validation setting and the kinds it reads typed. {@link connect}
- * builds it.
+ * only there), the validation setting, the kinds it reads typed and the server's name
+ * for background processing. {@link connect} builds it.
  *
  * @example
  * ```ts
@@ -67,6 +68,11 @@ export class NavigatorContext {
 
   /** The kinds this connection reads typed, by singular name. */
   readonly kinds: ReadonlyMap<string, AnyKind>;
+  /**
+   * The query parameter `background: true` sets to `true`: `connect`'s
+   * `backgroundParameter`, by default `background_request` (`wire/background-parameter.ts`).
+   */
+  readonly backgroundParameter: string;
   readonly #untyped = new Map<string, AnyKind>();
 
   constructor(
@@ -75,12 +81,36 @@ export class NavigatorContext {
     validate: boolean,
     specPrefix = 'std',
     kinds: readonly AnyKind[] = [],
+    backgroundParameter = DEFAULT_BACKGROUND_PARAMETER,
   ) {
     this.transport = transport;
     this.curies = curies;
     this.validate = validate;
     this.specPrefix = specPrefix;
     this.kinds = new Map(kinds.map((kind) => [kind.singular, kind]));
+    this.backgroundParameter = backgroundParameter;
+  }
+
+  /**
+   * The address a write or helper call goes to: `url` itself, or with `background` the
+   * server's parameter for background processing set to true, through the URL API (its
+   * other query parameters kept, re-encoded as `application/x-www-form-urlencoded`,
+   * which a server decodes to the same values; the parameter, when already there,
+   * replaced). Every background call of the navigator is sent through here, so that a
+   * connection's `backgroundParameter` reaches all of them. (The light entry sets the
+   * default name on its own URL: a page pays for every byte, and loads no navigator.)
+   *
+   * @example
+   * ```ts
+   * context.writeUrl('https://api.example.org/people/1', true);
+   * // 'https://api.example.org/people/1?background_request=true'
+   * ```
+   */
+  writeUrl(url: string, background: boolean | undefined): string {
+    if (!background) return url;
+    const target = new URL(url);
+    target.searchParams.set(this.backgroundParameter, 'true');
+    return target.href;
   }
 
   /**

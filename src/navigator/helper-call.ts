@@ -1,7 +1,6 @@
 import type { z } from 'zod/mini';
 import { isHTTPError } from '../errors/type-guards.js';
 import { HalDocument } from '../hal/index.js';
-import { backgroundUrl } from '../helpers/background.js';
 import {
   acceptedResult,
   findMember,
@@ -38,8 +37,9 @@ export interface HelperOptions extends WriteOptions {
    */
   authenticate?: boolean;
   /**
-   * Asks the server to do the work later (`?background_processing=true` added to the
-   * helper's address, its other query parameters kept), to answer a busy page at once.
+   * Asks the server to do the work later (`?background_request=true` added to the
+   * helper's address, its other query parameters kept; the connection's
+   * `backgroundParameter` names another), to answer a busy page at once.
    * The call then resolves with an {@link AcceptedHelperResult} (`accepted: true`, no
    * record) when the server answers without a record (202 Accepted, or 200 `{}`); a
    * server that ignores the parameter answers as usual. Record helpers only: a notice
@@ -120,7 +120,7 @@ export async function sendHelper(
   try {
     const { status, document } = await context.send(
       'POST',
-      background ? backgroundUrl(call.url) : call.url,
+      context.writeUrl(call.url, background),
       outgoingBody(context, body, returnResponse),
       send,
     );

@@ -1,7 +1,6 @@
 import type * as z from 'zod/mini';
 import { LinkNotFoundError } from '../errors/link-not-found-error.js';
 import type { HalDocument, Link, TemplateVariables } from '../hal/index.js';
-import { backgroundUrl } from '../helpers/background.js';
 import type { HelperResult } from '../helpers/result.js';
 import type {
   AnyKind,
@@ -269,7 +268,7 @@ export class Resource<T extends object, I = T> {
     );
     const result = await this.context.send(
       'PUT',
-      background ? backgroundUrl(url) : url,
+      this.context.writeUrl(url, background),
       outgoingBody(this.context, body, returnResponse, this.kind.readOnly),
       call,
     );
@@ -295,13 +294,13 @@ export class Resource<T extends object, I = T> {
    * @example
    * ```ts
    * await person.delete();
-   * await person.delete({ background: true }); // DELETE …?background_processing=true
+   * await person.delete({ background: true }); // DELETE …?background_request=true
    * ```
    */
   async delete(options: DeleteOptions = {}): Promise<void> {
     const { background, ...call } = options;
     const url = this.url;
-    await this.context.send('DELETE', background ? backgroundUrl(url) : url, undefined, call);
+    await this.context.send('DELETE', this.context.writeUrl(url, background), undefined, call);
   }
 
   /**

@@ -29,8 +29,11 @@ export interface WriteOptions extends CallOptions {
    */
   idempotencyKey?: string | false;
   /**
-   * Asks the server to do the write later (`?background_processing=true` added to the
-   * address, its other query parameters kept), as Action Network offers on every write.
+   * Asks the server to do the write later (`?background_request=true` added to the
+   * address, its other query parameters kept; the connection's `backgroundParameter`
+   * names another), as Action Network offers on some writes (the actions' POST and PUT,
+   * a person's PUT, a tagging's POST and DELETE: its documentation lists them; elsewhere
+   * it does the write at once and answers the record, read as below).
    * The call then resolves with a {@link BackgroundWriteResult}: `accepted: true` when
    * the answer carries no record (202 Accepted, or 200 `{}`), since the record may not
    * be written yet; the record when the server wrote it at once and sent it (a server
@@ -45,11 +48,14 @@ export interface WriteOptions extends CallOptions {
  *
  * @example
  * ```ts
- * await person.delete({ background: true }); // DELETE …/people/4c1e…?background_processing=true
+ * await person.delete({ background: true }); // DELETE …/people/4c1e…?background_request=true
  * ```
  */
 export interface DeleteOptions extends CallOptions {
-  /** Adds `?background_processing=true` to the record's address. Default false. */
+  /**
+   * Adds `?background_request=true` (or the connection's `backgroundParameter`) to the
+   * record's address. Default false.
+   */
   background?: boolean;
 }
 
@@ -116,7 +122,7 @@ export interface AcceptedWrite {
  *
  * @example
  * ```ts
- * const result = await context.send('POST', backgroundUrl(url), body);
+ * const result = await context.send('POST', context.writeUrl(url, true), body);
  * return writeResult(result, (document) => context.wrap(kind, document, result.location));
  * ```
  */

@@ -41,6 +41,8 @@ export const actionNetwork = {
   rateLimit: 3.5,
   // Its own collections and documents beside the specification's (client.eventCampaigns…).
   kinds: ACTION_NETWORK_KINDS,
+  // No backgroundParameter: the SDK's default, background_request, is Action Network's own
+  // spelling (docs/v2/, "Background Processing and Queueing"), answered 200 OK {}.
   // Action Network documents no Idempotency-Key: never 'honoured', so a POST it would not
   // recognise when sent again is not retried after a lost answer (a signature recorded
   // twice). No key is sent at all, as before keys existed.

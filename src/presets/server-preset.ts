@@ -2,7 +2,8 @@ import type { ClientOptions } from '../navigator/client.js';
 
 /**
  * What a kind of server needs of {@link connect} that it cannot find out by itself: its
- * key header, its curie prefix, a request rate it tolerates, and the like. A preset is
+ * key header, its curie prefix, a request rate it tolerates, its name for background
+ * processing (`backgroundParameter`, where it is not `background_request`), and the like. A preset is
  * plain data, a part of the connect options: spread it first and put your own options
  * after it, so that yours win (`{ ...actionNetwork, apiKey, rateLimit: 2 }`).
  *
@@ -36,6 +37,7 @@ export type ServerPreset = Readonly<
       | 'headers'
       | 'validate'
       | 'idempotencyKeys'
+      | 'backgroundParameter'
     >
   >
 > &

@@ -3,9 +3,9 @@
  * reference server (`adis-server`) is built on it, and so can another implementation:
  * the strict helper bodies a server accepts (formats checked, vocabularies closed), the
  * rules across a record's members, the wire facts both sides must agree on (the key
- * header's name, how a collection's relation is spelt, the webhook signature), and the
- * declarations of Action Network's own kinds, which a server standing in for Action
- * Network serves.
+ * header's name, the background processing parameter's, how a collection's relation is
+ * spelt, the webhook signature), and the declarations of Action Network's own kinds,
+ * which a server standing in for Action Network serves.
  *
  * A client never needs this entry: `adis-sdk` and `adis-sdk/schema` have what it
  * sends and reads. Everything here is pure (zod and the Web Crypto API at most), and
@@ -39,6 +39,7 @@ export { extendedHelperBodies, strictHelperBodies } from '../schema/helper-bodie
 export { type EventRuleInput, eventRuleIssues } from '../schema/kinds/event.js';
 export { type QuestionRuleInput, questionRuleIssues } from '../schema/kinds/question.js';
 export { DEFAULT_API_KEY_HEADER } from '../wire/api-key-header.js';
+export { DEFAULT_BACKGROUND_PARAMETER } from '../wire/background-parameter.js';
 export { collectionRelation } from '../wire/collection-relation.js';
 export { httpUrlOrUndefined, isHttpUrl } from '../wire/http-url.js';
 export { isJsonObject } from '../wire/json-object.js';

@@ -1,12 +1,18 @@
-// Helper calls processed in the background (`?background_processing=true`): the query
-// parameter added with the URL API (the href's own query kept), and an answer without a
-// record read as "accepted", never confused with a call without a key that answered {}.
-// Both the light entry and the full SDK's methods, over msw.
+// Helper calls processed in the background (`?background_request=true`, Action
+// Network's spelling): the query parameter added with the URL API (the href's own query
+// kept), and an answer without a record read as "accepted" (Action Network's 200 {} as
+// well as 202), never confused with a call without a key that answered {}. Both the
+// light entry and the full SDK's methods, over msw.
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callHelper, recordSignature } from '../../src/helpers/index.js';
-import { connect, isSchemaValidationError, petitionKind } from '../../src/index.js';
+import {
+  connect,
+  isSchemaValidationError,
+  petitionKind,
+  type ServerPreset,
+} from '../../src/index.js';
 
 const BASE = 'https://api.example.org/api/v1';
 const PETITION = `${BASE}/petitions/p1`;
@@ -63,7 +69,7 @@ function petitionAt(helperHref: string) {
 }
 
 describe('background on the light entry', () => {
-  it('adds background_processing=true to the href, keeping its query', async () => {
+  it('adds background_request=true to the href, keeping its query', async () => {
     const urls = helper(() => HttpResponse.json({}, { status: 202 }));
     await recordSignature(`${HELPER}?source=mail&tag=a%20b`, input, { background: true });
     const url = new URL(urls[0] ?? '');
@@ -71,14 +77,21 @@ describe('background on the light entry', () => {
     expect([...url.searchParams]).toEqual([
       ['source', 'mail'],
       ['tag', 'a b'],
-      ['background_processing', 'true'],
+      ['background_request', 'true'],
     ]);
   });
 
-  it('replaces a background_processing already in the href', async () => {
+  it('replaces a background_request already in the href', async () => {
     const urls = helper(() => HttpResponse.json({}, { status: 202 }));
-    await callHelper(`${HELPER}?background_processing=false`, input, { background: true });
-    expect(urls).toEqual([`${HELPER}?background_processing=true`]);
+    await callHelper(`${HELPER}?background_request=false`, input, { background: true });
+    expect(urls).toEqual([`${HELPER}?background_request=true`]);
+  });
+
+  it("sends background_request, never the undocumented background_processing, and reads Action Network's 200 {} as accepted", async () => {
+    const urls = helper(() => HttpResponse.json({}, { status: 200 }));
+    const result = await recordSignature(HELPER, input, { background: true });
+    expect(urls).toEqual([`${HELPER}?background_request=true`]);
+    expect(result).toEqual({ ...ACCEPTED, status: 200 });
   });
 
   it.each([
@@ -125,24 +138,38 @@ describe('background on the full SDK', () => {
     const client = await connect(`${BASE}/`, { apiKey: 'k' });
     const petition = await client.petitions.get(PETITION);
     const result = await petition.recordSignature(input, { background: true });
-    expect(urls).toEqual([`${HELPER}?source=mail&background_processing=true`]);
+    expect(urls).toEqual([`${HELPER}?source=mail&background_request=true`]);
     expect(result).toEqual({ ...ACCEPTED, status: 202 });
   });
 
   it('reads 200 {} as accepted when background was asked, and as a call without records otherwise', async () => {
     petitionAt(HELPER);
-    helper(() => HttpResponse.json({}, { status: 200 }));
+    const urls = helper(() => HttpResponse.json({}, { status: 200 }));
     const client = await connect(`${BASE}/`, { apiKey: 'k' });
     const petition = await client.petitions.get(PETITION);
     expect(await petition.recordSignature(input, { background: true })).toEqual({
       ...ACCEPTED,
       status: 200,
     });
+    expect(urls).toEqual([`${HELPER}?background_request=true`]);
     expect(await petition.recordSignature(input)).toMatchObject({
       accepted: false,
       status: 200,
       record: undefined,
     });
+  });
+
+  it("sends the connection's backgroundParameter, as a preset names it", async () => {
+    petitionAt(HELPER);
+    const urls = helper(() => HttpResponse.json({}, { status: 202 }));
+    const preset = { backgroundParameter: 'queue_it' } as const satisfies ServerPreset;
+    const client = await connect(`${BASE}/`, { ...preset, apiKey: 'k' });
+    const petition = await client.petitions.get(PETITION);
+    expect(await petition.recordSignature(input, { background: true })).toEqual({
+      ...ACCEPTED,
+      status: 202,
+    });
+    expect(urls).toEqual([`${HELPER}?queue_it=true`]);
   });
 
   it('still checks the body first', async () => {

@@ -1,16 +1,19 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  actionNetwork,
   type BackgroundWriteResult,
   connect,
   type personKind,
   type ResourceOf,
+  type ServerPreset,
 } from '../../src/index.js';
 import { recordedMsw } from '../fixtures/recorded-msw.js';
 
-// `background: true` on every write: `?background_processing=true` is added to the
-// address (its other query parameters kept), and an answer without a record is
-// `accepted`, never read as the record nor followed by a GET.
+// `background: true` on every write: `?background_request=true` (Action Network's
+// spelling, or the connection's `backgroundParameter`) is added to the address (its
+// other query parameters kept), and an answer without a record (202, or Action
+// Network's 200 {}) is `accepted`, never read as the record nor followed by a GET.
 
 const BASE = 'https://background.example/api/v1';
 const { server, requests } = recordedMsw();
@@ -31,7 +34,7 @@ const ana = {
 type Person = ResourceOf<typeof personKind>;
 
 describe('Collection.create with background: true', () => {
-  it('POSTs to the collection with background_processing=true; 202 without a body is accepted', async () => {
+  it('POSTs to the collection with background_request=true; 202 without a body is accepted', async () => {
     server.use(
       entryPoint(),
       http.post(`${BASE}/people`, () => new HttpResponse(null, { status: 202 })),
@@ -39,7 +42,7 @@ describe('Collection.create with background: true', () => {
     const client = await connect(`${BASE}/`);
     const result = await client.people.create({ given_name: 'Ana' }, { background: true });
     expect(result).toEqual({ accepted: true, status: 202, location: undefined });
-    expect(requests.slice(1)).toEqual([`POST ${BASE}/people?background_processing=true`]);
+    expect(requests.slice(1)).toEqual([`POST ${BASE}/people?background_request=true`]);
   });
 
   it("keeps the collection href's own query, and reads 200 {} as accepted (no GET of a Location)", async () => {
@@ -52,9 +55,7 @@ describe('Collection.create with background: true', () => {
     const client = await connect(`${BASE}/`);
     const result = await client.people.create({ given_name: 'Ana' }, { background: true });
     expect(result).toEqual({ accepted: true, status: 200, location: `${BASE}/people/9` });
-    expect(requests.slice(1)).toEqual([
-      `POST ${BASE}/people?source=mail&background_processing=true`,
-    ]);
+    expect(requests.slice(1)).toEqual([`POST ${BASE}/people?source=mail&background_request=true`]);
   });
 
   it('answers the record when a server ignoring the parameter sends it', async () => {
@@ -113,13 +114,13 @@ describe('Resource.update and delete with background: true', () => {
     return client.people.get(`${BASE}/people/1`);
   }
 
-  it('PUTs to the record with background_processing=true; 202 is accepted, nothing read again', async () => {
+  it('PUTs to the record with background_request=true; 202 is accepted, nothing read again', async () => {
     const ana = await person();
     server.use(http.put(`${BASE}/people/1`, () => new HttpResponse(null, { status: 202 })));
     const sent = requests.length;
     const result = await ana.update({ family_name: 'Lopez' }, { background: true });
     expect(result).toEqual({ accepted: true, status: 202, location: undefined });
-    expect(requests.slice(sent)).toEqual([`PUT ${BASE}/people/1?background_processing=true`]);
+    expect(requests.slice(sent)).toEqual([`PUT ${BASE}/people/1?background_request=true`]);
     expectTypeOf(result).toEqualTypeOf<BackgroundWriteResult<Person>>();
   });
 
@@ -135,15 +136,54 @@ describe('Resource.update and delete with background: true', () => {
     expect(!result.accepted && result.record.data.family_name).toBe('Lopez');
   });
 
-  it('DELETEs with background_processing=true', async () => {
+  it("reads Action Network's 200 {} to a PUT as accepted, not as an empty record, nothing read again", async () => {
     const ana = await person();
-    server.use(http.delete(`${BASE}/people/1`, () => new HttpResponse(null, { status: 202 })));
+    server.use(http.put(`${BASE}/people/1`, () => HttpResponse.json({}, { status: 200 })));
     const sent = requests.length;
-    await ana.delete({ background: true });
+    const result = await ana.update({ family_name: 'Lopez' }, { background: true });
+    expect(result).toEqual({ accepted: true, status: 200, location: undefined });
+    expect(requests.slice(sent)).toEqual([`PUT ${BASE}/people/1?background_request=true`]);
+  });
+
+  it('DELETEs with background_request=true, and takes 200 {}', async () => {
+    const ana = await person();
+    server.use(http.delete(`${BASE}/people/1`, () => HttpResponse.json({}, { status: 200 })));
+    const sent = requests.length;
+    await expect(ana.delete({ background: true })).resolves.toBeUndefined();
     await ana.delete();
     expect(requests.slice(sent)).toEqual([
-      `DELETE ${BASE}/people/1?background_processing=true`,
+      `DELETE ${BASE}/people/1?background_request=true`,
       `DELETE ${BASE}/people/1`,
     ]);
+  });
+});
+
+describe("a preset's backgroundParameter", () => {
+  it('is the parameter every write sends, and the default is background_request', async () => {
+    server.use(
+      entryPoint(),
+      http.post(`${BASE}/people`, () => HttpResponse.json({}, { status: 200 })),
+      http.get(`${BASE}/people/1`, () => HttpResponse.json(ana)),
+      http.put(`${BASE}/people/1`, () => HttpResponse.json({}, { status: 200 })),
+      http.delete(`${BASE}/people/1`, () => new HttpResponse(null, { status: 202 })),
+    );
+    const preset = { backgroundParameter: 'queue_it' } as const satisfies ServerPreset;
+    const client = await connect(`${BASE}/`, { ...preset });
+    expect(await client.people.create({ given_name: 'Ana' }, { background: true })).toEqual({
+      accepted: true,
+      status: 200,
+      location: undefined,
+    });
+    const person = await client.people.get(`${BASE}/people/1`);
+    await person.update({ family_name: 'Lopez' }, { background: true });
+    await person.delete({ background: true });
+    expect(requests.slice(1)).toEqual([
+      `POST ${BASE}/people?queue_it=true`,
+      `GET ${BASE}/people/1`,
+      `PUT ${BASE}/people/1?queue_it=true`,
+      `DELETE ${BASE}/people/1?queue_it=true`,
+    ]);
+    // Action Network's preset keeps the default: its documented spelling.
+    expect(actionNetwork).not.toHaveProperty('backgroundParameter');
   });
 });
