@@ -1,15 +1,18 @@
 /**
  * {@link checkServer}: what a server supports of the specification, and where it
  * departs from it, as a typed report. The checks run in a fixed order, each area in its
- * own module (rules/); they share a context (context.ts) and one bounded prober.
+ * own module (rules/); they share a context (context.ts) and one bounded prober. The
+ * server under test is the entry point's origin: nothing elsewhere is contacted unless
+ * `followDocs` lets the checker read documentation there.
  */
 import { isAdisError } from '../errors/type-guards.js';
+import { HalDocument } from '../hal/document.js';
 import { isJsonObject } from '../hal/link.js';
 import { entryPointVersion } from '../schema/entry-point.js';
 import { DEFAULT_API_KEY_HEADER } from '../wire/api-key-header.js';
-import { type CheckContext, createContext } from './context.js';
-import { detectServer, withDepartures } from './known-servers.js';
-import { Prober, RequestBudgetError } from './prober.js';
+import { type CheckContext, createContext, onOrigin } from './context.js';
+import { detectServer } from './known-servers.js';
+import { OffOriginError, type ProbeResponse, Prober, RequestBudgetError } from './prober.js';
 import { type CheckArea, type CheckReport, countChecks } from './report.js';
 import { checkAuthentication } from './rules/authentication.js';
 import { checkCollections } from './rules/collections.js';
@@ -29,6 +32,12 @@ export interface CheckOptions {
   keyHeader?: string;
   /** Also create, update and delete records, and call a helper (then deleted). Default false. */
   write?: boolean;
+  /**
+   * Also read documentation on other origins (a curie's href elsewhere), without the
+   * key; a failure there is a warning about that link. Default false: nothing but the
+   * entry point's origin is contacted.
+   */
+  followDocs?: boolean;
   /** Requests in all, at most. Default 500. */
   maxRequests?: number;
   /** Requests a second, at most; 0 for no spacing. Default 4. */
@@ -57,8 +66,10 @@ export class CheckUsageError extends Error {
  * of every collection it links, a sample of relations, filtering, errors,
  * authentication and CORS; with `write`, creates, reads back, writes back and deletes a
  * record of each kind it can. Read-only unless `write` is true: then, and only then, it
- * sends POST, PUT and DELETE. Rejects with {@link CheckUsageError} when it cannot
- * start, and with `NetworkError` when the entry point does not answer.
+ * sends POST, PUT and DELETE. It contacts the entry point's origin only, unless
+ * `followDocs`. Rejects with {@link CheckUsageError} when it cannot start (an entry
+ * point that redirects to another origin too), and with `NetworkError` when the entry
+ * point does not answer.
  *
  * @example
  * ```ts
@@ -83,7 +94,7 @@ export async function checkServer(url: string, options: CheckOptions = {}): Prom
   const prober = new Prober({
     fetch: options.fetch,
     keyHeaders: keyHeaders(keyHeader),
-    keyOrigin: new URL(entryUrl).origin,
+    origin: new URL(entryUrl).origin,
     rate: options.rate,
     maxRequests: options.maxRequests,
     timeoutMs: options.timeoutMs,
@@ -95,8 +106,9 @@ export async function checkServer(url: string, options: CheckOptions = {}): Prom
     keyHeader,
     hasKey: options.apiKey !== undefined,
     write: options.write === true,
+    followDocs: options.followDocs === true,
   });
-  let entry = await context.request(entryUrl);
+  let entry = await readEntryPoint(context);
   // A known server's refusal names its header: use it, unless the caller chose one.
   if ((entry.status === 401 || entry.status === 403) && options.keyHeader === undefined) {
     const detected = detectServer({
@@ -110,7 +122,7 @@ export async function checkServer(url: string, options: CheckOptions = {}): Prom
       context.keyHeader = header;
       prober.keyHeaders = keyHeaders(header);
       context.detected = detected.server;
-      entry = await context.request(entryUrl);
+      entry = await readEntryPoint(context);
     }
   }
   if (entry.status === 401 || entry.status === 403) {
@@ -120,18 +132,17 @@ export async function checkServer(url: string, options: CheckOptions = {}): Prom
         : `the server needs an API key (${entry.status} from ${entryUrl}): give --api-key`,
     );
   }
-  let evidence: string | undefined;
-  const readable = checkEntryPoint(context, entry);
-  if (readable) {
-    const found = detectServer({
-      url: entryUrl,
-      entryPoint: isJsonObject(entry.json) ? entry.json : undefined,
-      curies: context.entry?.curies.names() ?? [],
-    });
-    if (found) {
-      context.detected ??= found.server;
-      evidence = found.evidence;
-    }
+  // Recognised before any check is made: each check is judged against the server's
+  // departures as it is added, the entry point's own among them.
+  const body = isJsonObject(entry.json) ? entry.json : undefined;
+  const found = detectServer({
+    url: entryUrl,
+    entryPoint: body,
+    curies: body ? HalDocument.parse(body, entryUrl).curies.names() : [],
+  });
+  if (found) context.detected ??= found.server;
+  const evidence = found?.evidence;
+  if (checkEntryPoint(context, entry)) {
     const pages = Math.max(1, options.pagesPerCollection ?? 2);
     await runSteps(context, [
       ['entry point', () => checkCurieDocs(context)],
@@ -146,7 +157,7 @@ export async function checkServer(url: string, options: CheckOptions = {}): Prom
   }
   summarise(context);
   const detected = context.detected;
-  const checks = withDepartures(context.checks, detected);
+  const checks = context.checks;
   return {
     server: {
       url: entryUrl,
@@ -174,10 +185,25 @@ export async function checkServer(url: string, options: CheckOptions = {}): Prom
   };
 }
 
+/** The entry point's answer; one that redirects to another origin cannot be checked. */
+async function readEntryPoint(context: CheckContext): Promise<ProbeResponse> {
+  try {
+    return await context.request(context.entryUrl);
+  } catch (error) {
+    if (!(error instanceof OffOriginError)) throw error;
+    throw new CheckUsageError(
+      `the entry point ${context.entryUrl} redirects to ${error.url}, on another origin: give that URL`,
+    );
+  }
+}
+
 /**
  * Runs the areas' checks in turn. A spent budget or a server that stopped answering
- * ends the run (the rest is reported as not run); anything else an area meets (a link
- * that is no URL, say) fails that area, and the next one runs.
+ * ends the run (the rest is reported as not run); a link to another origin is not
+ * followed (the rest of that area is not run, the next one is); anything else an area
+ * meets (a link that is no URL, say) fails that area, and the next one runs. Only the
+ * server under test's own silence is "the server stopped answering": a request to
+ * another origin (documentation, with `followDocs`) that fails says nothing of it.
  */
 async function runSteps(
   context: CheckContext,
@@ -195,7 +221,28 @@ async function runSteps(
         context.add(area, 'budget', 'skip', `${error.message}: not run${rest ? `: ${rest}` : ''}`);
         return;
       }
+      if (error instanceof OffOriginError) {
+        context.add(
+          area,
+          'checker.other-origin',
+          'skip',
+          `${error.message}: not contacted (the rest of the ${area} checks not run)`,
+          { url: error.url },
+        );
+        continue;
+      }
       if (isAdisError(error) && (error.code === 'NETWORK' || error.code === 'TIMEOUT')) {
+        const failed = 'url' in error && typeof error.url === 'string' ? error.url : undefined;
+        if (failed !== undefined && !onOrigin(failed, context.origin)) {
+          context.add(
+            area,
+            'checker.other-origin',
+            'warn',
+            `a request to another origin than the server under test failed: ${error.message}; the run goes on`,
+            { url: failed },
+          );
+          continue;
+        }
         context.add(
           area,
           'network',

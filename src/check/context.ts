@@ -1,14 +1,17 @@
 /**
  * What the checks of one run share: the prober, the entry point once read, the
  * collections it links, a sample record of each, the server recognised, and the list
- * the checks add to. (A known server's documented departures are applied to that list
- * once, when the report is made: known-servers.ts.)
+ * the checks add to. Each check is judged as it is added: its rule's requirement level
+ * (requirements.ts), and the recognised server's departures for what it is about
+ * (departures.ts), which is why the server is recognised before any check is made.
  */
 import type { HalDocument, Link } from '../hal/document.js';
 import type { AnyKind } from '../schema/kind.js';
+import { type FindingScope, judge } from './departures.js';
 import type { KnownServer } from './known-servers.js';
 import type { ProbeResponse, Prober } from './prober.js';
 import type { Check, CheckArea, CheckStatus } from './report.js';
+import { RULE_REQUIREMENTS, type RuleName } from './requirements.js';
 
 /** A collection the entry point links, with the kind its records should be. */
 export interface LinkedCollection {
@@ -35,6 +38,10 @@ export interface AnswerSummary {
 export interface CheckContext {
   readonly prober: Prober;
   readonly entryUrl: string;
+  /** The server under test: the entry point's origin. Nothing elsewhere is contacted unless `followDocs`. */
+  readonly origin: string;
+  /** Whether documentation on other origins (a curie's href) may be read (`--follow-docs`). */
+  readonly followDocs: boolean;
   /** The header the key goes in, and whether a key was given. */
   keyHeader: string;
   readonly hasKey: boolean;
@@ -49,13 +56,17 @@ export interface CheckContext {
   /** What the content-type summary needs of every answer read (not their bodies). */
   readonly answers: AnswerSummary[];
   readonly checks: Check[];
-  /** Adds a check. */
+  /**
+   * Adds a check of `rule`, with the rule's requirement level; a fail or warn about a
+   * `subject` that the recognised server documents (within a departure's scope) is added
+   * as a vendor difference citing its page.
+   */
   add(
     area: CheckArea,
-    rule: string,
+    rule: RuleName,
     status: CheckStatus,
     message: string,
-    extra?: { spec?: string; url?: string },
+    extra?: { spec?: string; url?: string; subject?: FindingScope },
   ): void;
   /** Sends a request and keeps its answer for the summaries. */
   request(url: string, init?: Parameters<Prober['request']>[1]): Promise<ProbeResponse>;
@@ -66,23 +77,40 @@ export interface CheckContext {
  *
  * @example
  * ```ts
- * const context = createContext(prober, { entryUrl, keyHeader: 'STD-API-Token', hasKey: true, write: false });
+ * const context = createContext(prober, { entryUrl, keyHeader: 'STD-API-Token', hasKey: true, write: false, followDocs: false });
  * ```
  */
 export function createContext(
   prober: Prober,
-  init: { entryUrl: string; keyHeader: string; hasKey: boolean; write: boolean },
+  init: {
+    entryUrl: string;
+    keyHeader: string;
+    hasKey: boolean;
+    write: boolean;
+    followDocs: boolean;
+  },
 ): CheckContext {
   const context: CheckContext = {
     prober,
     ...init,
+    origin: new URL(init.entryUrl).origin,
     prefix: 'std',
     collections: [],
     samples: new Map(),
     answers: [],
     checks: [],
     add(area, rule, status, message, extra = {}) {
-      context.checks.push({ area, rule, status, message, ...extra });
+      const { subject, ...where } = extra;
+      const judged = judge(context.detected, rule, status, message, subject);
+      context.checks.push({
+        area,
+        rule,
+        status: judged.status,
+        requirement: RULE_REQUIREMENTS[rule],
+        message: judged.message,
+        ...where,
+        ...(judged.page ? { spec: judged.page } : {}),
+      });
     },
     async request(url, init) {
       const answer = await prober.request(url, init);
@@ -92,6 +120,23 @@ export function createContext(
     },
   };
   return context;
+}
+
+/**
+ * Whether `url` is on `origin` (the server under test's); a URL that does not parse is
+ * on no origin.
+ *
+ * @example
+ * ```ts
+ * onOrigin('https://docs.example.org/{rel}', 'https://api.example.org'); // false
+ * ```
+ */
+export function onOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
 }
 
 /** The specification's sections the checks cite. */

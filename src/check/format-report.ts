@@ -1,8 +1,10 @@
 /**
  * The readable report: the server, the known server recognised (and the `connect()`
- * options that work against it), the checks grouped by area, and the counts.
+ * options that work against it), the checks grouped by area, each with its status and
+ * its rule's requirement level, and the counts.
  */
 import { CHECK_AREAS, type CheckReport, type CheckStatus } from './report.js';
+import { REQUIREMENTS } from './requirements.js';
 
 const MARK: Record<CheckStatus, string> = {
   pass: 'pass',
@@ -10,6 +12,9 @@ const MARK: Record<CheckStatus, string> = {
   fail: 'FAIL',
   skip: 'skip',
 };
+
+/** The levels padded to one width, so that the rule names line up. */
+const LEVEL_WIDTH = Math.max(...Object.keys(REQUIREMENTS).map((level) => level.length));
 
 /**
  * The report as text, for a terminal or a CI log.
@@ -43,7 +48,7 @@ export function formatReport(report: CheckReport): string {
     lines.push('', `${area}`);
     for (const check of checks) {
       lines.push(
-        `  ${MARK[check.status]}  ${check.rule}: ${check.message}${check.spec && check.status !== 'pass' ? `  [${check.spec}]` : ''}`,
+        `  ${MARK[check.status]}  ${check.requirement.padEnd(LEVEL_WIDTH)}  ${check.rule}: ${check.message}${check.spec && check.status !== 'pass' ? `  [${check.spec}]` : ''}`,
       );
     }
   }

@@ -4,6 +4,7 @@
  * of its own, so that the main and browser entries do not carry it.
  */
 export { type CheckOptions, CheckUsageError, checkServer } from './check-server.js';
+export type { Departure, FindingScope } from './departures.js';
 export { formatReport } from './format-report.js';
 export {
   ACTION_NETWORK,
@@ -24,3 +25,9 @@ export {
   type DetectedServer,
   type ServerInfo,
 } from './report.js';
+export {
+  REQUIREMENTS,
+  type Requirement,
+  RULE_REQUIREMENTS,
+  type RuleName,
+} from './requirements.js';

@@ -1,9 +1,11 @@
 /**
  * Servers `adis-check` recognises, as data: how to tell one, the `connect()` options
  * that work against it, and the departures from the specification its own docs
- * describe, which the report then gives as vendor differences (`warn`), not failures.
+ * describe, each scoped to what its page says (departures.ts), which the report then
+ * gives as vendor differences (`warn`), not failures.
  */
-import type { Check, DetectedServer } from './report.js';
+import type { Departure } from './departures.js';
+import type { DetectedServer } from './report.js';
 
 /** What the checker has seen when it tries to recognise a server. */
 export interface ServerSigns {
@@ -20,15 +22,43 @@ export interface ServerSigns {
 export interface KnownServer extends Omit<DetectedServer, 'evidence'> {
   /** Why the signs say it is this server, or undefined when they do not. */
   recognise(signs: ServerSigns): string | undefined;
-  /** Rules whose failure is what this server documents it does, with why. */
-  departures: Readonly<Record<string, string>>;
+  /**
+   * What its docs say it does where the specification says otherwise, each scoped to
+   * the collection, members, method or header the page speaks of.
+   */
+  departures: readonly Departure[];
 }
+
+/** Action Network's API v2 docs, which its departures cite page by page. */
+const AN_DOCS = 'https://actionnetwork.org/docs/v2/';
+
+/**
+ * Action Network's collections whose page says they are read only: the page lists no
+ * create (its "POST/PUT/DELETE" scenario says they cannot be written), so a POST there
+ * is refused, as HTTP refuses a method a resource does not allow (405).
+ */
+const AN_READ_ONLY: readonly { plural: string; does: string }[] = [
+  {
+    plural: 'lists',
+    does: 'lists are read only: they are the reports and emails made in its interface',
+  },
+  { plural: 'items', does: "items are read only: they are a list's targets" },
+  {
+    plural: 'queries',
+    does: 'queries are read only: they are saved targeting searches made in its interface',
+  },
+  {
+    plural: 'wrappers',
+    does: 'wrappers are read only: they are the email wrappers made in its interface',
+  },
+  { plural: 'campaigns', does: "campaigns are read only, and only a group's key sees them" },
+];
 
 /** Action Network's API v2, as its docs (actionnetwork.org/docs/v2/) describe it. */
 export const ACTION_NETWORK: KnownServer = {
   name: 'Action Network',
   preset: 'actionNetwork',
-  docs: 'https://actionnetwork.org/docs/v2/',
+  docs: AN_DOCS,
   connectOptions: { apiKeyHeader: 'OSDI-API-Token', curiePrefix: 'osdi', rateLimit: 3.5 },
   recognise(signs) {
     if (/(^|\.)actionnetwork\.org$/i.test(hostOf(signs.url))) return 'its host, actionnetwork.org';
@@ -41,15 +71,52 @@ export const ACTION_NETWORK: KnownServer = {
     if (signs.refusal?.includes('OSDI-API-Token')) return 'its 401 asks for OSDI-API-Token';
     return undefined;
   },
-  departures: {
-    'entry-point.max-pagesize': 'names it max_page_size (docs/v2/aep)',
-    'entry-point.version': 'names it osdi_version (docs/v2/aep)',
-    'paging.totals':
-      'people and some other collections carry no total_records or total_pages (docs/v2/people)',
-    'paging.per-page': 'pages of 25 records at most (docs/v2/)',
-    'errors.std-error': 'its error bodies are {"error": "..."} (docs/v2/)',
-    'authentication.key-header': 'the key goes in OSDI-API-Token (docs/v2/)',
-  },
+  departures: [
+    {
+      rule: 'entry-point.version',
+      scope: { members: ['std_version'], missing: true },
+      does: 'its entry point gives the version as osdi_version ("1.1.1")',
+      page: `${AN_DOCS}aep`,
+    },
+    {
+      rule: 'entry-point.max-pagesize',
+      scope: { members: ['max_pagesize'], missing: true },
+      does: 'its entry point gives the largest page as max_page_size (25)',
+      page: `${AN_DOCS}aep`,
+    },
+    {
+      rule: 'paging.totals',
+      scope: { collection: 'people', members: ['total_records', 'total_pages'], missing: true },
+      does: 'people pages leave out total_records and total_pages, to answer faster (since 2 September 2016)',
+      page: `${AN_DOCS}people`,
+    },
+    {
+      rule: 'paging.totals',
+      scope: { collection: 'items', members: ['total_records', 'total_pages'], missing: true },
+      does: 'item pages leave out total_records and total_pages, to answer faster',
+      page: `${AN_DOCS}items`,
+    },
+    {
+      rule: 'authentication.key-header',
+      scope: { header: 'OSDI-API-Token' },
+      does: 'the key goes in the OSDI-API-Token header',
+      page: AN_DOCS,
+    },
+    {
+      rule: 'errors.std-error',
+      scope: { members: ['error'] },
+      does: 'an error body is an object whose one member, error, holds the message',
+      page: AN_DOCS,
+    },
+    ...AN_READ_ONLY.map(
+      ({ plural, does }): Departure => ({
+        rule: 'writes.create',
+        scope: { collection: plural, method: 'POST', status: 405 },
+        does,
+        page: `${AN_DOCS}${plural}`,
+      }),
+    ),
+  ],
 };
 
 /** Every server the checker knows. */
@@ -71,28 +138,6 @@ export function detectServer(
     if (evidence !== undefined) return { server, evidence };
   }
   return undefined;
-}
-
-/**
- * `checks` as `server` documents itself: a failure of a rule its docs describe as its
- * way becomes a warn that says so and cites those docs.
- *
- * @example
- * ```ts
- * withDepartures(checks, ACTION_NETWORK); // entry-point.version: fail -> warn, "vendor difference (Action Network)"
- * ```
- */
-export function withDepartures(checks: readonly Check[], server: KnownServer | undefined): Check[] {
-  return checks.map((check) => {
-    const departure = server?.departures[check.rule];
-    if (!server || departure === undefined || check.status !== 'fail') return check;
-    return {
-      ...check,
-      status: 'warn',
-      message: `vendor difference (${server.name}): ${check.message}; its docs: ${departure}`,
-      spec: server.docs,
-    };
-  });
 }
 
 function hostOf(url: string): string {

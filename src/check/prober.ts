@@ -2,7 +2,9 @@
  * The one way `adis-check` talks to a server: every request spaced (`rate`), counted
  * against a budget (`maxRequests`), bounded in time (`timeoutMs`), and a 429 waited out
  * as its `Retry-After` asks (at most `maxWaitMs`). It keeps what the checks of rate
- * limiting need: the 429s met, with and without `Retry-After`.
+ * limiting need: the 429s met, with and without `Retry-After`. And it keeps to the
+ * server under test: a request to another origin, or a redirect there, is refused
+ * unless the caller says it may leave (a documentation link the user asked to follow).
  *
  * It uses `fetch` directly, not the SDK's transport: a checker must see each answer as
  * the server sent it (status, headers, a body that is not JSON), not as the navigator
@@ -15,12 +17,16 @@ import { requestedWait } from '../wire/retry-after.js';
 export interface ProberOptions {
   fetch?: typeof globalThis.fetch;
   /**
-   * Sent with every request to `keyOrigin` unless it says `withKey: false`; never to
+   * Sent with every request to `origin` unless it says `withKey: false`; never to
    * another origin (a link or a redirect elsewhere gets no key), as with the SDK.
    */
   keyHeaders?: Record<string, string>;
-  /** The origin the key belongs to (the entry point's). Without it, no key is sent. */
-  keyOrigin?: string;
+  /**
+   * The server under test's origin (the entry point's), which the key belongs to: a
+   * request elsewhere, or a redirect there, is refused ({@link OffOriginError}) unless
+   * it says `elsewhere: true`. Without it, any origin, and no key is sent.
+   */
+  origin?: string;
   /** Requests a second at most. Default 4. */
   rate?: number;
   /** Requests in all (retries after a 429 included). Default 500. */
@@ -45,6 +51,11 @@ export interface ProbeInit {
   withKey?: boolean;
   /** Retry after a 429 (waiting as asked). Default true; false to see the 429 itself. */
   retry429?: boolean;
+  /**
+   * May leave the server's origin, redirects included (a documentation link the user
+   * asked to follow: `--follow-docs`); elsewhere, no key is sent. Default false.
+   */
+  elsewhere?: boolean;
 }
 
 /** An answer as the server sent it. */
@@ -86,11 +97,39 @@ export class RequestBudgetError extends Error {
 }
 
 /**
+ * A request, or a redirect, that would leave the server under test for another origin,
+ * refused before anything is sent: the checker contacts nothing elsewhere unless asked.
+ */
+export class OffOriginError extends Error {
+  /** Always `'OFF_ORIGIN'`. */
+  readonly code = 'OFF_ORIGIN' as const;
+  override readonly name = 'OffOriginError';
+  /**
+   * @param url - The URL on another origin.
+   * @param origin - The server under test's origin.
+   * @param from - The URL that redirected there, when it was a redirect.
+   * @example
+   * ```ts
+   * throw new OffOriginError('https://docs.example.org/people', 'https://api.example.org');
+   * ```
+   */
+  constructor(
+    readonly url: string,
+    readonly origin: string,
+    readonly from?: string,
+  ) {
+    super(
+      `${from ? `${from} redirects to ${url}, ` : `${url} is `}on another origin than the server under test (${origin})`,
+    );
+  }
+}
+
+/**
  * Sends the checks' requests within the limits of {@link ProberOptions}.
  *
  * @example
  * ```ts
- * const prober = new Prober({ keyHeaders: { 'STD-API-Token': key }, rate: 4 });
+ * const prober = new Prober({ keyHeaders: { 'STD-API-Token': key }, origin: 'https://api.example.org', rate: 4 });
  * const answer = await prober.request('https://api.example.org/api/v1/');
  * answer.status; // 200
  * ```
@@ -126,7 +165,8 @@ export class Prober {
 
   /**
    * Sends one request and reads its whole answer. Rejects with RequestBudgetError when
-   * the budget is spent, NetworkError when no answer came (or not within `timeoutMs`).
+   * the budget is spent, NetworkError when no answer came (or not within `timeoutMs`),
+   * OffOriginError (nothing sent) for another origin than `origin` without `elsewhere`.
    *
    * @example
    * ```ts
@@ -155,6 +195,10 @@ export class Prober {
   async #follow(method: string, url: string, init: ProbeInit): Promise<ProbeResponse> {
     let target = url;
     for (let hop = 0; ; hop++) {
+      const origin = this.#options.origin;
+      if (origin !== undefined && init.elsewhere !== true && originOf(target) !== origin) {
+        throw new OffOriginError(target, origin, hop > 0 ? url : undefined);
+      }
       const answer = await this.#send(method, target, init);
       const location = answer.headers.get('location');
       const redirect = [301, 302, 303, 307, 308].includes(answer.status) && location !== null;
@@ -180,9 +224,7 @@ export class Prober {
     this.#options.onRequest?.(method, url);
     const headers: Record<string, string> = {
       Accept: 'application/hal+json, application/json;q=0.9, */*;q=0.1',
-      ...(init.withKey === false || originOf(url) !== this.#options.keyOrigin
-        ? {}
-        : this.keyHeaders),
+      ...(init.withKey === false || originOf(url) !== this.#options.origin ? {} : this.keyHeaders),
       ...init.headers,
     };
     let body: string | undefined;

@@ -2,6 +2,7 @@
  * What `adis-check` reports: one {@link Check} per rule it tried, grouped by area, and
  * what it learnt of the server. Plain data, so that `--json` prints it as it is.
  */
+import type { Requirement } from './requirements.js';
 
 /** The outcome of one check. `skip`: the check could not or need not run here. */
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
@@ -38,7 +39,7 @@ export type CheckArea = (typeof CHECK_AREAS)[number];
  * @example
  * ```ts
  * const check: Check = {
- *   area: 'collections', rule: 'paging.next-loops', status: 'fail',
+ *   area: 'collections', rule: 'paging.next-loops', status: 'fail', requirement: 'required',
  *   message: 'people: next of page 3 leads back to page 1', spec: 'Collection document',
  * };
  * ```
@@ -48,6 +49,11 @@ export interface Check {
   /** A stable name of the rule, `<topic>.<rule>`, the same in every report. */
   rule: string;
   status: CheckStatus;
+  /**
+   * How far the specification asks for what the rule checks (requirements.ts): what is
+   * `required` and missing fails, what is `optional` and missing warns.
+   */
+  requirement: Requirement;
   /** One line: what was found, naming the collection, record or header concerned. */
   message: string;
   /** Where the specification (or, for a vendor difference, the vendor's docs) says so. */
@@ -110,7 +116,7 @@ export interface CheckReport {
  *
  * @example
  * ```ts
- * countChecks([{ area: 'errors', rule: 'x', status: 'pass', message: '' }]).pass; // 1
+ * countChecks([{ area: 'errors', rule: 'x', status: 'pass', requirement: 'required', message: '' }]).pass; // 1
  * ```
  */
 export function countChecks(checks: readonly Check[]): Record<CheckStatus, number> {

@@ -7,7 +7,10 @@ export const CHECK_USAGE = `Usage: adis-check <entry point URL> [options]
 
 Checks an ADIS server against the specification: its entry point, the first pages of
 every collection it links (paging and records), relations, filtering, errors,
-authentication, rate limiting, CORS and content types. Read-only unless --write.
+authentication, rate limiting, CORS and content types. Read-only unless --write. The
+server under test is the entry point's origin: nothing elsewhere is contacted unless
+--follow-docs. Each line says how far the specification asks for what it checks:
+required, optional (missing is a warning), advice (not in the specification), or run.
 
 Options:
   --api-key <key>       API key (or ADIS_KEY; the environment keeps it out of shell history)
@@ -16,6 +19,8 @@ Options:
   --write               also create, read back, write back and delete a record of each
                         kind it can, call the signup helper once and test Idempotency-Key;
                         it deletes what it made (use a key and tenant you can spare)
+  --follow-docs         also read documentation on other origins (a curie's href),
+                        without the key; a failure there is a warning about that link
   --json                print the report as JSON (for CI) instead of text
   --max-requests <n>    send at most n requests (default 500)
   --rate <n>            at most n requests a second (default 4; 0 for no spacing)
@@ -37,6 +42,7 @@ export interface CheckRequest {
   apiKey: string | undefined;
   keyHeader: string | undefined;
   write: boolean;
+  followDocs: boolean;
   json: boolean;
   maxRequests: number;
   rate: number;
@@ -83,6 +89,7 @@ export function parseCheckCommandLine(
     apiKey: apiKey === '' ? undefined : apiKey,
     keyHeader: values['key-header'],
     write: values.write ?? false,
+    followDocs: values['follow-docs'] ?? false,
     json: values.json ?? false,
     maxRequests: count(values['max-requests'], '--max-requests', 500, 1),
     rate: count(values.rate, '--rate', 4, 0),
@@ -101,6 +108,7 @@ function parse(argv: readonly string[]) {
       'api-key': { type: 'string' },
       'key-header': { type: 'string' },
       write: { type: 'boolean' },
+      'follow-docs': { type: 'boolean' },
       json: { type: 'boolean' },
       'max-requests': { type: 'string' },
       rate: { type: 'string' },

@@ -60,6 +60,7 @@ export async function checkMain(argv: readonly string[], io: CheckIO): Promise<n
       apiKey: request.apiKey,
       keyHeader: request.keyHeader,
       write: request.write,
+      followDocs: request.followDocs,
       maxRequests: request.maxRequests,
       rate: request.rate,
       pagesPerCollection: request.pages,

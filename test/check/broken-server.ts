@@ -2,7 +2,12 @@
  * A small ADIS server in process, as a `fetch`, for the conformance checker's tests:
  * correct by default (an entry point, people in pages of 2, one tag, std:error bodies, a
  * key, filtering by modified_date, CORS), or broken in exactly one way (a `fault`).
- * No sockets: the checker is given `server.fetch` in place of the global one.
+ * Options shape it as servers in the wild are: its curies' documentation on another
+ * host, an entry point with only what the specification requires, a vendor's name (an
+ * Action Network one makes the checker recognise it), collections without totals, a
+ * read-only lists collection. No sockets: the checker is given `server.fetch` in place
+ * of the global one; a request to any other host fails as `fetch` fails for a host that
+ * does not resolve, and is recorded, so that a test sees whether it was made.
  */
 
 /** The one way the server is broken, or `none` for a server that follows the specification. */
@@ -26,7 +31,11 @@ export type BrokenServerFault =
   /** The 3rd request overall, and only it, answers 429 without `Retry-After`. */
   | 'rate-limit-no-retry-after'
   /** People's page 2 answers exactly the records of page 1. */
-  | 'repeats-page';
+  | 'repeats-page'
+  /** The entry point has no `std_version`, which the specification requires. */
+  | 'no-std-version'
+  /** Tags' page says `total_pages: 3` for its 1 record at `per_page: 2`. */
+  | 'tags-total-pages-wrong';
 
 /** Every fault of {@link BrokenServerFault}, `none` first. */
 export const BROKEN_SERVER_FAULTS = [
@@ -40,12 +49,28 @@ export const BROKEN_SERVER_FAULTS = [
   'error-not-std',
   'rate-limit-no-retry-after',
   'repeats-page',
+  'no-std-version',
+  'tags-total-pages-wrong',
 ] as const satisfies readonly BrokenServerFault[];
 
 /** Options of {@link createBrokenServer}. */
 export interface BrokenServerOptions {
   /** How the server is broken. Default `none`. */
   fault?: BrokenServerFault;
+  /** The curie's href (`{rel}` in it). Default `${BROKEN_ORIGIN}/docs/{rel}`, which answers. */
+  curieHref?: string;
+  /**
+   * `minimal`: the entry point has only what the specification requires (`std_version`,
+   * `_links`, its curies), without `max_pagesize`, `motd`, `vendor_name`, `product_name`
+   * or `namespace`, which it lists. Default `full`.
+   */
+  entryPoint?: 'full' | 'minimal';
+  /** The entry point's `vendor_name` (with `full`). Default `Broken Test`. */
+  vendorName?: string;
+  /** Collections, by plural, whose pages carry neither `total_records` nor `total_pages`. */
+  withoutTotals?: readonly ('people' | 'tags' | 'lists')[];
+  /** Also link `std:lists`: one list, read only (a POST answers 405). Default false. */
+  lists?: boolean;
 }
 
 /** A request the server received. */
@@ -106,10 +131,18 @@ const TAG = {
   _links: { self: { href: `${API}/tags/t1` } },
 };
 
+const LIST = {
+  identifiers: ['broken:l1'],
+  created_date: '2024-01-01T09:00:00.000Z',
+  modified_date: '2024-01-01T09:00:00.000Z',
+  name: 'Donors',
+  _links: { self: { href: `${API}/lists/l1` } },
+};
+
 /**
- * Builds a new server, correct or broken by `options.fault`. Each server counts its
- * own requests (the `rate-limit-no-retry-after` fault refuses its 3rd) and records them
- * in `requests`.
+ * Builds a new server, correct or broken by `options.fault`, shaped by the other
+ * options. Each server counts its own requests (the `rate-limit-no-retry-after` fault
+ * refuses its 3rd) and records them in `requests`, those to other hosts included.
  *
  * @example
  * ```ts
@@ -128,19 +161,28 @@ export function createBrokenServer(options: BrokenServerOptions = {}): BrokenSer
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     requests.push({ method: request.method.toUpperCase(), url: request.url });
+    // Another host does not resolve: fetch fails as Node's does, its reason one level down.
+    if (new URL(request.url).origin !== BROKEN_ORIGIN) {
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error(`getaddrinfo ENOTFOUND ${new URL(request.url).hostname}`), {
+          code: 'ENOTFOUND',
+        }),
+      });
+    }
     if (fault === 'rate-limit-no-retry-after' && requests.length === 3) {
       return errorAnswer(429, 'atomic', 'RATE_LIMITED', 'too many requests');
     }
-    return answer(fault, request);
+    return answer({ ...options, fault }, request);
   };
   return { fetch, requests, fault };
 }
 
-/** The answer of the server with `fault` to `request` (the 429 fault aside). */
-function answer(fault: BrokenServerFault, request: Request): Response {
+type Shape = BrokenServerOptions & { fault: BrokenServerFault };
+
+/** The answer of the server shaped by `shape` to `request` (the 429 fault aside). */
+function answer(shape: Shape, request: Request): Response {
+  const { fault } = shape;
   const url = new URL(request.url);
-  if (url.origin !== BROKEN_ORIGIN)
-    return errorAnswer(404, 'std:resource', 'NOT_FOUND', 'no such host');
   if (request.method === 'OPTIONS') {
     return new Response(null, {
       status: 204,
@@ -161,6 +203,9 @@ function answer(fault: BrokenServerFault, request: Request): Response {
   if (request.headers.get('STD-API-Token') !== BROKEN_API_KEY) {
     return errorAnswer(401, 'std:resource', 'UNAUTHORIZED', 'a valid STD-API-Token is required');
   }
+  if (request.method !== 'GET' && shape.lists === true && url.pathname === '/api/v1/lists') {
+    return errorAnswer(405, 'std:list', 'METHOD_NOT_ALLOWED', 'lists are read only');
+  }
   if (request.method !== 'GET') {
     return errorAnswer(
       405,
@@ -170,13 +215,33 @@ function answer(fault: BrokenServerFault, request: Request): Response {
     );
   }
   const path = url.pathname;
-  if (path === '/api/v1/' || path === '/api/v1') return hal(entryPoint(fault));
-  if (path === '/api/v1/people') return peoplePage(fault, url);
+  const totals = (plural: 'people' | 'tags' | 'lists') =>
+    !(shape.withoutTotals ?? []).includes(plural);
+  if (path === '/api/v1/' || path === '/api/v1') return hal(entryPoint(shape));
+  if (path === '/api/v1/people') return peoplePage(fault, url, totals('people'));
   if (path === '/api/v1/tags') {
     return hal(
-      collectionPage('tags', [TAG], { number: 1, totalPages: 1, totalRecords: 1, next: false }),
+      collectionPage('tags', [TAG], {
+        number: 1,
+        totalPages: fault === 'tags-total-pages-wrong' ? 3 : 1,
+        totalRecords: 1,
+        next: false,
+        totals: totals('tags'),
+      }),
     );
   }
+  if (path === '/api/v1/lists' && shape.lists === true) {
+    return hal(
+      collectionPage('lists', [LIST], {
+        number: 1,
+        totalPages: 1,
+        totalRecords: 1,
+        next: false,
+        totals: totals('lists'),
+      }),
+    );
+  }
+  if (path === '/api/v1/lists/l1' && shape.lists === true) return hal(LIST);
   const person = /^\/api\/v1\/people\/([^/]+)$/.exec(path);
   if (person) {
     const found = PEOPLE.find((candidate) => String(candidate.id) === person[1]);
@@ -192,27 +257,41 @@ function answer(fault: BrokenServerFault, request: Request): Response {
   return errorAnswer(404, 'std:resource', 'NOT_FOUND', `nothing at ${path}`);
 }
 
-function entryPoint(fault: BrokenServerFault): Record<string, unknown> {
+function entryPoint(shape: Shape): Record<string, unknown> {
+  const { fault } = shape;
   return {
-    std_version: '1.0',
-    max_pagesize: PER_PAGE,
-    motd: 'A server broken on purpose',
-    vendor_name: 'Broken Test',
-    product_name: 'Broken Server',
-    namespace: 'broken',
+    ...(fault === 'no-std-version' ? {} : { std_version: '1.0' }),
+    ...(shape.entryPoint === 'minimal'
+      ? {}
+      : {
+          max_pagesize: PER_PAGE,
+          motd: 'A server broken on purpose',
+          vendor_name: shape.vendorName ?? 'Broken Test',
+          product_name: 'Broken Server',
+          namespace: 'broken',
+        }),
     _links: {
       self: { href: `${API}/` },
       ...(fault === 'no-curies'
         ? {}
-        : { curies: [{ name: 'std', href: `${BROKEN_ORIGIN}/docs/{rel}`, templated: true }] }),
+        : {
+            curies: [
+              {
+                name: 'std',
+                href: shape.curieHref ?? `${BROKEN_ORIGIN}/docs/{rel}`,
+                templated: true,
+              },
+            ],
+          }),
       'std:people': { href: `${API}/people` },
       'std:tags': { href: `${API}/tags` },
+      ...(shape.lists === true ? { 'std:lists': { href: `${API}/lists` } } : {}),
     },
   };
 }
 
 /** A page of people, filtered by `filter=modified_date gt|lt '<date>'` when asked. */
-function peoplePage(fault: BrokenServerFault, url: URL): Response {
+function peoplePage(fault: BrokenServerFault, url: URL, totals: boolean): Response {
   const filter = url.searchParams.get('filter');
   let people = PEOPLE;
   if (filter !== null) {
@@ -248,6 +327,7 @@ function peoplePage(fault: BrokenServerFault, url: URL): Response {
     totalRecords: people.length,
     next: number < totalPages,
     filter,
+    totals,
   });
   if (fault === 'next-loops' && number === 2) {
     (page._links as Record<string, unknown>).next = { href: `${API}/people?page=1` };
@@ -271,7 +351,7 @@ function personRecord(person: Person, fault: BrokenServerFault): Record<string, 
 }
 
 function collectionPage(
-  plural: 'people' | 'tags',
+  plural: 'people' | 'tags' | 'lists',
   records: readonly Record<string, unknown>[],
   page: {
     number: number;
@@ -279,6 +359,8 @@ function collectionPage(
     totalRecords: number;
     next: boolean;
     filter?: string | null;
+    /** Whether the page carries total_pages and total_records. */
+    totals: boolean;
   },
 ): Record<string, unknown> {
   const pageUrl = (number: number) => {
@@ -295,8 +377,7 @@ function collectionPage(
   return {
     page: page.number,
     per_page: PER_PAGE,
-    total_pages: page.totalPages,
-    total_records: page.totalRecords,
+    ...(page.totals ? { total_pages: page.totalPages, total_records: page.totalRecords } : {}),
     _links: {
       self: { href: pageUrl(page.number) },
       ...(page.next ? { next: { href: pageUrl(page.number + 1) } } : {}),

@@ -1,12 +1,14 @@
 /**
  * The `adis-check` command in-process: its exit codes (0 nothing failed, 1 a check
  * failed, 2 bad usage, a key missing or a server that does not answer), `--json` for CI,
- * and the readable report.
+ * the readable report (each line with its rule's requirement level), and
+ * `--follow-docs`, without which nothing off the entry point's origin is contacted.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestServer } from '../../reference-server/src/testing.js';
-import type { CheckReport } from '../../src/check/index.js';
+import { type CheckReport, RULE_REQUIREMENTS } from '../../src/check/index.js';
 import { type CheckIO, checkMain } from '../../src/cli/check-command.js';
+import { BROKEN_API_KEY, BROKEN_ENTRY_POINT, createBrokenServer } from './broken-server.js';
 
 const kit = createTestServer({ seed: { people: 30 } });
 afterAll(() => kit.close());
@@ -43,9 +45,15 @@ describe('adis-check', () => {
         area: 'entry point',
         rule: expect.any(String),
         status: 'pass',
+        requirement: 'required',
         message: expect.any(String),
       }),
     );
+    for (const check of report.checks) {
+      expect(check.requirement, check.rule).toBe(
+        RULE_REQUIREMENTS[check.rule as keyof typeof RULE_REQUIREMENTS],
+      );
+    }
     expect(report.detected).toBeNull();
   });
 
@@ -54,7 +62,8 @@ describe('adis-check', () => {
     expect(await checkMain([kit.entryPoint, '--rate', '0', '--pages', '1'], streams)).toBe(0);
     const text = streams.out();
     expect(text).toMatch(/^adis-check http:\/\/adis\.test\/api\/v1\/\n/);
-    expect(text).toMatch(/\ncollections\n {2}pass {2}paging\.status: /);
+    expect(text).toMatch(/\ncollections\n {2}pass {2}required {2}paging\.status: /);
+    expect(text).toMatch(/\n {2}pass {2}optional {2}entry-point\.max-pagesize: max_pagesize \d+\n/);
     expect(text).toMatch(
       /\d+ passed, \d+ warnings, 0 failed, \d+ skipped; \d+ requests \(\d+ GET, \d+ OPTIONS\); read-only/,
     );
@@ -65,7 +74,32 @@ describe('adis-check', () => {
       new Response('<html>hello</html>', { headers: { 'Content-Type': 'text/html' } });
     const streams = io(notJson);
     expect(await checkMain(['http://broken.test/api/v1/', '--rate', '0'], streams)).toBe(1);
-    expect(streams.out()).toMatch(/FAIL {2}entry-point\.json: the entry point is not JSON/);
+    expect(streams.out()).toMatch(
+      /FAIL {2}required {2}entry-point\.json: the entry point is not JSON/,
+    );
+  });
+
+  it("reads a curie's documentation on another origin only with --follow-docs, and then warns on it", async () => {
+    const options = { curieHref: 'http://docs.invalid/{rel}', entryPoint: 'minimal' } as const;
+    const argv = [BROKEN_ENTRY_POINT, '--api-key', BROKEN_API_KEY, '--rate', '0'];
+    const without = createBrokenServer(options);
+    const plain = io(without.fetch);
+    expect(await checkMain(argv, plain)).toBe(0);
+    expect(plain.out()).toMatch(/\n {2}skip {2}advice {4}entry-point\.curie-docs: .*not contacted/);
+    expect(without.requests.some((request) => request.url.includes('docs.invalid'))).toBe(false);
+    const following = createBrokenServer(options);
+    const followed = io(following.fetch);
+    expect(await checkMain([...argv, '--follow-docs'], followed)).toBe(0);
+    expect(followed.out()).toMatch(
+      /\n {2}WARN {2}advice {4}entry-point\.curie-docs: .*docs\.invalid.*could not be read/,
+    );
+    expect(followed.out()).not.toMatch(/stopped answering/);
+  });
+
+  it('documents --follow-docs in --help', async () => {
+    const streams = io(kit.fetch);
+    expect(await checkMain(['--help'], streams)).toBe(0);
+    expect(streams.out()).toMatch(/--follow-docs {9}also read documentation on other origins/);
   });
 
   it.each([

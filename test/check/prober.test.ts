@@ -1,12 +1,13 @@
 /**
- * The checker's prober: the key goes to the entry point's origin only (not to a link
- * or a redirect elsewhere), the budget is kept, a silent server is given up on within
+ * The checker's prober: it keeps to the server under test (another origin, or a
+ * redirect there, is refused unsent unless the request may leave), the key goes to the
+ * entry point's origin only, the budget is kept, a silent server is given up on within
  * `timeoutMs`, a 429 is waited out and recorded, a huge body is cut off unread. And a
  * link that is no URL fails its area, not the run.
  */
 import { describe, expect, it } from 'vitest';
 import { checkServer, RequestBudgetError } from '../../src/check/index.js';
-import { Prober } from '../../src/check/prober.js';
+import { OffOriginError, Prober } from '../../src/check/prober.js';
 import { NetworkError } from '../../src/errors/network-error.js';
 
 /** A fetch answering `answer(url)`, recording the key header each request carried. */
@@ -21,24 +22,43 @@ function server(answer: (url: URL) => Response | Promise<Response>) {
 }
 
 describe('the prober', () => {
-  it("sends the key to the entry point's origin only, also across a redirect", async () => {
-    const { fetch, seen } = server((url) =>
-      url.pathname === '/moved'
-        ? new Response(null, {
-            status: 302,
-            headers: { Location: 'http://elsewhere.test/landing' },
-          })
-        : new Response('{}'),
+  const moved = (url: URL) =>
+    url.pathname === '/moved'
+      ? new Response(null, { status: 302, headers: { Location: 'http://elsewhere.test/landing' } })
+      : new Response('{}');
+
+  it('refuses another origin, and a redirect there, sending nothing and counting nothing', async () => {
+    const { fetch, seen } = server(moved);
+    const prober = new Prober({ fetch, origin: 'http://adis.test', rate: 0 });
+    const direct = await prober
+      .request('http://elsewhere.test/docs')
+      .catch((error: unknown) => error);
+    expect(direct).toBeInstanceOf(OffOriginError);
+    expect((direct as Error).message).toBe(
+      'http://elsewhere.test/docs is on another origin than the server under test (http://adis.test)',
     );
+    const redirect = await prober
+      .request('http://adis.test/moved')
+      .catch((error: unknown) => error);
+    expect(redirect).toMatchObject({
+      url: 'http://elsewhere.test/landing',
+      from: 'http://adis.test/moved',
+    });
+    expect(seen.map((request) => request.url)).toEqual(['http://adis.test/moved']);
+    expect(prober.sent).toBe(1);
+  });
+
+  it("sends the key to the entry point's origin only, also where a request may leave it", async () => {
+    const { fetch, seen } = server(moved);
     const prober = new Prober({
       fetch,
       keyHeaders: { 'STD-API-Token': 'secret' },
-      keyOrigin: 'http://adis.test',
+      origin: 'http://adis.test',
       rate: 0,
     });
     await prober.request('http://adis.test/api/v1/');
-    await prober.request('http://elsewhere.test/api/v1/people');
-    const redirected = await prober.request('http://adis.test/moved');
+    await prober.request('http://elsewhere.test/api/v1/people', { elsewhere: true });
+    const redirected = await prober.request('http://adis.test/moved', { elsewhere: true });
     expect(redirected.url).toBe('http://elsewhere.test/landing');
     expect(seen).toEqual([
       { url: 'http://adis.test/api/v1/', key: 'secret' },

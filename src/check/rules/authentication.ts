@@ -24,7 +24,7 @@ export async function checkAuthentication(context: CheckContext): Promise<void> 
     context.keyHeader.toLowerCase() === DEFAULT_API_KEY_HEADER.toLowerCase()
       ? `the key goes in ${DEFAULT_API_KEY_HEADER}`
       : `the key goes in ${context.keyHeader}, not ${DEFAULT_API_KEY_HEADER}`,
-    { spec: SPEC.auth },
+    { spec: SPEC.auth, subject: { header: context.keyHeader } },
   );
   const target =
     context.collections.find((collection) => !collection.vendorKind)?.link.url({}) ??

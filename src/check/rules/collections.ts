@@ -4,12 +4,15 @@
  * `next` (a page number in its href; the stop rules: a `next` back to a page already
  * read, a page repeating the one before, an empty page that still has a `next`), `prev`,
  * and every record of those pages against its kind (records.ts). The first record of
- * each collection is fetched again by its `self`.
+ * each collection is fetched again by its `self`. The page's members are listed by the
+ * specification, not required: one missing is a warn, one that is wrong a fail. A link
+ * to another origin is not followed: that collection's walk stops there.
  */
 import { HalDocument } from '../../hal/document.js';
 import { isJsonObject } from '../../hal/link.js';
 import { type CheckContext, type LinkedCollection, SPEC } from '../context.js';
-import { RequestBudgetError } from '../prober.js';
+import { OffOriginError, RequestBudgetError } from '../prober.js';
+import { missingStatus } from '../requirements.js';
 import { Tally } from '../tally.js';
 import { type RecordFindings, recordName, validateRecord } from './records.js';
 
@@ -31,14 +34,27 @@ export async function checkCollections(context: CheckContext, walk: CollectionWa
   const tally = new Tally();
   const findings: RecordFindings = { vendorMembers: new Set() };
   const maxPageSize = maxPageSizeOf(context);
+  const elsewhere: string[] = [];
   for (const collection of context.collections) {
     try {
       await walkCollection(context, collection, walk, tally, findings, maxPageSize);
     } catch (error) {
+      if (error instanceof OffOriginError) {
+        elsewhere.push(`${collection.plural}: ${error.url}`);
+        continue;
+      }
       if (!(error instanceof RequestBudgetError)) throw error;
       tally.skip('collections', 'paging.status', collection.plural, SPEC.collection);
       break;
     }
+  }
+  if (elsewhere.length > 0) {
+    context.add(
+      'collections',
+      'checker.other-origin',
+      'skip',
+      `links to another origin than the server under test (${context.origin}), not followed: ${elsewhere.join('; ')}`,
+    );
   }
   tally.addTo(context, (_rule, passed) => {
     const count = new Set(passed).size;
@@ -202,6 +218,12 @@ function checkPageMembers(
   maxPageSize: number | undefined,
 ): void {
   const area = 'collections';
+  // What each finding is about, for a known server's departures scoped to a collection.
+  const about = (members: string[], missing = false) => ({
+    collection: plural,
+    members,
+    missing,
+  });
   if (body.page !== undefined && body.page !== number) {
     tally.problem(
       area,
@@ -209,18 +231,36 @@ function checkPageMembers(
       'fail',
       `${plural}: page ${number} says page ${JSON.stringify(body.page)}`,
       SPEC.collection,
+      about(['page']),
     );
   } else if (body.page === undefined) {
-    tally.problem(area, 'paging.page-number', 'warn', `${plural}: no page member`, SPEC.collection);
+    tally.problem(
+      area,
+      'paging.page-number',
+      missingStatus('paging.page-number'),
+      `${plural}: no page member`,
+      SPEC.collection,
+      about(['page'], true),
+    );
   } else tally.pass(area, 'paging.page-number', plural, SPEC.collection);
   const perPage = body.per_page;
-  if (!Number.isInteger(perPage)) {
+  if (perPage === undefined) {
     tally.problem(
       area,
       'paging.per-page',
-      'warn',
-      `${plural}: no integer per_page`,
+      missingStatus('paging.per-page'),
+      `${plural}: no per_page`,
       SPEC.collection,
+      about(['per_page'], true),
+    );
+  } else if (!Number.isInteger(perPage)) {
+    tally.problem(
+      area,
+      'paging.per-page',
+      'fail',
+      `${plural}: per_page is ${JSON.stringify(perPage)}, not an integer`,
+      SPEC.collection,
+      about(['per_page']),
     );
   } else if (maxPageSize !== undefined && (perPage as number) > maxPageSize) {
     tally.problem(
@@ -229,6 +269,7 @@ function checkPageMembers(
       'fail',
       `${plural}: per_page ${String(perPage)} is above the entry point's max_pagesize ${maxPageSize}`,
       SPEC.limits,
+      about(['per_page']),
     );
   } else tally.pass(area, 'paging.per-page', plural, SPEC.collection);
   const { total_pages: pages, total_records: total } = body;
@@ -237,22 +278,24 @@ function checkPageMembers(
       tally.problem(
         area,
         'paging.totals',
-        'warn',
+        missingStatus('paging.totals'),
         `${plural}: no total_records or total_pages (allowed in the wild, but clients cannot show progress)`,
         SPEC.notes,
+        about(['total_records', 'total_pages'], true),
       );
     return;
   }
-  if (
-    (pages !== undefined && !Number.isInteger(pages)) ||
-    (total !== undefined && !Number.isInteger(total))
-  ) {
+  const notInteger = (['total_pages', 'total_records'] as const).filter(
+    (member) => body[member] !== undefined && !Number.isInteger(body[member]),
+  );
+  if (notInteger.length > 0) {
     tally.problem(
       area,
       'paging.totals',
       'fail',
-      `${plural}: total_pages or total_records is not an integer`,
+      `${plural}: ${notInteger.map((member) => `${member} is ${JSON.stringify(body[member])}`).join(', ')}, not an integer`,
       SPEC.collection,
+      about([...notInteger]),
     );
   } else if (
     Number.isInteger(pages) &&
@@ -271,6 +314,7 @@ function checkPageMembers(
       'fail',
       `${plural}: total_pages ${String(pages)} does not match total_records ${String(total)} at per_page ${String(perPage)}`,
       SPEC.collection,
+      about(['total_pages']),
     );
   } else tally.pass(area, 'paging.totals', plural, SPEC.collection);
 }

@@ -6,8 +6,16 @@
 import type { CheckContext } from '../context.js';
 import type { ProbeResponse } from '../prober.js';
 import type { CheckArea } from '../report.js';
+import type { RuleName } from '../requirements.js';
 
-/** The verdict on one answer's content type. */
+/**
+ * The verdict on one answer's content type.
+ *
+ * @example
+ * ```ts
+ * contentTypeVerdict({ contentType: 'application/json' }); // 'warn'
+ * ```
+ */
 export function contentTypeVerdict(answer: { contentType: string }): 'pass' | 'warn' | 'fail' {
   if (answer.contentType === 'application/hal+json') return 'pass';
   if (answer.contentType === 'application/json' || answer.contentType.endsWith('+json'))
@@ -26,7 +34,7 @@ export function contentTypeVerdict(answer: { contentType: string }): 'pass' | 'w
 export function checkContentType(
   context: CheckContext,
   area: CheckArea,
-  rule: string,
+  rule: RuleName,
   answer: ProbeResponse,
 ): void {
   const verdict = contentTypeVerdict(answer);

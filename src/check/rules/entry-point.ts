@@ -1,15 +1,19 @@
 /**
  * The entry point: an answer in HAL, its content type, its curies (declared, in the
  * draft's form, their documentation reachable), its version and fields, and the
- * collections it links, which the other checks walk.
+ * collections it links, which the other checks walk. Its members are judged by their
+ * rule's level: `std_version` is required, the others are listed and may be left out,
+ * and any of them that is there must have its type.
  */
+import { isAdisError } from '../../errors/type-guards.js';
 import { HalDocument } from '../../hal/document.js';
 import { isJsonObject, toLinkList } from '../../hal/link.js';
 import { ACTION_NETWORK_KINDS } from '../../presets/action-network/index.js';
 import type { AnyKind } from '../../schema/kind.js';
 import { KINDS } from '../../schema/kinds/index.js';
-import { type CheckContext, type LinkedCollection, SPEC } from '../context.js';
-import type { ProbeResponse } from '../prober.js';
+import { type CheckContext, type LinkedCollection, onOrigin, SPEC } from '../context.js';
+import { OffOriginError, type ProbeResponse } from '../prober.js';
+import { missingStatus, type RuleName } from '../requirements.js';
 import { checkContentType } from './content-type.js';
 
 const SPEC_KINDS = new Map<string, AnyKind>(KINDS.map((kind) => [kind.plural, kind]));
@@ -66,11 +70,15 @@ export function checkEntryPoint(context: CheckContext, answer: ProbeResponse): b
     );
     return false;
   }
+  context.add(area, 'entry-point.hal', 'pass', 'a HAL document with _links', {
+    spec: SPEC.entryPoint,
+    url,
+  });
   context.add(
     area,
-    'entry-point.hal',
-    links.self ? 'pass' : 'warn',
-    links.self ? 'a HAL document with _links and self' : 'a HAL document, but without a self link',
+    'entry-point.self',
+    links.self ? 'pass' : missingStatus('entry-point.self'),
+    links.self ? 'links its self' : 'no self link: a client cannot tell the entry point it read',
     { spec: SPEC.entryPoint, url },
   );
   checkCuries(context, links.curies, url);
@@ -79,22 +87,69 @@ export function checkEntryPoint(context: CheckContext, answer: ProbeResponse): b
   return true;
 }
 
-/** The documentation a curie names, fetched once (its href expanded for one relation). */
+/**
+ * The documentation a curie names, fetched once (its href expanded for one relation),
+ * without the key. On another origin it is read only when the user asked
+ * (`--follow-docs`): the server under test is the entry point's origin. A failure to
+ * read it, wherever it is, is a warning about that link, and the run goes on.
+ *
+ * @example
+ * ```ts
+ * await checkCurieDocs(context); // entry-point.curie-docs: pass, warn, or skip (elsewhere)
+ * ```
+ */
 export async function checkCurieDocs(context: CheckContext): Promise<void> {
   const entry = context.entry;
   const first = context.collections.find((collection) => collection.rel.includes(':'));
   if (!entry || !first) return;
   const id = entry.curies.relationId(first.rel);
   if (id === first.rel) return; // undeclared: already reported
-  const answer = await context.request(id, { withKey: false });
+  const name = first.rel.split(':')[0];
+  const extra = { spec: SPEC.curies, url: id };
+  const rule = 'entry-point.curie-docs';
+  if (!onOrigin(id, context.origin) && !context.followDocs) {
+    context.add(
+      'entry point',
+      rule,
+      'skip',
+      `the curie ${name}'s documentation (${id}) is on another origin than the server under test (${context.origin}): not contacted (--follow-docs reads it)`,
+      extra,
+    );
+    return;
+  }
+  let answer: ProbeResponse;
+  try {
+    answer = await context.request(id, { withKey: false, elsewhere: context.followDocs });
+  } catch (error) {
+    if (error instanceof OffOriginError) {
+      context.add(
+        'entry point',
+        rule,
+        'skip',
+        `${error.message}: not contacted (--follow-docs reads it)`,
+        extra,
+      );
+      return;
+    }
+    if (!isAdisError(error) || (error.code !== 'NETWORK' && error.code !== 'TIMEOUT')) throw error;
+    context.add(
+      'entry point',
+      rule,
+      'warn',
+      `the curie of ${first.rel} expands to ${id}, which could not be read (${error.message}): its documentation cannot be read; the other checks go on`,
+      extra,
+    );
+    return;
+  }
+  const ok = answer.status >= 200 && answer.status < 300;
   context.add(
     'entry point',
-    'entry-point.curie-docs',
-    answer.status >= 200 && answer.status < 300 ? 'pass' : 'warn',
-    answer.status >= 200 && answer.status < 300
-      ? `the curie ${first.rel.split(':')[0]} resolves: ${id} answers ${answer.status}`
+    rule,
+    ok ? 'pass' : 'warn',
+    ok
+      ? `the curie ${name} resolves: ${id} answers ${answer.status}`
       : `the curie of ${first.rel} expands to ${id}, which answers ${answer.status}: its documentation cannot be read`,
-    { spec: SPEC.curies, url: id },
+    extra,
   );
 }
 
@@ -104,7 +159,7 @@ function checkCuries(context: CheckContext, value: unknown, url: string): void {
     context.add(
       'entry point',
       'entry-point.curies',
-      'fail',
+      missingStatus('entry-point.curies'),
       'the entry point declares no curies: relations like std:people name nothing',
       { spec: SPEC.curies, url },
     );
@@ -129,56 +184,131 @@ function checkCuries(context: CheckContext, value: unknown, url: string): void {
   );
 }
 
+/** A member of the entry point the specification lists, and the rule that checks it. */
+interface EntryPointMember {
+  member: string;
+  type: 'string' | 'integer';
+  /** The rule, whose level says whether the member may be left out. */
+  rule: RuleName;
+  spec: string;
+  /** Where servers in the wild put it instead (`osdi_version`, `max_page_size`), named when it is missing. */
+  alias?: RegExp;
+}
+
+/** The entry point's members, as the specification's table lists them. */
+const ENTRY_POINT_MEMBERS: readonly EntryPointMember[] = [
+  {
+    member: 'std_version',
+    type: 'string',
+    rule: 'entry-point.version',
+    spec: SPEC.versioning,
+    alias: /^[a-z]+_version$/,
+  },
+  {
+    member: 'max_pagesize',
+    type: 'integer',
+    rule: 'entry-point.max-pagesize',
+    spec: SPEC.limits,
+    alias: /^max_page_size$/,
+  },
+  { member: 'motd', type: 'string', rule: 'entry-point.fields', spec: SPEC.entryPoint },
+  { member: 'vendor_name', type: 'string', rule: 'entry-point.fields', spec: SPEC.entryPoint },
+  { member: 'product_name', type: 'string', rule: 'entry-point.fields', spec: SPEC.entryPoint },
+  { member: 'namespace', type: 'string', rule: 'entry-point.fields', spec: SPEC.entryPoint },
+];
+
+function hasType(value: unknown, type: EntryPointMember['type']): boolean {
+  return type === 'string' ? typeof value === 'string' : Number.isInteger(value);
+}
+
+/** A member that is there with the wrong type, as a message names it: its value and its type. */
+function wrongValue(name: string, value: unknown): string {
+  const type = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+  return `${name} is ${JSON.stringify(value)?.slice(0, 40) ?? String(value)} (${type})`;
+}
+
 function checkFields(context: CheckContext, body: Record<string, unknown>, url: string): void {
-  const area = 'entry point';
-  if (typeof body.std_version === 'string') {
-    context.add(area, 'entry-point.version', 'pass', `std_version ${body.std_version}`, {
-      spec: SPEC.versioning,
-      url,
-    });
-  } else {
-    const other = Object.keys(body).find((key) => /^[a-z]+_version$/.test(key));
+  for (const entry of ENTRY_POINT_MEMBERS) {
+    if (entry.rule !== 'entry-point.fields') checkMember(context, body, url, entry);
+  }
+  checkListedFields(
+    context,
+    body,
+    url,
+    ENTRY_POINT_MEMBERS.filter((entry) => entry.rule === 'entry-point.fields'),
+  );
+}
+
+/** A member with a rule of its own: there with its type, there with another, or missing. */
+function checkMember(
+  context: CheckContext,
+  body: Record<string, unknown>,
+  url: string,
+  { member, type, rule, spec, alias }: EntryPointMember,
+): void {
+  const value = body[member];
+  if (value !== undefined && hasType(value, type)) {
+    context.add('entry point', rule, 'pass', `${member} ${String(value)}`, { spec, url });
+  } else if (value !== undefined) {
     context.add(
-      area,
-      'entry-point.version',
+      'entry point',
+      rule,
       'fail',
-      other
-        ? `the version is in ${other} (${String(body[other])}), not std_version`
-        : 'no std_version: clients cannot tell which version of the specification it implements',
-      { spec: SPEC.versioning, url },
+      `${wrongValue(member, value)}, not ${type === 'string' ? 'a string' : 'an integer'}`,
+      { spec, url, subject: { members: [member] } },
+    );
+  } else {
+    const other = alias ? Object.keys(body).find((key) => alias.test(key)) : undefined;
+    context.add(
+      'entry point',
+      rule,
+      missingStatus(rule),
+      `no ${member}${other ? `: it is in ${other} (${String(body[other])})` : ''}`,
+      { spec, url, subject: { members: [member], missing: true } },
     );
   }
-  if (Number.isInteger(body.max_pagesize)) {
+}
+
+/** The members one rule checks together (`entry-point.fields`): a wrong one fails, a missing one is the level's. */
+function checkListedFields(
+  context: CheckContext,
+  body: Record<string, unknown>,
+  url: string,
+  listed: readonly EntryPointMember[],
+): void {
+  const rule = 'entry-point.fields';
+  const extra = { spec: SPEC.entryPoint, url };
+  const wrong = listed.filter(
+    ({ member, type }) => body[member] !== undefined && !hasType(body[member], type),
+  );
+  const missing = listed
+    .filter(({ member }) => body[member] === undefined)
+    .map((entry) => entry.member);
+  if (wrong.length > 0) {
     context.add(
-      area,
-      'entry-point.max-pagesize',
+      'entry point',
+      rule,
+      'fail',
+      `not strings: ${wrong.map(({ member }) => wrongValue(member, body[member])).join(', ')}${missing.length > 0 ? `; missing: ${missing.join(', ')}` : ''}`,
+      { ...extra, subject: { members: wrong.map((entry) => entry.member) } },
+    );
+  } else if (missing.length > 0) {
+    context.add(
+      'entry point',
+      rule,
+      missingStatus(rule),
+      `missing (the specification lists them, a server may leave them out): ${missing.join(', ')}`,
+      { ...extra, subject: { members: missing, missing: true } },
+    );
+  } else {
+    context.add(
+      'entry point',
+      rule,
       'pass',
-      `max_pagesize ${String(body.max_pagesize)}`,
-      { spec: SPEC.limits, url },
-    );
-  } else {
-    context.add(
-      area,
-      'entry-point.max-pagesize',
-      'fail',
-      Number.isInteger(body.max_page_size)
-        ? `the page size limit is in max_page_size (${String(body.max_page_size)}), not max_pagesize`
-        : 'no integer max_pagesize',
-      { spec: SPEC.limits, url },
+      `vendor ${String(body.vendor_name)}, product ${String(body.product_name)}, namespace ${String(body.namespace)}`,
+      extra,
     );
   }
-  const missing = ['motd', 'vendor_name', 'product_name', 'namespace'].filter(
-    (field) => typeof body[field] !== 'string',
-  );
-  context.add(
-    area,
-    'entry-point.fields',
-    missing.length === 0 ? 'pass' : 'warn',
-    missing.length === 0
-      ? `vendor ${String(body.vendor_name)}, product ${String(body.product_name)}, namespace ${String(body.namespace)}`
-      : `fields missing or not strings: ${missing.join(', ')}`,
-    { spec: SPEC.entryPoint, url },
-  );
 }
 
 function findCollections(context: CheckContext, document: HalDocument): void {

@@ -8,6 +8,7 @@ import { decodeStdError, errorMemberOf } from '../../errors/decode-std-error.js'
 import { isJsonObject } from '../../hal/link.js';
 import { type CheckContext, SPEC } from '../context.js';
 import type { ProbeResponse } from '../prober.js';
+import type { RuleName } from '../requirements.js';
 
 /**
  * Asks for a record that does not exist, and checks the answer and its body.
@@ -54,7 +55,7 @@ export async function checkErrors(context: CheckContext): Promise<void> {
 export function checkErrorBody(
   context: CheckContext,
   area: 'errors' | 'authentication',
-  rule: string,
+  rule: RuleName,
   answer: ProbeResponse,
 ): void {
   const extra = { spec: SPEC.errorObject, url: answer.url };
@@ -102,7 +103,8 @@ export function checkErrorBody(
       rule,
       'fail',
       `the ${answer.status}'s body is not a std:error (members: ${Object.keys(answer.json).slice(0, 5).join(', ') || 'none'})${decoded ? '; the SDK still decodes it' : ''}`,
-      extra,
+      // The body's members, for a vendor that documents its error bodies' shape.
+      { ...extra, subject: { members: Object.keys(answer.json) } },
     );
   }
 }

@@ -9,6 +9,7 @@ import { isJsonObject } from '../../hal/link.js';
 import type { AnyKind } from '../../schema/kind.js';
 import { isVendorMember } from '../../schema/vendor.js';
 import { SPEC } from '../context.js';
+import { missingStatus } from '../requirements.js';
 import type { Tally } from '../tally.js';
 
 /** What validating a record found, besides what went into the tally. */
@@ -92,13 +93,20 @@ export function validateRecord(
     tally.problem(
       'records',
       'records.self',
-      'fail',
+      missingStatus('records.self'),
       `${plural}: ${name} has no _links.self: nothing can read it again or write it back`,
       SPEC.common,
     );
 }
 
-/** How a record is named in a message: its first identifier, or its self, or its place. */
+/**
+ * How a record is named in a message: its first identifier, or its self, or its place.
+ *
+ * @example
+ * ```ts
+ * recordName(page.embedded('std:people')[0]); // 'adis:4c1e…'
+ * ```
+ */
 export function recordName(record: HalDocument): string {
   const identifiers = record.body.identifiers;
   if (Array.isArray(identifiers) && typeof identifiers[0] === 'string') return identifiers[0];

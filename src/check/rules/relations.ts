@@ -1,12 +1,13 @@
 /**
  * The relations of sample records: every linked collection answers a collection
  * document, every linked record a record. Helper relations (POST only) are left to the
- * write checks.
+ * write checks, and links to another origin than the server under test are not
+ * followed (listed as such).
  */
 import { HalDocument } from '../../hal/document.js';
 import { isJsonObject } from '../../hal/link.js';
 import { KINDS } from '../../schema/kinds/index.js';
-import { type CheckContext, SPEC } from '../context.js';
+import { type CheckContext, onOrigin, SPEC } from '../context.js';
 import { RequestBudgetError } from '../prober.js';
 import { Tally } from '../tally.js';
 import { recordName } from './records.js';
@@ -40,6 +41,7 @@ export async function checkRelations(context: CheckContext): Promise<void> {
     );
     return;
   }
+  const elsewhere: string[] = [];
   try {
     for (const sample of samples) {
       let followed = 0;
@@ -51,8 +53,12 @@ export async function checkRelations(context: CheckContext): Promise<void> {
         const link = sample.link(rel);
         if (!link) continue;
         const url = link.url({});
-        const answer = await context.request(url);
         const subject = `${rel} of ${recordName(sample)}`;
+        if (!onOrigin(url, context.origin)) {
+          elsewhere.push(`${subject}: ${url}`);
+          continue;
+        }
+        const answer = await context.request(url);
         if (answer.status !== 200 || !isJsonObject(answer.json)) {
           tally.problem(
             'relations',
@@ -87,4 +93,12 @@ export async function checkRelations(context: CheckContext): Promise<void> {
     context,
     (_rule, passed) => `${passed.length} relations of ${samples.length} sample records answer`,
   );
+  if (elsewhere.length > 0) {
+    context.add(
+      'relations',
+      'checker.other-origin',
+      'skip',
+      `links to another origin than the server under test (${context.origin}), not followed: ${elsewhere.slice(0, 5).join('; ')}${elsewhere.length > 5 ? `; and ${elsewhere.length - 5} more` : ''}`,
+    );
+  }
 }

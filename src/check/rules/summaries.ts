@@ -1,8 +1,10 @@
 /**
  * The checks made over the whole run rather than by one request: the content types of
- * every JSON answer, and what the 429s met said.
+ * every JSON answer, and what the 429s met said. A 429 without `Retry-After` is a warn:
+ * the specification leaves rate limits "not shown", so the header is HTTP's advice.
  */
 import { type CheckContext, SPEC } from '../context.js';
+import { missingStatus } from '../requirements.js';
 import { contentTypeVerdict } from './content-type.js';
 
 /**
@@ -46,7 +48,7 @@ export function summarise(context: CheckContext): void {
   context.add(
     'rate limiting',
     'rate-limit.retry-after',
-    without.length > 0 ? 'fail' : 'pass',
+    without.length > 0 ? missingStatus('rate-limit.retry-after') : 'pass',
     without.length > 0
       ? `${without.length} of ${met.length} 429 answers carry no Retry-After: a client cannot know how long to wait (${without[0]?.url})`
       : `${met.length} 429 answers, each with Retry-After${limit ? ` (${limit})` : ''}`,
