@@ -384,7 +384,7 @@ export function createTestServer(
       const previous = current();
       webhooks.reset();
       backend = fresh();
-      // Work accepted with background_processing finishes on the old database first.
+      // Work accepted in the background finishes on the old database first.
       void closeStorageWhenIdle(previous.storage);
     },
     async listen() {
@@ -403,7 +403,7 @@ export function createTestServer(
         await Promise.all(listening.map((server) => server.close()));
         await webhooks.close(SHUTDOWN_GRACE_MS);
       } finally {
-        // Work accepted with background_processing is done before the database closes.
+        // Work accepted in the background is done before the database closes.
         await closeStorageWhenIdle(closing.storage);
       }
     },

@@ -1,7 +1,7 @@
 /**
- * A gate for the work of calls accepted with `?background_processing=true`: given to the
+ * A gate for the work of calls accepted with `?background_request=true`: given to the
  * app as its `scheduleBackground`, it holds each accepted call's work until the test
- * opens it. So a test sees the state between the 202 and the work however loaded the
+ * opens it. So a test sees the state between the `{}` and the work however loaded the
  * machine is, instead of hoping the work has not run yet.
  */
 
@@ -24,7 +24,7 @@ export interface BackgroundGate {
  * ```ts
  * const gate = backgroundGate();
  * const h = harness({ scheduleBackground: gate.schedule });
- * expect((await h.call('POST', `${href}?background_processing=true`, { body })).status).toBe(202);
+ * expect((await h.call('POST', `${href}?background_request=true`, { body })).status).toBe(202);
  * await gate.holding(1); // nothing done yet
  * gate.open();
  * await backgroundIdle(h.storage); // done and committed

@@ -339,14 +339,22 @@ describe('DELETE answers (action-network preset)', () => {
     });
   });
 
-  it('keeps 202 {} in the background', async () => {
+  it("answers 200 {} in the background (a tagging's, as docs/v2/ lists), the notice at once elsewhere", async () => {
     const h = an();
+    const p = await newPerson(h, AN, 'ines@example.org');
     const tag = await created(h, `${AN}/tags`, { name: 'Later' });
-    const accepted = await h.json('DELETE', `${tag._links.self.href}?background_processing=true`);
-    expect(accepted.status).toBe(202);
+    const tagging = await created(h, `${pathOf(tag._links.self.href)}/taggings`, {
+      _links: { 'osdi:person': { href: p._links.self.href } },
+    });
+    const accepted = await h.json('DELETE', `${tagging._links.self.href}?background_request=true`);
+    expect(accepted.status).toBe(200);
     expect(accepted.body).toEqual({});
     await settle(h);
-    expect((await h.json('GET', tag._links.self.href)).status).toBe(404);
+    expect((await h.json('GET', tagging._links.self.href)).status).toBe(404);
+    // A tag's DELETE is not in the list: done at once, with its notice.
+    const removed = await h.json('DELETE', `${tag._links.self.href}?background_request=true`);
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ notice: 'This tag was successfully deleted.' });
   });
 
   it('keeps 204 without a body on the plain server', async () => {

@@ -314,7 +314,7 @@ describe('listen', () => {
   });
 });
 
-describe('work accepted with background_processing', () => {
+describe('work accepted with background_request', () => {
   /**
    * A kit that keeps its error reports, with one background signature accepted and held
    * at `gate`: still to do when the test closes or resets the kit.
@@ -335,7 +335,7 @@ describe('work accepted with background_processing', () => {
       body: { title: 'Save Elm Park' },
     });
     const helper = petition.body._links['std:record_signature_helper'].href;
-    const answer = await kit.fetch(`${helper}?background_processing=true`, {
+    const answer = await kit.fetch(`${helper}?background_request=true`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', [KEY_HEADER]: kit.keys.write },
       body: JSON.stringify({ person: { email_addresses: [{ address: 'ana@example.org' }] } }),

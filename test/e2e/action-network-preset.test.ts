@@ -16,6 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backgroundIdle } from '../../reference-server/src/http/background.js';
 import { ACTION_NETWORK_PRESET } from '../../reference-server/src/presets/index.js';
 import { createTestServer } from '../../reference-server/src/testing.js';
 import { killCliRuns, runCli } from '../../reference-server/test/run-cli.js';
@@ -303,6 +304,24 @@ describe('the SDK with the actionNetwork preset against the server with ACTION_N
     await again.update(again.data);
     await again.update({ family_name: 'Esposito-Marín' });
     expect((await client.people.get(signer().url)).data.family_name).toBe('Esposito-Marín');
+  });
+
+  it('background: true sends background_request, read as accepted where the server lists it (200 {})', async () => {
+    const petition = await client.petitions.create({ title: 'Signatures queued' });
+    const queued = await petition.recordSignature(
+      { person: { given_name: 'Ada', email_addresses: [{ address: 'ada@library.example.org' }] } },
+      { background: true },
+    );
+    expect(queued).toMatchObject({ accepted: true, status: 200, record: undefined });
+    const updated = await signer().update({ family_name: 'Queued' }, { background: true });
+    expect(updated).toEqual({ accepted: true, status: 200, location: undefined });
+    await backgroundIdle(kit.storage);
+    expect((await petition.refresh()).data.total_signatures).toBe(1);
+    expect((await signer().refresh()).data.family_name).toBe('Queued');
+    // A petition's create is not in Action Network's list: done at once, the record read.
+    const now = await client.petitions.create({ title: 'Created at once' }, { background: true });
+    if (now.accepted) throw new Error('a petition is created at once');
+    expect(now.record.data.title).toBe('Created at once');
   });
 
   it('walks every collection, its records and their sub-collections', async () => {

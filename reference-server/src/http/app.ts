@@ -163,18 +163,19 @@ export interface AppOptions {
    */
   webhookTenantConcurrency?: number;
   /**
-   * When the work of a call accepted with `?background_processing=true` starts: called
+   * When the work of a call accepted with `?background_request=true` starts: called
    * once the call is accepted, with the function that starts its work. Default: the next
-   * turn of the event loop (`setImmediate`), right after the 202 leaves. A test holds the
-   * work here to see the state between the answer and the work, whatever the machine's
-   * load; a deployment could start it at a quieter moment. Whatever it does, it must call
-   * `start` in the end: a clean shutdown waits for the work.
+   * turn of the event loop (`setImmediate`), right after the `{}` (202, or 200 under
+   * Action Network's preset) leaves. A test holds the work here to see the state between
+   * the answer and the work, whatever the machine's load; a deployment could start it at
+   * a quieter moment. Whatever it does, it must call `start` in the end: a clean shutdown
+   * waits for the work.
    *
    * @example
    * ```ts
    * const held: (() => void)[] = [];
    * createApp({ storage, scheduleBackground: (start) => held.push(start) });
-   * // … a call answered 202; nothing done yet …
+   * // … a call answered 202 {}; nothing done yet …
    * for (const start of held.splice(0)) start();
    * ```
    */

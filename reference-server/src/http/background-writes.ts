@@ -1,8 +1,9 @@
 /**
  * Plain writes (create, update, delete) processed in the background, for a preset whose
- * server offers `?background_processing=true` on every write (`backgroundWrites`), not
- * only on helper calls. They are answered as helper calls are (`background.ts`): 202
- * with `{}` once checked, the work right after.
+ * server offers `?background_request=true` on writes (`ServingPreset.background`: Action
+ * Network's lists some), not only on helper calls. They are answered as helper calls
+ * are (`background.ts`): `{}` once checked (202, or the preset's 200), the work right
+ * after.
  *
  * "Checked" means everything the write itself would refuse: the write is rehearsed in a
  * transaction that is then rolled back, so a missing record still gets its 404 and a bad
@@ -40,7 +41,7 @@ export async function rehearse(storage: Storage, write: () => Promise<unknown>):
 
 /**
  * Answers a write processed in the background: rehearses `write` (its 404 or 400 is the
- * answer), then answers 202 `{}` and does it right after (see `acceptInBackground`:
+ * answer), then answers `{}` and does it right after (see `acceptInBackground`:
  * what fails then is logged).
  *
  * @example

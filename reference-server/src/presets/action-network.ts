@@ -4,6 +4,7 @@
  * action-network`. Where the documentation is silent, the choice made is written in
  * `docs/servers-in-the-wild.md` ("The reference server as Action Network").
  */
+import { ACTION_NETWORK_BACKGROUND } from './action-network/background.js';
 import { CUSTOM_FIELDS_METADATA } from './action-network/custom-fields.js';
 import { ACTION_NETWORK_EMBEDS } from './action-network/embed.js';
 import {
@@ -21,7 +22,7 @@ import type { ServingPreset } from './serving-preset.js';
  * `action_network:<id>`, records at their nested addresses too (actions, taggings and
  * items at theirs only: their self links), native ids of what actions link to
  * (`action_network:person_id`, …), lists and items read only, DELETE answered with a
- * notice, POST to the people collection as the upsert, `background_processing` on
+ * notice, POST to people as the upsert, background processing of some but not
  * every write, money as decimal strings, Action Network's own collections and its
  * vocabulary.
  *
@@ -81,7 +82,8 @@ export const ACTION_NETWORK_PRESET: ServingPreset = {
   deleteNotice: 'This {kind} was successfully deleted.',
   personSignupPath: 'people',
   recordHelpersAtSubCollections: true,
-  backgroundWrites: true,
+  // Only what docs/v2/ lists under "Background Processing and Queueing", answered 200 {}.
+  background: ACTION_NETWORK_BACKGROUND,
   vocabulary: 'extended',
   signupStatuses: ACTION_NETWORK_SIGNUP_STATUSES,
   money: 'decimal-string',

@@ -8,6 +8,7 @@ import type { SignupStatuses } from '../domain/helpers/signup-statuses.js';
 import type { KindRegistry, ResourceKind } from '../domain/kinds.js';
 import type { Vocabulary } from '../domain/vocabulary.js';
 import type { Storage, StoredRecord, Tenant } from '../storage/storage.js';
+import type { BackgroundProcessing } from './background-processing.js';
 
 export type { Vocabulary };
 
@@ -162,8 +163,13 @@ export interface ServingPreset {
    * path (`petitions/{id}/record_signature_helper`).
    */
   recordHelpersAtSubCollections: boolean;
-  /** Whether every write (not only helper calls) takes `?background_processing=true`. */
-  backgroundWrites: boolean;
+  /**
+   * Which calls are processed in the background when they ask
+   * (`?background_request=true`, or the older `background_processing`), and the status
+   * of the immediate `{}`: every helper call, answered 202 (the specification), or the
+   * operations Action Network documents, answered 200. Other calls ignore the parameter.
+   */
+  background: BackgroundProcessing;
   /** How written members and values are validated. */
   vocabulary: Vocabulary;
   /**

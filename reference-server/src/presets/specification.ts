@@ -33,7 +33,10 @@ export const SPECIFICATION_PRESET: ServingPreset = {
   deleteNotice: null,
   personSignupPath: 'people/person_signup_helper',
   recordHelpersAtSubCollections: false,
-  backgroundWrites: false,
+  // Kept as the server has always done it: every helper call (the record helpers and
+  // person signup) may be accepted in the background, answered 202 Accepted with {} (the
+  // work is taken, not done); plain writes ignore the parameter.
+  background: { status: 202, operations: { '*': ['helper'] } },
   vocabulary: 'strict',
   signupStatuses: null,
   money: 'number',

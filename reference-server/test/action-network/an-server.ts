@@ -45,7 +45,7 @@ export interface CallOptions {
 export interface ActionNetworkServer {
   /**
    * The server's database: `backgroundIdle(an.storage)` (src/http/background.ts) waits
-   * for the work of calls accepted with `?background_processing=true`.
+   * for the work of calls accepted with `?background_request=true`.
    */
   storage: Storage;
   /** Calls `method` on `path` (below `/api/v2/`, or an absolute URL) with a JSON body. */

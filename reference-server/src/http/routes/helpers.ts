@@ -2,8 +2,9 @@
  * The record helpers: `POST <record URL>/<helper path>` for every record helper a kind
  * declares (record signature, outreach, attendance, donation, canvass, submission), and
  * the pieces the person signup route shares with them (the call's context, the answer,
- * background processing: `?background_processing=true` answers 202 `{}` once the call is
- * checked and does the work right after; see `../background.ts`).
+ * background processing: `?background_request=true` answers `{}` once the call is
+ * checked and does the work right after, where the preset takes the helper in the
+ * background; see `../background.ts`).
  */
 import type { Context, Hono } from 'hono';
 import { apiError, ErrorCode, nonAtomicErrorBody } from '../../domain/errors.js';
@@ -171,7 +172,9 @@ export async function answerRecordHelper(
   const definition = RECORD_HELPERS[helper.rel];
   if (!definition) throw apiError(404, ErrorCode.NOT_FOUND, `no helper ${helper.rel}`);
   const { tenant, anonymous } = await tenantOf(c, config, kind, helper, id);
-  const background = wantsBackground(c);
+  // Listed by the main record's kind: the record signature helper under `signatures`.
+  const main = config.registry.bySingular(definition.main)?.plural ?? definition.main;
+  const background = wantsBackground(c, config, main, 'helper');
   const { control, rest } = takeControl(body ?? (await readJsonObject(c)));
   const context = helperContext(c, config, tenant, anonymous);
   const call = await checkRecordHelperCall(context, definition, kind, id, rest);

@@ -1,8 +1,8 @@
 /**
  * The person signup helper: `POST` to the href of the entry point's
  * `std:person_signup_helper` link (`people/person_signup_helper` on the plain server).
- * Keyed callers only. Takes `?background_processing=true` like the record helpers
- * (`helpers.ts`).
+ * Keyed callers only. Takes `?background_request=true` like the record helpers
+ * (`helpers.ts`), listed as a helper of `people` (`ServingPreset.background`).
  *
  * A preset may put it at the people collection (`personSignupPath: 'people'`, Action
  * Network's upsert): a POST there is then the helper, not the specification's create,
@@ -42,8 +42,10 @@ export function registerPersonSignup(app: Hono<AppEnv>, config: AppConfig): void
   const { personSignupPath, vocabulary } = config.preset;
   const path = `${config.apiPrefix}/${personSignupPath}`;
   const atCollection = config.registry.byPlural(personSignupPath) !== undefined;
+  // Listed for the background under the kind it writes: people.
+  const people = config.registry.bySingular('person')?.plural ?? 'people';
   app.post(path, async (c) => {
-    const background = wantsBackground(c);
+    const background = wantsBackground(c, config, people, 'helper');
     const { control, rest } = takeControl(await readJsonObject(c));
     const context = helperContext(c, config, c.get('auth').tenant, false);
     const call = checkPersonSignup(signupBody(rest, atCollection), vocabulary);

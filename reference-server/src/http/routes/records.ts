@@ -3,8 +3,8 @@
  * `/api/v1/<plural>`, `/api/v1/<plural>/<id>`, `/api/v1/<plural>/<id>/<sub-plural>`,
  * and what a preset adds to them: records at their nested addresses too
  * (`<plural>/<id>/<sub-plural>/<sub-id>`, `nestedAddresses`), record helpers answered at
- * their sub-collections (`recordHelpersAtSubCollections`), `?background_processing=true`
- * on every write (`backgroundWrites`), pages without totals
+ * their sub-collections (`recordHelpersAtSubCollections`), `?background_request=true` on
+ * the writes the preset lists (`background`), pages without totals
  * (`collectionsWithoutTotals`) and the answer to a DELETE (`deleteNotice`).
  */
 
@@ -17,6 +17,7 @@ import { isPlainObject } from '../../domain/merge.js';
 import { parsePageRequest } from '../../domain/paging.js';
 import { recordOfHref } from '../../domain/record-paths.js';
 import { type LinkInput, type LinkTarget, referencesOf } from '../../domain/records/index.js';
+import type { BackgroundOperation } from '../../presets/background-processing.js';
 import type { JsonObject, RecordFilter, StoredRecord } from '../../storage/storage.js';
 import { wantsBackground } from '../background.js';
 import { writeInBackground } from '../background-writes.js';
@@ -57,12 +58,18 @@ function writable(c: Context<AppEnv>, target: NestedRecord, allowed: string[]): 
 }
 
 /**
- * Whether a write is to be done in the background: only under a preset whose server
- * takes `?background_processing=true` on every write (the plain server ignores the
- * parameter on plain writes, as it always has); 400 for a value other than true/false.
+ * Whether a write is to be done in the background: only where the preset takes this
+ * operation on this kind in the background (the plain server takes none, as it never
+ * has; Action Network's preset the ones its documentation lists); 400 there for a value
+ * other than true/false. A PATCH is the PUT's synonym here, and counts as one.
  */
-function backgroundWrite(c: Context<AppEnv>, config: AppConfig): boolean {
-  return config.preset.backgroundWrites && wantsBackground(c);
+function backgroundWrite(
+  c: Context<AppEnv>,
+  config: AppConfig,
+  kind: ResourceKind,
+  operation: Exclude<BackgroundOperation, 'helper'>,
+): boolean {
+  return wantsBackground(c, config, kind.plural, operation);
 }
 
 function pageRequest(c: Context<AppEnv>, config: AppConfig) {
@@ -183,7 +190,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     parent?: { rel: string; ref: { kind: string; id: string } },
     body?: JsonObject,
   ) => {
-    const background = backgroundWrite(c, config);
+    const background = backgroundWrite(c, config, kind, 'POST');
     const { control, rest } = takeControl(body ?? (await readJsonObject(c)));
     const tenant = c.get('auth').tenant;
     // A second signature of the same person and petition updates the first (200), as
@@ -253,7 +260,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
     const tenant = c.get('auth').tenant;
     // 404 before validation: a client updating a deleted record should learn that first.
     await records.get(tenant, kind, id);
-    const background = backgroundWrite(c, config);
+    const background = backgroundWrite(c, config, kind, 'PUT');
     const { control, rest } = takeControl(await readJsonObject(c));
     const write = () =>
       records.update(tenant, kind, id, kind.parse(rest), {
@@ -271,7 +278,7 @@ export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void
   const remove = async (c: Context<AppEnv>, { kind, id }: NestedRecord) => {
     const tenant = c.get('auth').tenant;
     const write = () => records.delete(tenant, kind, id);
-    if (backgroundWrite(c, config)) return writeInBackground(c, config, write);
+    if (backgroundWrite(c, config, kind, 'DELETE')) return writeInBackground(c, config, write);
     await write();
     return deletedAnswer(config.preset, kind);
   };
