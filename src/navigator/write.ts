@@ -32,8 +32,8 @@ export interface WriteOptions extends CallOptions {
    * Asks the server to do the write later (`?background_request=true` added to the
    * address, its other query parameters kept; the connection's `backgroundParameter`
    * names another), as Action Network offers on some writes (the actions' POST and PUT,
-   * a person's PUT, a tagging's POST and DELETE: its documentation lists them; elsewhere
-   * it does the write at once and answers the record, read as below).
+   * a person's PUT, a tagging's POST and DELETE: its documentation lists them, and no
+   * others).
    * The call then resolves with a {@link BackgroundWriteResult}: `accepted: true` when
    * the answer carries no record (202 Accepted, or 200 `{}`), since the record may not
    * be written yet; the record when the server wrote it at once and sent it (a server
