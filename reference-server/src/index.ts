@@ -52,6 +52,7 @@ export {
 } from './http/idempotency.js';
 export {
   ACTION_NETWORK_PRESET,
+  type DateTimeStyle,
   type PresetMetadataList,
   SERVING_PRESETS,
   type ServingPreset,

@@ -267,7 +267,8 @@ describe('the SDK with the actionNetwork preset against the server with ACTION_N
       ...sample<DonationInput>('donation-create'),
       _links: { 'osdi:person': { href: signer().url } },
     } as DonationInput);
-    expect(imported.data.created_date).toBe('2024-12-14T17:20:00.000Z');
+    // Written as Action Network writes date-times: in UTC, to the second.
+    expect(imported.data.created_date).toBe('2024-12-14T17:20:00Z');
     expect(imported.data.amount).toBe('18.00');
   });
 

@@ -5,6 +5,7 @@
  */
 import type { AnyKind } from 'adis-sdk/schema';
 import type { Contribution, JsonObject, LookupKey, ParentRef } from '../storage/storage.js';
+import type { DateTimeStyle } from './date-times.js';
 import type { ErrorDescription } from './errors.js';
 
 /** A sub-collection reachable from a record's `_links` (a person's `std:signatures`). */
@@ -128,6 +129,12 @@ export interface ResourceKind {
    * time without a write (a message being sent). Applied when the record is rendered.
    */
   view?(doc: JsonObject, now: Date): JsonObject;
+  /**
+   * How the kind's records write their date-times (`domain/date-times.ts`), after its
+   * `view`; absent: `as-stored`. Set from the preset (`ServingPreset.dateTimes`); a
+   * `created_date` sent back is compared at the precision written.
+   */
+  dateTimes?: DateTimeStyle;
   /**
    * References that identify at most one record of the kind: one signature per person
    * and petition. A create whose links name the same records as an existing record's

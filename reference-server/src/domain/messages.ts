@@ -14,6 +14,7 @@
 import type { MESSAGE_STATUSES, MessageSchedule } from 'adis-sdk/schema';
 import * as z from 'zod';
 import type { JsonObject, RecordFilter, StoredRecord, Tenant } from '../storage/storage.js';
+import { writeDateTime } from './date-times.js';
 import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
 import { PERSON_FILTER_FIELDS, parseFilter } from './filter.js';
 import type { References, ResourceKind } from './kinds.js';
@@ -460,8 +461,11 @@ export async function actOnMessage(
         };
         if (stopDate !== undefined) next.scheduled_stop_date = iso(Date.parse(stopDate));
         await store(next);
-        return `Scheduled to start at ${next.scheduled_start_date}${
-          next.scheduled_stop_date ? ` and stop at ${next.scheduled_stop_date}` : ''
+        // The notice names the dates as the message's record writes them.
+        const shown = (date: string | undefined) =>
+          date === undefined ? '' : writeDateTime(date, kind.dateTimes ?? 'as-stored');
+        return `Scheduled to start at ${shown(next.scheduled_start_date)}${
+          next.scheduled_stop_date ? ` and stop at ${shown(next.scheduled_stop_date)}` : ''
         }: ${plural(recipients, 'recipient')}`;
       }
       case 'unschedule': {

@@ -89,7 +89,9 @@ export async function applyPersonSignup(
     return upsert;
   });
   const parts = await runActionFunctions(context, call, { person: record });
-  return { main: { kind: personKind, record, status: created ? 201 : 200 }, parts };
+  // The kind as served (the preset's): the answer is rendered with it.
+  const kind = kindOf(context, personKind.singular);
+  return { main: { kind, record, status: created ? 201 : 200 }, parts };
 }
 
 /**

@@ -8,10 +8,11 @@
  * the result (for a page of 100 people, the encoding alone cost as much as the rest).
  * The bytes are exactly those of `JSON.stringify` of {@link renderRecord}'s object;
  * records the splice cannot reproduce exactly (a kind with a `view` or its own totals
- * rendering, a record whose self link is under its parent, a document read or changed
- * since it was loaded) go through
+ * rendering, a kind whose date-times are respelled, a record whose self link is under
+ * its parent, a document read or changed since it was loaded) go through
  * {@link renderRecord}.
  */
+import { writeDateTimes } from '../domain/date-times.js';
 import type { KindRegistry, References, ResourceKind } from '../domain/kinds.js';
 import type { PageRequest } from '../domain/paging.js';
 import { type CollectionPage, REFS, referencesOf } from '../domain/records/index.js';
@@ -36,9 +37,10 @@ export interface RecordToRender {
 
 /**
  * A record with its `_links`: self, one link per reference it holds (`std:person`,
- * `std:creator`, …), one per sub-collection, and its totals as members. Single-record
- * responses add the curies (so `std:` resolves); records embedded in a collection rely
- * on the collection's curies.
+ * `std:creator`, …), one per sub-collection, and its totals as members; its date-times
+ * in the kind's style (`dateTimes`, the preset's: Action Network's whole seconds).
+ * Single-record responses add the curies (so `std:` resolves); records embedded in a
+ * collection rely on the collection's curies.
  *
  * @example
  * ```ts
@@ -75,7 +77,9 @@ export function renderRecord({
   }
   if (withCuries) links.curies = urls.curies();
   const { [REFS]: _refs, ...stored } = record.doc;
-  const fields = kind.view ? kind.view(stored, new Date()) : stored;
+  // After the view: what it derives (a message's `sent_end_date`) is written alike.
+  const viewed = kind.view ? kind.view(stored, new Date()) : stored;
+  const fields = kind.dateTimes ? writeDateTimes(viewed, kind.dateTimes) : viewed;
   const doc = totals
     ? kind.renderTotals
       ? kind.renderTotals(fields, totals)
@@ -320,8 +324,10 @@ export function renderRecordJson(what: RecordToRender): RenderedRecord {
 function splicedRecord(what: RecordToRender): RenderedRecord | undefined {
   const { urls, registry, kind, record, totals, withCuries } = what;
   // A record living under its parent (a preset's `recordsUnderParents`) has the
-  // parent's id in its self href: the template has a slot for its own id only.
-  if (kind.view || kind.renderTotals || urls.homes[kind.plural]) return undefined;
+  // parent's id in its self href: the template has a slot for its own id only. Stored
+  // bytes hold date-times as stored: another style needs them rewritten.
+  const respelled = kind.dateTimes !== undefined && kind.dateTimes !== 'as-stored';
+  if (kind.view || kind.renderTotals || respelled || urls.homes[kind.plural]) return undefined;
   const json = storedDocJson(record);
   if (json === undefined) return undefined;
   const template = linkTemplate(urls, kind);

@@ -23,8 +23,8 @@ import type { ServingPreset } from './serving-preset.js';
  * items at theirs only: their self links), native ids of what actions link to
  * (`action_network:person_id`, …), lists and items read only, DELETE answered with a
  * notice, POST to people as the upsert, background processing of some but not
- * every write, money as decimal strings, Action Network's own collections and its
- * vocabulary.
+ * every write, money as decimal strings, date-times in UTC to the second, Action
+ * Network's own collections and its vocabulary.
  *
  * @example
  * ```ts
@@ -87,6 +87,7 @@ export const ACTION_NETWORK_PRESET: ServingPreset = {
   vocabulary: 'extended',
   signupStatuses: ACTION_NETWORK_SIGNUP_STATUSES,
   money: 'decimal-string',
+  dateTimes: 'utc-seconds',
   kinds: ACTION_NETWORK_SERVER_KINDS,
   metadata: [CUSTOM_FIELDS_METADATA],
   kindChanges: ACTION_NETWORK_KIND_CHANGES,

@@ -1,10 +1,11 @@
 /**
  * A kind as a preset serves it: the plain server's kind, with what the preset changes
- * about it applied in turn (how its writes are validated, how its money is written,
- * where its helpers live, the native ids it stores, whether clients may write it).
- * Each change is one small function of its own file.
+ * about it applied in turn (how its writes are validated, how its money and date-times
+ * are written, where its helpers live, the native ids it stores, whether clients may
+ * write it). Each change is one small function of its own file.
  */
 import type { ResourceKind } from '../domain/kinds.js';
+import { withDateTimes } from './date-times.js';
 import { withEmbedLinks } from './embed-links.js';
 import { withHelperAddresses } from './helper-addresses.js';
 import { withKindChanges } from './kind-changes.js';
@@ -31,6 +32,7 @@ const KIND_ADAPTERS: readonly ((kind: ResourceKind, preset: ServingPreset) => Re
   withKindChanges,
   withVocabulary,
   withMoney,
+  withDateTimes,
   withHelperAddresses,
   withEmbedLinks,
   withNativeIds,

@@ -4,6 +4,7 @@ import { SPECIFICATION_PRESET } from './specification.js';
 
 export { ACTION_NETWORK_PRESET } from './action-network.js';
 export type {
+  DateTimeStyle,
   PresetEmbeds,
   PresetMetadataList,
   PresetMetadataSource,

@@ -4,13 +4,14 @@
  * the plain server's; the preset only sets what they read). A preset for another real
  * server is one more constant of this type (see `action-network.ts`).
  */
+import type { DateTimeStyle } from '../domain/date-times.js';
 import type { SignupStatuses } from '../domain/helpers/signup-statuses.js';
 import type { KindRegistry, ResourceKind } from '../domain/kinds.js';
 import type { Vocabulary } from '../domain/vocabulary.js';
 import type { Storage, StoredRecord, Tenant } from '../storage/storage.js';
 import type { BackgroundProcessing } from './background-processing.js';
 
-export type { Vocabulary };
+export type { DateTimeStyle, Vocabulary };
 
 /** A metadata document a preset adds beside the canvass lists (`custom_fields`). */
 export interface PresetMetadataList {
@@ -181,6 +182,14 @@ export interface ServingPreset {
   signupStatuses: SignupStatuses | null;
   /** Money as written by the server: JSON numbers, or decimal strings (`"25.00"`). */
   money: 'number' | 'decimal-string';
+  /**
+   * Date-times as written by the server, in records, webhook payloads, the webhook API
+   * and metadata: `as-stored` (the server's own as `toISOString` gives them, with
+   * milliseconds; a client's as sent), or `utc-seconds` (`2013-01-01T00:00:00Z`, as
+   * Action Network writes them). Stored the same either way, so filters and orders stay
+   * exact to the millisecond (see `domain/date-times.ts`). Absent: `as-stored`.
+   */
+  dateTimes?: DateTimeStyle;
   /** Kinds served beside the specification's (Action Network's event campaigns, …). */
   kinds: readonly ResourceKind[];
   /** Metadata documents beside the canvass lists. */

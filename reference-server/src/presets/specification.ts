@@ -40,6 +40,7 @@ export const SPECIFICATION_PRESET: ServingPreset = {
   vocabulary: 'strict',
   signupStatuses: null,
   money: 'number',
+  dateTimes: 'as-stored',
   kinds: [],
   metadata: [],
   kindChanges: {},

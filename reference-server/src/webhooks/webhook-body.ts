@@ -11,6 +11,7 @@
  * delivery and not at write: hrefs depend on the root the server is reached at, which the
  * domain does not know (see `domain/webhook-events.ts`).
  */
+import { writeDateTimes } from '../domain/date-times.js';
 import type { KindRegistry } from '../domain/kinds.js';
 import type { EventRecordSnapshot, WebhookEventPayload } from '../domain/webhook-events.js';
 import type { AppConfig } from '../http/env.js';
@@ -120,10 +121,13 @@ export class WebhookBodies {
   ): Promise<JsonObject> {
     const kind = this.registry.bySingular(snapshot.kind);
     // A kind the server no longer serves (a preset changed between write and delivery):
-    // its members as stored, so the event still says what happened.
+    // its members as stored, so the event still says what happened, dated as the rest.
     if (!kind) {
       const { _refs: _dropped, ...members } = snapshot.doc;
-      return { ...members, _links: {} };
+      return {
+        ...writeDateTimes(members, this.config.preset.dateTimes ?? 'as-stored'),
+        _links: {},
+      };
     }
     const totals = await this.config.records.totals({ id: tenantId }, kind, [snapshot.id]);
     return renderRecord({

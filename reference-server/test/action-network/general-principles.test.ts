@@ -139,10 +139,18 @@ describe('searching and filtering (OData)', () => {
       totals: false,
     });
     expect(found.map(nativeId)).toEqual([nativeId(person)]);
-    const since = encodeURIComponent(`modified_date gt '${person.modified_date}'`);
-    expect(
-      expectPage(read(await an.get(`people?filter=${since}`)), 'osdi:people', { totals: false }),
-    ).toEqual([]);
+    const since = async (op: string, date: string) => {
+      const query = encodeURIComponent(`modified_date ${op} '${date}'`);
+      const page = read(await an.get(`people?filter=${query}`));
+      return expectPage(page, 'osdi:people', { totals: false }).map(nativeId);
+    };
+    // Written to the second, compared at the millisecond stored: the date read names its
+    // second's first millisecond, so `ge` it finds Lea whatever her milliseconds (and
+    // anyone modified in that second); from the next second on, nobody.
+    expect(person.modified_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(await since('ge', person.modified_date)).toContain(nativeId(person));
+    const next = new Date(Date.parse(person.modified_date) + 1000).toISOString();
+    expect(await since('ge', next)).toEqual([]);
   });
 });
 

@@ -11,7 +11,9 @@
  *   has one spelling. It must not lie after the time of the write. Without one (or with
  *   `null`), the record is dated at the write, as any other record.
  * - On update, the stored date sent back (in any spelling of the same instant) is taken,
- *   so a record read can be written back; another date is refused: a record's own date
+ *   and so is the stored date as the kind writes it (under Action Network's preset the
+ *   whole second, `domain/date-times.ts`), so a record read can be written back; the
+ *   stored date is kept either way. Another date is refused: a record's own date
  *   is set when it is recorded (storage keeps `created_date` from the insert on), and a
  *   wrong one is corrected by deleting the record and recording it again.
  *
@@ -19,6 +21,7 @@
  * preset also its own, read as UTC) is checked earlier, by the declaration's schema.
  */
 import type { JsonObject, StoredRecord } from '../../storage/storage.js';
+import { writeDateTime } from '../date-times.js';
 import { ErrorCode, type ErrorDescription } from '../errors.js';
 import type { ResourceKind } from '../kinds.js';
 
@@ -67,7 +70,7 @@ export function createdDateOf(
   if (instant > now.getTime()) {
     errors.push({
       error_code: ErrorCode.INVALID_PROPERTY,
-      description: `${MEMBER}: ${String(given)} is in the future (the server's time is ${stamp}); a ${kind.singular}'s created_date is the date it was made`,
+      description: `${MEMBER}: ${String(given)} is in the future (the server's time is ${written(kind, stamp)}); a ${kind.singular}'s created_date is the date it was made`,
       properties: [MEMBER],
       hint: 'give a date at or before now, or leave created_date out to date the record now',
     });
@@ -78,8 +81,9 @@ export function createdDateOf(
 
 /**
  * Checks the `created_date` an update of a record of `kind` sends: for a kind that takes
- * it from the client, it must name the instant stored (`current.created_date`), else an
- * error in `errors`. `null` or none leaves the stored date, as for any other kind.
+ * it from the client, it must name the instant stored (`current.created_date`) or the
+ * one the kind writes for it (`dateTimes`: to the second under Action Network's preset),
+ * else an error in `errors`. `null` or none leaves the stored date, as for any other kind.
  *
  * @example
  * ```ts
@@ -94,11 +98,19 @@ export function checkCreatedDateKept(
 ): void {
   const sent = patch[MEMBER];
   if (!kind.clientCreatedDate || sent === undefined || sent === null) return;
-  if (instantOf(sent) === instantOf(current.created_date)) return;
+  const instant = instantOf(sent);
+  const shown = written(kind, current.created_date);
+  // A client holds the date as it was written to it; the stored one is kept either way.
+  if (instant === instantOf(current.created_date) || instant === instantOf(shown)) return;
   errors.push({
     error_code: ErrorCode.INVALID_PROPERTY,
-    description: `${MEMBER}: a ${kind.singular}'s created_date is set when it is recorded and cannot change (stored ${current.created_date}, sent ${JSON.stringify(sent)})`,
+    description: `${MEMBER}: a ${kind.singular}'s created_date is set when it is recorded and cannot change (stored ${shown}, sent ${JSON.stringify(sent)})`,
     properties: [MEMBER],
     hint: `send the stored created_date or leave it out; to date the ${kind.singular} otherwise, delete it and record it again`,
   });
+}
+
+/** A stored date-time as the kind writes it (its `dateTimes`), for answers and errors. */
+function written(kind: ResourceKind, stored: string): string {
+  return kind.dateTimes ? writeDateTime(stored, kind.dateTimes) : stored;
 }

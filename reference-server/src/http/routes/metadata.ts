@@ -5,6 +5,7 @@
  * domain/metadata.ts), only the hrefs, the namespace and the filter vary per request.
  */
 import type { Hono } from 'hono';
+import { writeDateTimes } from '../../domain/date-times.js';
 import {
   METADATA_LISTS,
   type MetadataListName,
@@ -89,8 +90,9 @@ export function registerMetadata(app: Hono<AppEnv>, config: AppConfig): void {
         storage: config.storage,
         originSystem: config.productName,
       });
+      // Its dates (a custom field's created_date, read off a person) as records write them.
       return hal({
-        ...fields,
+        ...writeDateTimes(fields, config.preset.dateTimes ?? 'as-stored'),
         _links: {
           self: { href: urls.api(`${METADATA_PATH}/${list.name}`) },
           curies: urls.curies(),

@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { isVendorMember } from 'adis-sdk/schema';
 import type { Context, Hono } from 'hono';
 import * as z from 'zod';
+import { type DateTimeStyle, writeInstant } from '../../domain/date-times.js';
 import { ApiError, apiError, ErrorCode } from '../../domain/errors.js';
 import { parsePageRequest } from '../../domain/paging.js';
 import { issueToDescription } from '../../domain/validation.js';
@@ -53,9 +54,9 @@ const NewSubscriptionSchema = z.strictObject({
   triggers: WebhookTriggersSchema.optional(),
 });
 
-/** Milliseconds since the epoch as the API writes dates, or nothing. */
-function dateOrNothing(name: string, ms: number | undefined): JsonObject {
-  return ms === undefined ? {} : { [name]: new Date(ms).toISOString() };
+/** Milliseconds since the epoch as the API writes dates (the preset's style), or nothing. */
+function dateOrNothing(name: string, ms: number | undefined, style: DateTimeStyle): JsonObject {
+  return ms === undefined ? {} : { [name]: writeInstant(ms, style) };
 }
 
 /**
@@ -66,7 +67,7 @@ function renderSubscription(
   urls: Urls,
   tenant: Tenant,
   subscription: WebhookSubscription,
-  options: { secretShown: boolean; withCuries: boolean },
+  options: { secretShown: boolean; withCuries: boolean; dateTimes: DateTimeStyle },
 ): JsonObject {
   const self = urls.api(`${WEBHOOKS_PATH}/${encodeURIComponent(subscription.id)}`);
   const links: Record<string, Link | Link[]> = {
@@ -84,22 +85,22 @@ function renderSubscription(
     ...(subscription.disabledReason === undefined
       ? {}
       : { disabled_reason: subscription.disabledReason }),
-    ...dateOrNothing('created_date', subscription.createdMs),
-    ...dateOrNothing('next_attempt_date', subscription.nextAttemptMs),
-    ...dateOrNothing('failing_since', subscription.failingSinceMs),
+    ...dateOrNothing('created_date', subscription.createdMs, options.dateTimes),
+    ...dateOrNothing('next_attempt_date', subscription.nextAttemptMs, options.dateTimes),
+    ...dateOrNothing('failing_since', subscription.failingSinceMs, options.dateTimes),
     _links: links,
   };
 }
 
 /** One logged attempt as the delivery log shows it. */
-function renderAttempt(attempt: DeliveryAttempt): JsonObject {
+function renderAttempt(attempt: DeliveryAttempt, style: DateTimeStyle): JsonObject {
   return {
     attempt: attempt.attempt,
-    attempted_date: new Date(attempt.atMs).toISOString(),
+    attempted_date: writeInstant(attempt.atMs, style),
     outcome: attempt.outcome,
     ...(attempt.status === undefined ? {} : { status: attempt.status }),
     ...(attempt.error === undefined ? {} : { error: attempt.error }),
-    ...dateOrNothing('next_attempt_date', attempt.nextAttemptMs),
+    ...dateOrNothing('next_attempt_date', attempt.nextAttemptMs, style),
     duration_ms: attempt.durationMs,
     event_count: attempt.eventCount,
   };
@@ -170,6 +171,7 @@ function newSubscriptionOf(body: JsonObject): z.output<typeof NewSubscriptionSch
  */
 export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): void {
   const store = config.storage.webhooks;
+  const dateTimes = config.preset.dateTimes ?? 'as-stored';
   const collectionPath = `${config.apiPrefix}/${WEBHOOKS_PATH}`;
   const recordPath = `${collectionPath}/:id`;
   const deliveriesPath = `${recordPath}/${DELIVERIES}`;
@@ -190,7 +192,11 @@ export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): voi
     const urls = c.get('urls');
     const { tenant } = c.get('auth');
     const items = (await store.listSubscriptions(tenant.id)).map((subscription) =>
-      renderSubscription(urls, tenant, subscription, { secretShown: false, withCuries: false }),
+      renderSubscription(urls, tenant, subscription, {
+        secretShown: false,
+        withCuries: false,
+        dateTimes,
+      }),
     );
     return hal(
       collectionPage(c, config, urls.api(WEBHOOKS_PATH), urls.rel(WEBHOOKS_PATH), items, true),
@@ -227,6 +233,7 @@ export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): voi
     const answer = renderSubscription(urls, tenant, subscription, {
       secretShown: true,
       withCuries: true,
+      dateTimes,
     });
     return hal(answer, 201, { Location: (answer._links as { self: Link }).self.href });
   });
@@ -237,6 +244,7 @@ export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): voi
       renderSubscription(c.get('urls'), c.get('auth').tenant, await subscriptionOf(c), {
         secretShown: false,
         withCuries: true,
+        dateTimes,
       }),
     ),
   );
@@ -259,7 +267,9 @@ export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): voi
   app.get(deliveriesPath, async (c) => {
     const subscription = await subscriptionOf(c);
     const urls = c.get('urls');
-    const items = (await store.listAttempts(subscription.id, ATTEMPTS_READ)).map(renderAttempt);
+    const items = (await store.listAttempts(subscription.id, ATTEMPTS_READ)).map((attempt) =>
+      renderAttempt(attempt, dateTimes),
+    );
     const href = `${urls.api(`${WEBHOOKS_PATH}/${encodeURIComponent(subscription.id)}`)}/${DELIVERIES}`;
     return hal(collectionPage(c, config, href, urls.rel(DELIVERIES), items, false));
   });

@@ -1,0 +1,24 @@
+/**
+ * How a preset's server writes date-times (`ServingPreset.dateTimes`), given to each
+ * kind it serves: the renderer writes a record's date-times in the kind's style, and the
+ * check of a donation's `created_date` sent back compares at the precision written.
+ * Carried by the kind, not read from the preset by each of them, so that what is
+ * written and what is compared cannot disagree.
+ */
+import type { ResourceKind } from '../domain/kinds.js';
+import type { ServingPreset } from './serving-preset.js';
+
+/**
+ * The kind writing its date-times as the preset does; the same object when the preset
+ * writes them as stored (the plain server), so its records keep the renderer's fast path.
+ *
+ * @example
+ * ```ts
+ * withDateTimes(personKind, ACTION_NETWORK_PRESET).dateTimes; // 'utc-seconds'
+ * withDateTimes(personKind, SPECIFICATION_PRESET) === personKind; // true
+ * ```
+ */
+export function withDateTimes(kind: ResourceKind, preset: ServingPreset): ResourceKind {
+  const style = preset.dateTimes ?? 'as-stored';
+  return style === 'as-stored' ? kind : { ...kind, dateTimes: style };
+}
