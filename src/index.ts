@@ -18,6 +18,7 @@ export {
   AdisError,
   type AdisErrorCode,
   type AdisErrorUnion,
+  type CurieProblem,
   decodeStdError,
   type ErrorDescription,
   ErrorDescriptionSchema,

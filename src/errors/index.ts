@@ -18,7 +18,7 @@ export { decodeStdError, errorDescriptions, extractEmbeddedResults } from './dec
 export { HTTPError, type HTTPErrorInit } from './http-error.js';
 export { InvalidIdempotencyKeyError } from './invalid-idempotency-key-error.js';
 export { InvalidLinkError, type InvalidLinkErrorInit } from './invalid-link-error.js';
-export { LinkNotFoundError } from './link-not-found-error.js';
+export { type CurieProblem, LinkNotFoundError } from './link-not-found-error.js';
 export { NetworkError } from './network-error.js';
 export { RateLimitError, type RateLimitErrorInit } from './rate-limit-error.js';
 export { RedirectError, type RedirectFailure } from './redirect-error.js';

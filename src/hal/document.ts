@@ -239,7 +239,8 @@ export class HalDocument {
 
   /**
    * The first link of a relation, or a LinkNotFoundError naming `where` (default: the
-   * document's URL) and the relations the document does link.
+   * document's URL), the relations the document does link, and its curies whose href
+   * names no relation (the likely reason, when there are some).
    *
    * @example
    * ```ts
@@ -248,7 +249,9 @@ export class HalDocument {
    */
   requireLink(rel: string, where: string = this.url): Link {
     const link = this.link(rel);
-    if (!link) throw new LinkNotFoundError(rel, where, this.relations());
+    if (!link) {
+      throw new LinkNotFoundError(rel, where, this.relations(), this.curies.problems());
+    }
     return link;
   }
 

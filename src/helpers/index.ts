@@ -27,7 +27,7 @@ export { decodeStdError, errorDescriptions } from '../errors/decode-std-error.js
 export { HTTPError, type HTTPErrorInit } from '../errors/http-error.js';
 export { InvalidIdempotencyKeyError } from '../errors/invalid-idempotency-key-error.js';
 export { InvalidLinkError, type InvalidLinkErrorInit } from '../errors/invalid-link-error.js';
-export { LinkNotFoundError } from '../errors/link-not-found-error.js';
+export { type CurieProblem, LinkNotFoundError } from '../errors/link-not-found-error.js';
 export { NetworkError } from '../errors/network-error.js';
 export { ResponseFormatError } from '../errors/response-format-error.js';
 export { ResponseStatusError } from '../errors/response-status-error.js';

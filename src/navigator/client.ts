@@ -263,14 +263,22 @@ export class BaseClient {
 }
 
 /**
- * Picks the entry point's curie that stands for the specification: `std` when it is
- * declared, else the one the caller names, else the only curie there is, else the one
+ * Picks the entry point's curie that stands for the specification: the one the caller
+ * names, else `std` when it is declared, else the only curie there is, else the one
  * under which the entry point links `people`. Returns undefined when relations can only
  * be matched literally.
+ *
+ * A curie whose href names no relation (`Curies.problems`) is never guessed: only its
+ * URI could say that `osdi:people` is the specification's people, and it has none. A
+ * caller that knows the server (a preset's `curiePrefix`) may name it all the same, and
+ * its relations are then matched by name; otherwise a missing link says what is wrong
+ * with the curie (LinkNotFoundError's `curieProblems`).
  */
 function specPrefixOf(curies: Curies, root: HalDocument, preferred?: string): string | undefined {
-  const names = curies.names();
-  if (preferred !== undefined) return names.includes(preferred) ? preferred : undefined;
+  const declared = curies.names();
+  if (preferred !== undefined) return declared.includes(preferred) ? preferred : undefined;
+  const broken = curies.problems().map((problem) => problem.name);
+  const names = declared.filter((name) => !broken.includes(name));
   if (names.includes('std')) return 'std';
   if (names.length === 1) return names[0];
   return names.find((name) => root.relations().includes(`${name}:people`));
