@@ -87,6 +87,38 @@ describe('helper calls', () => {
     expect((await eventsOf(h.storage)).map((event) => event.type)).toEqual(['signature']);
   });
 
+  it('a call without a key: the event carries the person as stored and only the open tags asked for', async () => {
+    const h = harness({ anonymousRateLimit: false, keylessOpen: { tags: ['volunteer'] } });
+    await subscribe(h.storage, 'acme');
+    const petition = await create(h, 'petitions', { title: 'Save Elm Park' });
+    for (const name of ['volunteer', 'staff']) await create(h, 'tags', { name });
+    await create(h, 'people', person('Ana', 'ana@example.org'));
+    const { status } = await callHelper(
+      h,
+      helperOf(petition, 'record_signature_helper'),
+      {
+        person: {
+          given_name: 'Mallory',
+          email_addresses: [{ address: 'ana@example.org' }, { address: 'mallory@example.net' }],
+          phone_numbers: [{ number: '447700900999' }],
+        },
+        add_tags: ['volunteer', 'staff'],
+      },
+      null,
+    );
+    expect(status).toBe(400); // the closed tag's part failed; the signature is recorded
+    const signatures = (await eventsOf(h.storage)).filter((event) => event.type === 'signature');
+    expect(signatures).toHaveLength(1);
+    const payload = payloadOf(signatures[0]);
+    // Nothing the stranger sent beside Ana's address reaches the receivers.
+    expect(payload.person?.doc).toMatchObject({
+      given_name: 'Ana',
+      email_addresses: [{ address: 'ana@example.org' }],
+    });
+    expect(payload.person?.doc.phone_numbers).toBeUndefined();
+    expect(payload.addTags).toEqual(['volunteer']);
+  });
+
   it('the person signup helper makes a signup event for a new and for a known person', async () => {
     const h = await subscribed();
     const helper = `${API}/people/person_signup_helper`;
