@@ -39,6 +39,21 @@ export type DateTimeStyle =
   | 'utc-seconds';
 
 /**
+ * Whether `style` writes date-times otherwise than stored. Absent is `as-stored`, the
+ * plain server's: every writer below takes it so, and callers pass a preset's or a
+ * kind's `dateTimes` as they find it.
+ *
+ * @example
+ * ```ts
+ * respells('utc-seconds'); // true
+ * respells(undefined); // false
+ * ```
+ */
+export function respells(style: DateTimeStyle | undefined): style is 'utc-seconds' {
+  return style !== undefined && style !== 'as-stored';
+}
+
+/**
  * What names a member as a date-time. OSDI names every one `…_date` (`created_date`,
  * `start_date`, `action_date`, a postal address's `last_verified_date`, a message's
  * `sent_end_date`…), and so do the SDK's declarations. The one `_date` member that is a
@@ -72,10 +87,10 @@ const DATE_TIME =
  * writeInstant(Date.UTC(2026, 0, 1, 10, 0, 0, 400), 'as-stored'); // '2026-01-01T10:00:00.400Z'
  * ```
  */
-export function writeInstant(ms: number, style: DateTimeStyle): string {
+export function writeInstant(ms: number, style: DateTimeStyle | undefined): string {
   const iso = new Date(ms).toISOString();
   // `toISOString` always ends in `.mmmZ`, whatever the year's width.
-  return style === 'as-stored' ? iso : `${iso.slice(0, -5)}Z`;
+  return respells(style) ? `${iso.slice(0, -5)}Z` : iso;
 }
 
 /**
@@ -89,8 +104,8 @@ export function writeInstant(ms: number, style: DateTimeStyle): string {
  * writeDateTime('2026-05-01', 'utc-seconds'); // '2026-05-01'
  * ```
  */
-export function writeDateTime(text: string, style: DateTimeStyle): string {
-  if (style === 'as-stored') return text;
+export function writeDateTime(text: string, style: DateTimeStyle | undefined): string {
+  if (!respells(style)) return text;
   const match = DATE_TIME.exec(text);
   if (!match) return text;
   const [, minute, day, seconds = '00', z, offsetHours, offsetMinutes = '00'] = match;
@@ -118,8 +133,8 @@ export function writeDateTime(text: string, style: DateTimeStyle): string {
  * // { created_date: '2026-01-01T10:00:00Z', postal_addresses: [{ last_verified_date: '2026-01-02T08:00:00Z' }] }
  * ```
  */
-export function writeDateTimes(doc: JsonObject, style: DateTimeStyle): JsonObject {
-  if (style === 'as-stored') return doc;
+export function writeDateTimes(doc: JsonObject, style: DateTimeStyle | undefined): JsonObject {
+  if (!respells(style)) return doc;
   return written(doc, style) as JsonObject;
 }
 

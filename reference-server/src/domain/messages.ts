@@ -463,7 +463,7 @@ export async function actOnMessage(
         await store(next);
         // The notice names the dates as the message's record writes them.
         const shown = (date: string | undefined) =>
-          date === undefined ? '' : writeDateTime(date, kind.dateTimes ?? 'as-stored');
+          date === undefined ? '' : writeDateTime(date, kind.dateTimes);
         return `Scheduled to start at ${shown(next.scheduled_start_date)}${
           next.scheduled_stop_date ? ` and stop at ${shown(next.scheduled_stop_date)}` : ''
         }: ${plural(recipients, 'recipient')}`;

@@ -12,7 +12,7 @@
  * its parent, a document read or changed since it was loaded) go through
  * {@link renderRecord}.
  */
-import { writeDateTimes } from '../domain/date-times.js';
+import { respells, writeDateTimes } from '../domain/date-times.js';
 import type { KindRegistry, References, ResourceKind } from '../domain/kinds.js';
 import type { PageRequest } from '../domain/paging.js';
 import { type CollectionPage, REFS, referencesOf } from '../domain/records/index.js';
@@ -79,7 +79,7 @@ export function renderRecord({
   const { [REFS]: _refs, ...stored } = record.doc;
   // After the view: what it derives (a message's `sent_end_date`) is written alike.
   const viewed = kind.view ? kind.view(stored, new Date()) : stored;
-  const fields = kind.dateTimes ? writeDateTimes(viewed, kind.dateTimes) : viewed;
+  const fields = writeDateTimes(viewed, kind.dateTimes);
   const doc = totals
     ? kind.renderTotals
       ? kind.renderTotals(fields, totals)
@@ -326,8 +326,9 @@ function splicedRecord(what: RecordToRender): RenderedRecord | undefined {
   // A record living under its parent (a preset's `recordsUnderParents`) has the
   // parent's id in its self href: the template has a slot for its own id only. Stored
   // bytes hold date-times as stored: another style needs them rewritten.
-  const respelled = kind.dateTimes !== undefined && kind.dateTimes !== 'as-stored';
-  if (kind.view || kind.renderTotals || respelled || urls.homes[kind.plural]) return undefined;
+  if (kind.view || kind.renderTotals || respells(kind.dateTimes) || urls.homes[kind.plural]) {
+    return undefined;
+  }
   const json = storedDocJson(record);
   if (json === undefined) return undefined;
   const template = linkTemplate(urls, kind);

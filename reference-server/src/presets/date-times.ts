@@ -5,6 +5,7 @@
  * Carried by the kind, not read from the preset by each of them, so that what is
  * written and what is compared cannot disagree.
  */
+import { respells } from '../domain/date-times.js';
 import type { ResourceKind } from '../domain/kinds.js';
 import type { ServingPreset } from './serving-preset.js';
 
@@ -19,6 +20,5 @@ import type { ServingPreset } from './serving-preset.js';
  * ```
  */
 export function withDateTimes(kind: ResourceKind, preset: ServingPreset): ResourceKind {
-  const style = preset.dateTimes ?? 'as-stored';
-  return style === 'as-stored' ? kind : { ...kind, dateTimes: style };
+  return respells(preset.dateTimes) ? { ...kind, dateTimes: preset.dateTimes } : kind;
 }

@@ -125,7 +125,7 @@ export class WebhookBodies {
     if (!kind) {
       const { _refs: _dropped, ...members } = snapshot.doc;
       return {
-        ...writeDateTimes(members, this.config.preset.dateTimes ?? 'as-stored'),
+        ...writeDateTimes(members, this.config.preset.dateTimes),
         _links: {},
       };
     }

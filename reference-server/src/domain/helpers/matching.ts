@@ -214,9 +214,9 @@ export function fillPerson(stored: JsonObject, sent: JsonObject): JsonObject {
     if (personKind.readOnly.includes(field)) continue;
     const key = MEMBER_KEYS[field];
     if (key && Array.isArray(value)) {
-      const storedMembers = list(stored, field);
-      if (KEYLESS_LISTS[field] !== 'fill when empty' || storedMembers.length > 0) continue;
-      out[field] = appendMembers([], value.filter(isPlainObject), key);
+      if (KEYLESS_LISTS[field] === 'fill when empty' && list(stored, field).length === 0) {
+        out[field] = appendMembers([], value.filter(isPlainObject), key);
+      }
     } else {
       out[field] = fillGaps(stored[field], value);
     }

@@ -112,5 +112,5 @@ export function checkCreatedDateKept(
 
 /** A stored date-time as the kind writes it (its `dateTimes`), for answers and errors. */
 function written(kind: ResourceKind, stored: string): string {
-  return kind.dateTimes ? writeDateTime(stored, kind.dateTimes) : stored;
+  return writeDateTime(stored, kind.dateTimes);
 }

@@ -92,7 +92,7 @@ export function registerMetadata(app: Hono<AppEnv>, config: AppConfig): void {
       });
       // Its dates (a custom field's created_date, read off a person) as records write them.
       return hal({
-        ...writeDateTimes(fields, config.preset.dateTimes ?? 'as-stored'),
+        ...writeDateTimes(fields, config.preset.dateTimes),
         _links: {
           self: { href: urls.api(`${METADATA_PATH}/${list.name}`) },
           curies: urls.curies(),

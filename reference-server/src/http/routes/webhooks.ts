@@ -55,7 +55,11 @@ const NewSubscriptionSchema = z.strictObject({
 });
 
 /** Milliseconds since the epoch as the API writes dates (the preset's style), or nothing. */
-function dateOrNothing(name: string, ms: number | undefined, style: DateTimeStyle): JsonObject {
+function dateOrNothing(
+  name: string,
+  ms: number | undefined,
+  style: DateTimeStyle | undefined,
+): JsonObject {
   return ms === undefined ? {} : { [name]: writeInstant(ms, style) };
 }
 
@@ -67,7 +71,7 @@ function renderSubscription(
   urls: Urls,
   tenant: Tenant,
   subscription: WebhookSubscription,
-  options: { secretShown: boolean; withCuries: boolean; dateTimes: DateTimeStyle },
+  options: { secretShown: boolean; withCuries: boolean; dateTimes: DateTimeStyle | undefined },
 ): JsonObject {
   const self = urls.api(`${WEBHOOKS_PATH}/${encodeURIComponent(subscription.id)}`);
   const links: Record<string, Link | Link[]> = {
@@ -93,7 +97,7 @@ function renderSubscription(
 }
 
 /** One logged attempt as the delivery log shows it. */
-function renderAttempt(attempt: DeliveryAttempt, style: DateTimeStyle): JsonObject {
+function renderAttempt(attempt: DeliveryAttempt, style: DateTimeStyle | undefined): JsonObject {
   return {
     attempt: attempt.attempt,
     attempted_date: writeInstant(attempt.atMs, style),
@@ -171,7 +175,7 @@ function newSubscriptionOf(body: JsonObject): z.output<typeof NewSubscriptionSch
  */
 export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): void {
   const store = config.storage.webhooks;
-  const dateTimes = config.preset.dateTimes ?? 'as-stored';
+  const dateTimes = config.preset.dateTimes;
   const collectionPath = `${config.apiPrefix}/${WEBHOOKS_PATH}`;
   const recordPath = `${collectionPath}/:id`;
   const deliveriesPath = `${recordPath}/${DELIVERIES}`;
