@@ -17,7 +17,8 @@ export type AdisErrorCode =
   | 'INVALID_IDEMPOTENCY_KEY'
   | 'RESPONSE_TOO_LARGE'
   | 'UNKNOWN_KIND'
-  | 'WEBHOOK_PAYLOAD';
+  | 'WEBHOOK_PAYLOAD'
+  | 'SYNC_SETUP';
 
 /**
  * Base class of every error the SDK throws. Each subclass fixes a literal `code`, so

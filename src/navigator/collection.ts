@@ -2,7 +2,7 @@ import type * as z from 'zod/mini';
 import { InvalidLinkError } from '../errors/invalid-link-error.js';
 import { earlyLinks } from '../hal/early-links.js';
 import {
-  type HalDocument,
+  HalDocument,
   Link,
   toLinkList,
   unfetchableReason,
@@ -343,6 +343,21 @@ export class Collection<W extends Resource<object, never>> implements AsyncItera
    */
   async get(url: string, options: CallOptions = {}): Promise<W> {
     return this.#wrap(await this.#context.getRecord(url, options), url);
+  }
+
+  /**
+   * The record at an address you know, not read: for a write (`update`, `delete`)
+   * without a GET first, such as a copy whose address a sync kept. Its `data` is empty
+   * (no member is known) until `refresh()`; the address is used as given.
+   *
+   * @example
+   * ```ts
+   * const copy = client.people.at(savedUrl);
+   * await copy.update({ given_name: 'Ana' }, { returnResponse: false });
+   * ```
+   */
+  at(url: string): W {
+    return this.#wrap(HalDocument.parse({ _links: { self: { href: url } } }, url), url);
   }
 
   /**
