@@ -352,8 +352,8 @@ export class Collection<W extends Resource<object, never>> implements AsyncItera
    *
    * @example
    * ```ts
-   * const copy = client.people.at(savedUrl);
-   * await copy.update({ given_name: 'Ana' }, { returnResponse: false });
+   * const kept = 'https://api.example.org/api/v1/people/4c1e'; // saved by an earlier run
+   * await client.people.at(kept).update({ given_name: 'Ana' }, { returnResponse: false });
    * ```
    */
   at(url: string): W {
