@@ -9,6 +9,7 @@ import type { BaseClient } from '../navigator/client.js';
 import { collectionRelations } from '../navigator/collection-relation.js';
 import { field } from '../navigator/filter.js';
 import type { Resource } from '../navigator/resource.js';
+import type { AnyKind } from '../schema/index.js';
 import type { PlannedKind } from './plan.js';
 import type { KindRun } from './state-store.js';
 
@@ -32,7 +33,25 @@ export interface SourcePage {
  * ```
  */
 export function listsAtTop(client: BaseClient, planned: PlannedKind): boolean {
-  return collectionRelations(planned.kind).some((rel) => client.root.link(rel) !== undefined);
+  return lists(client, planned.kind);
+}
+
+/**
+ * Whether the source has the kind's records at all: in a collection of their own, or
+ * under parents it lists.
+ *
+ * @example
+ * ```ts
+ * hasRecords(actionNetwork, plannedCanvasses); // false: it has no canvasses
+ * ```
+ */
+export function hasRecords(client: BaseClient, planned: PlannedKind): boolean {
+  const parent = planned.placement?.parent;
+  return lists(client, planned.kind) || (parent !== undefined && lists(client, parent));
+}
+
+function lists(client: BaseClient, kind: AnyKind): boolean {
+  return collectionRelations(kind).some((rel) => client.root.link(rel) !== undefined);
 }
 
 /** A collection narrowed to what changed at or after `after` (null: everything). */

@@ -10,7 +10,7 @@ import { SyncSetupError } from './errors.js';
 import { type PlannedKind, syncPlan } from './plan.js';
 import { inPool } from './pool.js';
 import { detectTarget, saysActionNetwork } from './profiles.js';
-import { readKind } from './read-kind.js';
+import { hasRecords, readKind } from './read-kind.js';
 import type { KindProgress, SyncProgress, SyncStateStore } from './state-store.js';
 import type { KindTally, SyncEvent, SyncRefusal, SyncRequest, SyncSummary } from './types.js';
 import { firstWindow, readByWindows } from './windows.js';
@@ -139,6 +139,13 @@ class SyncRun {
     const plural = planned.kind.plural;
     const tally = emptyTally();
     this.summary.kinds[plural] = tally;
+    // A kind the source does not have: nothing to copy (a kind the target lacks is
+    // refused record by record instead, so that what is not copied is counted).
+    if (!hasRecords(request.from, planned)) {
+      this.emit({ type: 'kind-skipped', kind: plural, reason: `the source lists no ${plural}` });
+      this.emit({ type: 'kind-done', kind: plural, tally });
+      return;
+    }
     const saved = this.progress.kinds[plural] ?? { since: null, run: null };
     let run = saved.run;
     if (run === null) {
@@ -204,6 +211,7 @@ class SyncRun {
    */
   async findVanished(planned: PlannedKind): Promise<void> {
     const { request, state } = this;
+    if (!hasRecords(request.from, planned)) return;
     const plural = planned.kind.plural;
     const tally = this.summary.kinds[plural] ?? emptyTally();
     this.summary.kinds[plural] = tally;
