@@ -1,9 +1,11 @@
 import { defineConfig, type Options } from 'tsup';
 
-// Five library entries: `adis-sdk` (index), the light browser entry `adis-sdk/helpers`
+// Seven library entries: `adis-sdk` (index), the light browser entry `adis-sdk/helpers`
 // (helpers), which uses fetch alone, the pure schema layer `adis-sdk/schema` (the
-// resource kinds as data), the webhook receiver `adis-sdk/webhooks` (light too), and
-// the conformance checker `adis-sdk/check` (behind the `adis-check` command).
+// resource kinds as data), the webhook receiver `adis-sdk/webhooks` (light too), the
+// conformance checker `adis-sdk/check` (behind the `adis-check` command), the sync
+// engine `adis-sdk/sync` (behind the `adis-sync` command; its file state is Node's), and
+// the server kit `adis-sdk/server-kit` (what a server takes of the SDK).
 //
 // The ESM build is not bundled: one file per source module, so that an application's
 // bundler (with `sideEffects: false`) drops every module it does not use, such as the
@@ -36,8 +38,8 @@ export const browserHelpers: Options = {
 
 export default defineConfig([
   {
-    // The `adis-export` and `adis-check` commands (bins, dist/cli/*-cli.js) are emitted
-    // with the ESM library; they keep their shebang lines.
+    // The `adis-export`, `adis-check` and `adis-sync` commands (bins, dist/cli/*-cli.js)
+    // are emitted with the ESM library; they keep their shebang lines.
     entry: ['src/**/*.ts'],
     bundle: false,
     format: ['esm'],
@@ -48,6 +50,7 @@ export default defineConfig([
         schema: 'src/schema/index.ts',
         webhooks: 'src/webhooks/index.ts',
         check: 'src/check/index.ts',
+        sync: 'src/sync/index.ts',
         'server-kit': 'src/server-kit/index.ts',
       },
     },
@@ -62,6 +65,7 @@ export default defineConfig([
       schema: 'src/schema/index.ts',
       webhooks: 'src/webhooks/index.ts',
       check: 'src/check/index.ts',
+      sync: 'src/sync/index.ts',
       'server-kit': 'src/server-kit/index.ts',
     },
     format: ['cjs'],

@@ -46,6 +46,11 @@ const ENTRY_POINTS: readonly EntryPointFiles[] = [
     report: 'api/adis-sdk-check.api.md',
   },
   {
+    name: 'adis-sdk/sync',
+    declarations: 'dist/sync.d.ts',
+    report: 'api/adis-sdk-sync.api.md',
+  },
+  {
     name: 'adis-sdk/server-kit',
     declarations: 'dist/server-kit.d.ts',
     report: 'api/adis-sdk-server-kit.api.md',
