@@ -194,6 +194,7 @@ export function kindLine(kind: string, tally: KindTally, seconds: number | undef
     `${number.format(tally.updated)} updated`,
     `${number.format(tally.unchanged)} unchanged`,
     `${number.format(tally.refused)} refused`,
+    ...(tally.adjusted > 0 ? [`${number.format(tally.adjusted)} adjusted`] : []),
     ...(tally.vanished > 0 ? [`${number.format(tally.vanished)} vanished`] : []),
   ];
   const time = seconds === undefined ? '' : ` (${seconds.toFixed(1)} s)`;
@@ -210,7 +211,15 @@ export interface SummaryContext {
   skipped: readonly SkippedKind[];
 }
 
-const COLUMNS = ['read', 'created', 'updated', 'unchanged', 'refused', 'vanished'] as const;
+const COLUMNS = [
+  'read',
+  'created',
+  'updated',
+  'unchanged',
+  'refused',
+  'adjusted',
+  'vanished',
+] as const;
 
 /**
  * The summary as text: a table of the kinds (read, created, updated, unchanged, refused,
@@ -229,20 +238,24 @@ export function formatSyncSummary(summary: SyncSummary, context: SummaryContext)
   lines.push(
     `${dry ? 'Dry run, nothing written:' : 'Synced'} ${context.from} → ${context.to}${resumed}`,
   );
+  const kinds = Object.entries(summary.kinds);
+  // Kinds where nothing happened are named on one line, not given a row of zeros each.
+  const busy = kinds.filter(([, tally]) => COLUMNS.some((column) => tally[column] > 0));
+  const idle = kinds.filter(([, tally]) => !COLUMNS.some((column) => tally[column] > 0));
+  // `adjusted` only where a target changed something: most targets never do.
+  const columns = COLUMNS.filter(
+    (column) => column !== 'adjusted' || busy.some(([, tally]) => tally.adjusted > 0),
+  );
   const headers = [
     'kind',
-    ...COLUMNS.map((column) =>
+    ...columns.map((column) =>
       dry && (column === 'created' || column === 'updated')
         ? `would ${column.slice(0, -1)}`
         : column,
     ),
   ];
-  const kinds = Object.entries(summary.kinds);
-  // Kinds where nothing happened are named on one line, not given a row of zeros each.
-  const busy = kinds.filter(([, tally]) => COLUMNS.some((column) => tally[column] > 0));
-  const idle = kinds.filter(([, tally]) => !COLUMNS.some((column) => tally[column] > 0));
   const cells = (tally: KindTally): string[] =>
-    COLUMNS.map((column) =>
+    columns.map((column) =>
       column === 'vanished' && context.deletions === undefined ? '-' : number.format(tally[column]),
     );
   const rows = busy.map(([kind, tally]) => [kind, ...cells(tally)]);
@@ -270,6 +283,15 @@ export function formatSyncSummary(summary: SyncSummary, context: SummaryContext)
           : "Each record refused is named in --json's refusals.",
       );
     }
+  }
+
+  const adjustments = busy.flatMap(([kind, tally]) =>
+    Object.entries(tally.adjustments)
+      .sort(([, a], [, b]) => b - a)
+      .map(([change, count]) => `  ${kind}: ${number.format(count)} × ${change}`),
+  );
+  if (adjustments.length > 0) {
+    lines.push('', 'Copied with a member the target cannot hold changed:', ...adjustments);
   }
 
   if (context.deletions !== undefined && summary.vanished.length > 0) {
@@ -356,8 +378,10 @@ function totalOf(tallies: readonly KindTally[]): KindTally {
     updated: 0,
     unchanged: 0,
     refused: 0,
+    adjusted: 0,
     vanished: 0,
     reasons: {},
+    adjustments: {},
   };
   for (const tally of tallies) for (const column of COLUMNS) total[column] += tally[column];
   return total;

@@ -102,7 +102,11 @@ export function copyBody(
     if (copy !== undefined) {
       links[relation.rel] = { href: copy };
     } else if (relation.required || linksTarget(planned, relation.rel)) {
-      return { ok: false, reason: `it links ${href} (${relation.rel}), which has no copy` };
+      // The reason names no record: refusals are counted by reason, the record is named beside it.
+      return {
+        ok: false,
+        reason: `the ${relation.kind.replaceAll('_', ' ')} it links (${relation.rel}) has no copy`,
+      };
     }
   }
   if (Object.keys(links).length > 0) body._links = links;

@@ -31,7 +31,22 @@ export interface PlannedKind {
   placement: Placement | undefined;
   /** The kinds it links by a one-relation (other than its placement), by singular name. */
   links: readonly OneRelation[];
+  /**
+   * The kind of its children after which its copies written in a run are written once
+   * more (see {@link WRITTEN_AGAIN_AFTER}); undefined for most kinds.
+   */
+  writtenAgainAfter: string | undefined;
 }
+
+/**
+ * Kinds with a member that counts their children, by the kind of those children: a copy
+ * written before its children would count them twice. An event's
+ * `ticket_levels[].limit` is the tickets still available (the reference server stores the
+ * capacity, and subtracts the tickets sold): an event copied with 43 available, then its
+ * 37 attendances, would have 6 left. Written again once its attendances are copied, it
+ * has 43 again.
+ */
+export const WRITTEN_AGAIN_AFTER: Readonly<Record<string, string>> = { event: 'attendance' };
 
 /** Relations the server sets by itself (who last changed a record): never copied. */
 const SERVER_SET: readonly string[] = ['std:modified_by'];
@@ -141,7 +156,9 @@ export function syncPlan(
     }
     visiting.delete(kind.singular);
     placed.add(kind.singular);
-    ordered.push({ kind, placement, links });
+    const after = WRITTEN_AGAIN_AFTER[kind.singular];
+    const writtenAgainAfter = after !== undefined && wanted.has(after) ? after : undefined;
+    ordered.push({ kind, placement, links, writtenAgainAfter });
   };
   for (const kind of kinds) if (wanted.has(kind.singular)) visit(kind);
   return ordered;

@@ -22,6 +22,9 @@ export const ACTION_NETWORK_TARGET: SyncTargetProfile = {
   name: 'Action Network',
   childWrites: 'helper',
   idempotencyKeys: false,
+  // docs/v2/people: a POST sets an email address or phone number subscribed or
+  // unsubscribed, no other status.
+  personStatuses: ['subscribed', 'unsubscribed'],
 };
 
 /** The profiles by preset name (`--to-preset action-network`). */

@@ -42,7 +42,17 @@ function later(a: string | null, b: string): string {
 }
 
 function emptyTally(): KindTally {
-  return { read: 0, created: 0, updated: 0, unchanged: 0, refused: 0, vanished: 0, reasons: {} };
+  return {
+    read: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    refused: 0,
+    adjusted: 0,
+    vanished: 0,
+    reasons: {},
+    adjustments: {},
+  };
 }
 
 /**
@@ -86,6 +96,7 @@ class SyncRun {
     readonly state: SyncStateStore,
     names: CopyNames,
     progress: SyncProgress,
+    readonly plan: readonly PlannedKind[],
   ) {
     this.progress = progress;
     const resumed = Object.values(progress.kinds).some((kind) => kind.run !== null);
@@ -105,6 +116,7 @@ class SyncRun {
       overlapMs: request.overlapMs ?? DEFAULT_OVERLAP_MS,
       signal: request.signal,
       parents: new Map(),
+      skipped: new Map(),
     };
   }
 
@@ -159,6 +171,7 @@ class SyncRun {
     const finished: KindProgress = { since: later(saved.since, run.mark), run: null };
     let total: number | undefined;
     let skipped: string | undefined;
+    const written: string[] = [];
     this.emit({ type: 'kind-start', kind: plural, total });
     const pages =
       run.windows !== undefined
@@ -177,6 +190,7 @@ class SyncRun {
         if (outcome.type === 'read-only') {
           if (skipped === undefined) {
             skipped = outcome.reason;
+            writer.skipped.set(plural, outcome.reason);
             this.emit({ type: 'kind-skipped', kind: plural, reason: outcome.reason });
           }
           this.refuse(tally, { kind: plural, source, reason: outcome.reason, ...status(outcome) });
@@ -184,9 +198,19 @@ class SyncRun {
           this.refuse(tally, { kind: plural, source, reason: outcome.reason, ...status(outcome) });
         } else {
           tally[outcome.type] += 1;
+          if ('adjustments' in outcome && outcome.adjustments !== undefined) {
+            tally.adjusted += 1;
+            for (const change of outcome.adjustments) {
+              tally.adjustments[change] = (tally.adjustments[change] ?? 0) + 1;
+            }
+          }
+          if (planned.writtenAgainAfter !== undefined && outcome.type !== 'unchanged') {
+            written.push(source);
+          }
         }
       });
       this.emit({ type: 'progress', kind: plural, tally: { ...tally }, total });
+      this.noteWritten(plural, written.splice(0));
       await this.save(
         plural,
         page.next === null ? finished : { since: saved.since, run: page.next },
@@ -194,6 +218,36 @@ class SyncRun {
     }
     if (this.progress.kinds[plural]?.run !== null) await this.save(plural, finished);
     this.emit({ type: 'kind-done', kind: plural, tally });
+  }
+
+  /** Adds copies to write again after their children; saved with the next save. */
+  noteWritten(plural: string, sources: string[]): void {
+    if (sources.length === 0 || this.writer.dryRun) return;
+    const again = { ...this.progress.again };
+    again[plural] = [...(again[plural] ?? []), ...sources];
+    this.progress = { ...this.progress, again };
+  }
+
+  /**
+   * Writes once more the copies of a kind written in this run, now that their children
+   * are copied (`WRITTEN_AGAIN_AFTER`): each read again from the source, as it is now.
+   */
+  async writeAgain(planned: PlannedKind): Promise<void> {
+    const plural = planned.kind.plural;
+    const sources = this.progress.again?.[plural] ?? [];
+    if (sources.length === 0) return;
+    const tally = this.summary.kinds[plural] ?? emptyTally();
+    const call = this.request.signal ? { signal: this.request.signal } : {};
+    await inPool(sources, this.request.concurrency ?? 4, async (source) => {
+      const record = await this.request.from.collection(planned.kind).get(source, call);
+      const outcome = await writeCopy(this.writer, planned, record, undefined, true);
+      if (outcome.type === 'refused' || outcome.type === 'read-only') {
+        this.refuse(tally, { kind: plural, source, reason: outcome.reason, ...status(outcome) });
+      }
+    });
+    const { [plural]: _, ...rest } = this.progress.again ?? {};
+    this.progress = { ...this.progress, again: rest };
+    await this.state.save(this.progress);
   }
 
   /** How the source pages this kind: by number (in windows of dates) or by cursor. */
@@ -291,8 +345,13 @@ export async function runSync(request: SyncRequest): Promise<SyncSummary> {
     copyOf: (source) => state.copyOf(source)?.target,
   };
   const plan = syncPlan(request.kinds);
-  const run = new SyncRun(request, state, names, progress);
-  for (const planned of plan) await run.copyKind(planned);
+  const run = new SyncRun(request, state, names, progress, plan);
+  for (const planned of plan) {
+    await run.copyKind(planned);
+    for (const parent of plan) {
+      if (parent.writtenAgainAfter === planned.kind.singular) await run.writeAgain(parent);
+    }
+  }
   if (request.deletions !== undefined) {
     // Children first: a petition's copy goes after its signatures'.
     for (const planned of [...plan].reverse()) await run.findVanished(planned);

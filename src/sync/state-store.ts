@@ -81,6 +81,12 @@ export interface SyncProgress {
   sourceSystem: string;
   /** Per kind, by plural name. */
   kinds: Record<string, KindProgress>;
+  /**
+   * Copies to write once more after their children (an event after its attendances:
+   * `WRITTEN_AGAIN_AFTER`), by the kind's plural name: the source addresses of those
+   * written in this run.
+   */
+  again?: Record<string, string[]>;
 }
 
 /** The state of a sync: its progress and its copies. */

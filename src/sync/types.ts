@@ -26,6 +26,14 @@ export interface SyncTargetProfile {
    * its version): false for a server that documents none (Action Network).
    */
   readonly idempotencyKeys: boolean;
+  /**
+   * The subscription statuses the target takes on a person's email addresses and phone
+   * numbers, when it takes only some (Action Network: `subscribed` and `unsubscribed`);
+   * undefined: any. Another status (`bouncing`, `spam complaint`) is written
+   * `unsubscribed`, never subscribing an address its owner did not choose, and counted
+   * in the tally's `adjusted`.
+   */
+  readonly personStatuses?: readonly string[];
 }
 
 /** What {@link runSync} is to do. */
@@ -100,6 +108,13 @@ export interface KindTally {
   unchanged: number;
   /** Records the target refused or cannot hold. */
   refused: number;
+  /**
+   * Records copied with a member changed to one the target can hold (a `bouncing` email
+   * address written `unsubscribed` to Action Network); `adjustments` says which.
+   */
+  adjusted: number;
+  /** The adjustments, with how many records each. */
+  adjustments: Record<string, number>;
   /** `--deletions`: copies whose source record is gone (reported, or removed). */
   vanished: number;
   /** The refusals' reasons, with how many records each. */

@@ -25,11 +25,14 @@ import {
 } from './copy-body.js';
 import type { PlannedKind } from './plan.js';
 import type { CopyEntry, SyncStateStore } from './state-store.js';
+import { adjustPerson } from './target-members.js';
 import type { SyncTargetProfile } from './types.js';
 
 /** What became of one record. */
 export type CopyOutcome =
-  | { type: 'created' | 'updated' | 'unchanged' }
+  | { type: 'unchanged' }
+  /** Written; `adjustments` says what was changed to what the target can hold. */
+  | { type: 'created' | 'updated'; adjustments?: string[] }
   | { type: 'refused'; reason: string; status?: number }
   /** The target cannot write the kind at all (405): the rest of the kind is skipped. */
   | { type: 'read-only'; reason: string; status?: number };
@@ -45,14 +48,25 @@ export interface CopyWriter {
   signal: AbortSignal | undefined;
   /** The target parents read so far (their documents name their sub-collections). */
   parents: Map<string, Promise<Resource<object>>>;
+  /** The kinds the target cannot write at all, by plural name, and why. */
+  skipped: Map<string, string>;
 }
 
 /** The most target parents kept read: each is a few links, and the first few hundred matter. */
 const PARENTS_KEPT = 1000;
 
-/** A key that names this version of this record: a create sent again is the same call. */
-async function copyKey(source: string, version: string | null): Promise<string> {
-  const bytes = new TextEncoder().encode(`${source}\n${version ?? ''}`);
+/**
+ * A key that names this version of this record's copy: a create sent again is the same
+ * call. The source system is in it, since it is in the body (the copy's identifiers): a
+ * second sync of the same source under another name is another call.
+ */
+async function copyKey(
+  writer: CopyWriter,
+  source: string,
+  version: string | null,
+): Promise<string> {
+  const text = `${writer.names.sourceSystem}\n${source}\n${version ?? ''}`;
+  const bytes = new TextEncoder().encode(text);
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   let hex = '';
   for (const byte of digest.subarray(0, 20)) hex += byte.toString(16).padStart(2, '0');
@@ -174,7 +188,7 @@ async function create(
     const match = personHref === undefined ? undefined : writer.state.copyOf(personHref)?.match;
     if (match === undefined) {
       throw new RefusedCopy(
-        `${writer.profile.name} records it with the person inline, matched by email address or phone number, and ${personHref ?? 'its person'} has neither`,
+        `${writer.profile.name} records it with the person inline, matched by email address or phone number, and its person has neither`,
       );
     }
     const { _links: _, ...members } = body;
@@ -198,7 +212,8 @@ class RefusedCopy extends Error {}
 
 /**
  * Copies one record (read from the source, under `readUnder` when read under a
- * parent) to the target, and says what became of it. Throws only what stops the run:
+ * parent) to the target, and says what became of it; `again` writes a copy of the same
+ * version once more (`WRITTEN_AGAIN_AFTER`). Throws only what stops the run:
  * a failure whose outcome is unknown twice over, the network, an abort.
  *
  * @example
@@ -212,13 +227,15 @@ export async function writeCopy(
   planned: PlannedKind,
   record: Resource<object>,
   readUnder?: string,
+  again = false,
 ): Promise<CopyOutcome> {
   const { state } = writer;
   const source = record.url;
   const modified = record.document.body.modified_date;
   const version = typeof modified === 'string' ? modified : null;
   let entry = state.copyOf(source);
-  if (entry?.target !== undefined && version !== null && entry.version === version) {
+  const same = version !== null && entry?.version === version;
+  if (entry?.target !== undefined && same && !again) {
     return { type: 'unchanged' };
   }
   // A dry run says what would be written; a child's parent may be one it would create.
@@ -226,12 +243,20 @@ export async function writeCopy(
   const made = copyBody(planned, record, writer.names);
   if (!made.ok) return { type: 'refused', reason: made.reason };
   const { body } = made;
+  const adjustments = planned.kind.singular === 'person' ? adjustPerson(body, writer.profile) : [];
+  const written = (type: 'created' | 'updated'): CopyOutcome =>
+    adjustments.length > 0 ? { type, adjustments } : { type };
   const sourceParent = sourceParentOf(planned, record, readUnder);
   const parentCopy = sourceParent === undefined ? undefined : state.copyOf(sourceParent)?.target;
   if (planned.placement && parentCopy === undefined) {
+    const parent = planned.placement.parent;
+    const why = writer.skipped.get(parent.plural);
     return {
       type: 'refused',
-      reason: `its ${planned.placement.parent.singular.replaceAll('_', ' ')} ${sourceParent ?? '(none linked)'} has no copy`,
+      reason:
+        sourceParent === undefined
+          ? `it links no ${parent.singular.replaceAll('_', ' ')}`
+          : `its ${parent.singular.replaceAll('_', ' ')} has no copy${why ? ` (${parent.plural}: ${why})` : ''}`,
     };
   }
   const match = planned.kind.singular === 'person' ? personMatch(record.document.body) : undefined;
@@ -248,7 +273,7 @@ export async function writeCopy(
       if (found !== undefined) {
         entry = { ...copied(found), version: entry.version };
         state.putCopy(source, entry);
-        if (entry.version === version) return { type: 'created' };
+        if (entry.version === version) return written('created');
       }
     }
     if (entry?.target !== undefined) {
@@ -259,14 +284,26 @@ export async function writeCopy(
           ...(writer.signal ? { signal: writer.signal } : {}),
         });
         state.putCopy(source, copied(entry.target));
-        return { type: 'updated' };
+        return written('updated');
       } catch (error) {
         // The copy was deleted on the target: make it again.
         if (!isHTTPError(error) || (error.status !== 404 && error.status !== 410)) throw error;
       }
     }
-    const key = writer.profile.idempotencyKeys ? await copyKey(source, version) : undefined;
-    return await createOnce(writer, planned, record, body, parentCopy, key, copied, source);
+    const key = writer.profile.idempotencyKeys ? await copyKey(writer, source, version) : undefined;
+    const outcome = await createOnce(
+      writer,
+      planned,
+      record,
+      body,
+      parentCopy,
+      key,
+      copied,
+      source,
+    );
+    return outcome.type === 'created' || outcome.type === 'updated'
+      ? written(outcome.type)
+      : outcome;
   } catch (error) {
     if (error instanceof RefusedCopy) return { type: 'refused', reason: error.message };
     const refusal = refusalOf(error);

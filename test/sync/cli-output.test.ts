@@ -26,8 +26,10 @@ function tally(counts: Partial<KindTally> = {}): KindTally {
     updated: 0,
     unchanged: 0,
     refused: 0,
+    adjusted: 0,
     vanished: 0,
     reasons: {},
+    adjustments: {},
     ...counts,
   };
 }
