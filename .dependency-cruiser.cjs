@@ -107,6 +107,22 @@ module.exports = {
       to: { path: '^src/check/' },
     },
     {
+      name: 'sync-stands-on-the-navigator',
+      comment:
+        'adis-sdk/sync (src/sync/) reads and writes through the navigator and the schema layer, like any user of the SDK; it never reaches the other commands, the checker, the light entries or the main entry.',
+      severity: 'error',
+      from: { path: '^src/sync/' },
+      to: { path: '^src/(helpers|export|check|webhooks|server-kit|cli|index\\.ts)' },
+    },
+    {
+      name: 'only-the-command-loads-sync',
+      comment:
+        'The sync is its own entry (Node only: its state lives in files): no other entry or layer may pull it in.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(sync|cli)/' },
+      to: { path: '^src/sync/' },
+    },
+    {
       name: 'navigator-below-presets-and-entries',
       comment:
         "The navigator serves every preset and entry; it may name a preset kind's declaration (src/presets/action-network/), not a preset.",
@@ -141,12 +157,13 @@ module.exports = {
     {
       name: 'export-and-cli-use-public-entries',
       comment:
-        'adis-export and adis-check are users of the SDK: they import the public entries (src/index.ts, src/schema/index.ts, src/check/index.ts) and src/wire/, never a module behind them.',
+        'adis-export, adis-check and adis-sync are users of the SDK: they import the public entries (src/index.ts, src/schema/index.ts, src/check/index.ts, src/sync/index.ts) and src/wire/, never a module behind them.',
       severity: 'error',
       from: { path: '^src/(export|cli)/' },
       to: {
         path: '^src/',
-        pathNot: '^src/(export/|cli/|wire/|index\\.ts$|schema/index\\.ts$|check/index\\.ts$)',
+        pathNot:
+          '^src/(export/|cli/|wire/|index\\.ts$|schema/index\\.ts$|check/index\\.ts$|sync/index\\.ts$)',
       },
     },
     {

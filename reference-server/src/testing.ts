@@ -391,7 +391,9 @@ export function createTestServer(
       await current().ready;
       const server = await startServer({ app: overHttp, port: 0, host: '127.0.0.1' });
       running.push(server);
-      return server;
+      // The app served is the kit's dispatcher, which knows no preset: the entry point is
+      // the preset's (`/api/v2/` under Action Network's), not the default path.
+      return { ...server, entryPoint: `${server.url}${preset.apiPrefix}/` };
     },
     async close() {
       if (!backend) return;

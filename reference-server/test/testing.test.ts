@@ -3,6 +3,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { backgroundIdle } from '../src/http/background.js';
 import {
+  ACTION_NETWORK_PRESET,
   createTestServer,
   type TestKey,
   type TestServer,
@@ -284,6 +285,20 @@ describe('app options', () => {
 });
 
 describe('listen', () => {
+  it("gives a preset's entry point: /api/v2/ under Action Network's", async () => {
+    const kit = createTestServer({ app: { preset: ACTION_NETWORK_PRESET } });
+    try {
+      const running = await kit.listen();
+      expect(running.entryPoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2\/$/);
+      const answer = await fetch(running.entryPoint, {
+        headers: { 'OSDI-API-Token': kit.keys.read },
+      });
+      expect(answer.status).toBe(200);
+    } finally {
+      await kit.close();
+    }
+  });
+
   it('serves the same app over loopback HTTP, after resets too, until close', async () => {
     const kit = createTestServer({ seed: { people: 2 } });
     const running = await kit.listen();
