@@ -10,7 +10,8 @@
  * compared once what a server owns is taken away (`created_date` and `modified_date`,
  * except a donation's `created_date`, which is the donation's own; the kind's read-only
  * members; `_links`; the target's own identifier; Action Network's native ids of what
- * an action links to, `action_network:person_id`). Relations must lead to the copies of
+ * an action links to, `action_network:person_id`; the status Action Network gives a
+ * phone number or email address sent without one). Relations must lead to the copies of
  * what the source's lead to; totals (`total_signatures`, …) must be equal. Date-times are
  * equal when they name the same second (Action Network writes whole seconds, in UTC),
  * money when it is the same amount (a decimal string under Action Network's preset).
@@ -125,15 +126,74 @@ function comparedMembers(kind: AnyKind, members: Record<string, unknown>): Recor
   return out;
 }
 
+/**
+ * What a target gives a member the source left out, by the target's namespace: Action
+ * Network's people POST (its signup rules) makes a phone number `unsubscribed` and an
+ * email address `subscribed` unless told otherwise. A source member without a status is
+ * compared as if it had the target's.
+ */
+const TARGET_DEFAULTS: Readonly<Record<string, Readonly<Record<string, JsonDefaults>>>> = {
+  action_network: {
+    people: {
+      phone_numbers: { status: 'unsubscribed' },
+      email_addresses: { status: 'subscribed' },
+    },
+  },
+};
+
+/** Per list member, the defaults of its elements' members. */
+type JsonDefaults = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
+/**
+ * The source's members with the target's defaults filled in where the source left a
+ * member out and the copy (its element at the same place) holds exactly the default.
+ */
+function withDefaults(
+  members: Record<string, unknown>,
+  copy: Record<string, unknown>,
+  defaults: JsonDefaults | undefined,
+): Record<string, unknown> {
+  if (defaults === undefined) return members;
+  const out = { ...members };
+  for (const [name, filled] of Object.entries(defaults)) {
+    const list = out[name];
+    const copied = copy[name];
+    if (!Array.isArray(list) || !Array.isArray(copied)) continue;
+    out[name] = list.map((element: unknown, at) => {
+      const held: unknown = copied[at];
+      if (
+        element === null ||
+        typeof element !== 'object' ||
+        held === null ||
+        typeof held !== 'object'
+      ) {
+        return element;
+      }
+      const added = Object.entries(filled).filter(
+        ([member, value]) =>
+          !(member in element) && (held as Record<string, unknown>)[member] === value,
+      );
+      return { ...Object.fromEntries(added), ...element };
+    });
+  }
+  return out;
+}
+
 /** The totals of a record (`total_signatures`, …), compared apart. */
 function totalsOf(members: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(members).filter(([name]) => name.startsWith('total_')));
 }
 
+/** Relations a server sets by itself (who changed a record last): not the copy's to carry. */
+const SERVER_RELATIONS = new Set(['std:modified_by']);
+
 /** The one-relations of a kind (a signature's person and petition). */
 function oneRelations(kind: AnyKind): [string, OneRelation][] {
   return Object.values(kind.relations)
-    .filter((relation): relation is OneRelation => relation.type === 'one')
+    .filter(
+      (relation): relation is OneRelation =>
+        relation.type === 'one' && !SERVER_RELATIONS.has(relation.rel),
+    )
     .map((relation) => [relation.rel, relation]);
 }
 
@@ -290,7 +350,10 @@ export async function compareCopies(
         });
       }
 
-      const want = normalise(comparedMembers(kind, source.members)) as Record<string, unknown>;
+      const defaults = TARGET_DEFAULTS[targetNamespace ?? '']?.[kind.plural];
+      const want = normalise(
+        comparedMembers(kind, withDefaults(source.members, copy.members, defaults)),
+      ) as Record<string, unknown>;
       const got = normalise(comparedMembers(kind, copy.members)) as Record<string, unknown>;
       for (const name of new Set([...Object.keys(want), ...Object.keys(got)])) {
         if (!same(want[name], got[name])) {

@@ -70,6 +70,12 @@ export interface FaultProxy {
   counts(): Record<string, number>;
   /** Requests seen other than GET and HEAD: the writes sent. */
   writes(): ProxiedRequest[];
+  /**
+   * Resolves once no request is being handled: every request that reached the proxy has
+   * been answered (or its client is gone), every write forwarded is made. A test awaits
+   * it after killing a client, so that the next run meets the server the crash left.
+   */
+  settled(): Promise<void>;
   /** Forgets what was logged (the numbering goes on). */
   clear(): void;
   /** Changes the faults from now on. */
@@ -133,6 +139,8 @@ export async function faultProxy(options: FaultProxyOptions): Promise<FaultProxy
   let posts = 0;
   let failed = false;
   const log: ProxiedRequest[] = [];
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
 
   const forward = (incoming: IncomingMessage, body: Buffer, drop: readonly string[]) =>
     new Promise<Upstream>((resolve, reject) => {
@@ -216,8 +224,22 @@ export async function faultProxy(options: FaultProxyOptions): Promise<FaultProxy
   };
 
   const server: Server = createServer((incoming, response) => {
-    handle(incoming, response).catch((error: unknown) => {
-      reply(response, 502, { 'content-type': 'text/plain' }, Buffer.from(String(error)));
+    inFlight += 1;
+    // A client killed mid-body never ends its request: its end, or its going, settles it.
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      inFlight -= 1;
+      if (inFlight === 0) for (const resolve of waiting.splice(0)) resolve();
+    };
+    handle(incoming, response)
+      .catch((error: unknown) => {
+        reply(response, 502, { 'content-type': 'text/plain' }, Buffer.from(String(error)));
+      })
+      .finally(finish);
+    incoming.on('close', () => {
+      if (!incoming.complete) finish();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -233,6 +255,8 @@ export async function faultProxy(options: FaultProxyOptions): Promise<FaultProxy
       return counts;
     },
     writes: () => log.filter((entry) => entry.method !== 'GET' && entry.method !== 'HEAD'),
+    settled: () =>
+      inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)),
     clear: () => {
       log.splice(0);
     },

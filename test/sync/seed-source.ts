@@ -202,8 +202,17 @@ function actionFields(
         : { action_date };
     case 'tagging':
       return {};
-    case 'attendance':
-      return { action_date, status: (['accepted', 'tentative', 'declined'] as const)[k % 3] };
+    case 'attendance': {
+      const status = (['accepted', 'tentative', 'declined'] as const)[k % 3] as string;
+      const levels = Array.isArray(parent.doc.ticket_levels)
+        ? (parent.doc.ticket_levels as JsonObject[])
+        : [];
+      const level = levels[k % Math.max(1, levels.length)];
+      // A ticketed event's attendance holds its ticket (Action Network requires one).
+      if (parent.doc.type !== 'ticketed' || !level) return { action_date, status };
+      const ticket = { title: level.title, amount: level.amount, currency: level.currency };
+      return { action_date, status: 'accepted', tickets: [ticket] as JsonObject[] };
+    }
     case 'submission':
       return { action_date, custom_fields: { shift: k % 2 === 0 ? 'morning' : 'evening' } };
     case 'donation': {
