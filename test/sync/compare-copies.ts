@@ -11,7 +11,8 @@
  * except a donation's `created_date`, which is the donation's own; the kind's read-only
  * members; `_links`; the target's own identifier; Action Network's native ids of what
  * an action links to, `action_network:person_id`; the status Action Network gives a
- * phone number or email address sent without one). Relations must lead to the copies of
+ * phone number or email address sent without one, and `unsubscribed` for a status it
+ * does not take). Relations must lead to the copies of
  * what the source's lead to; totals (`total_signatures`, …) must be equal. Date-times are
  * equal when they name the same second (Action Network writes whole seconds, in UTC),
  * money when it is the same amount (a decimal string under Action Network's preset).
@@ -140,6 +141,40 @@ const TARGET_DEFAULTS: Readonly<Record<string, Readonly<Record<string, JsonDefau
     },
   },
 };
+
+/**
+ * The subscription statuses a target takes, by its namespace: Action Network's people
+ * POST takes `subscribed` and `unsubscribed` only, so a sync writes any other status
+ * (`bouncing`) as `unsubscribed` (never a subscription), and a source status it does not
+ * take is compared as that.
+ */
+const TARGET_STATUSES: Readonly<Record<string, readonly string[]>> = {
+  action_network: ['subscribed', 'unsubscribed'],
+};
+
+/** The list members whose elements carry a subscription status. */
+const WITH_STATUS = ['email_addresses', 'phone_numbers'];
+
+/** The members with each status the target does not take spelled `unsubscribed`. */
+function withTakenStatuses(
+  members: Record<string, unknown>,
+  taken: readonly string[] | undefined,
+): Record<string, unknown> {
+  if (taken === undefined) return members;
+  const out = { ...members };
+  for (const name of WITH_STATUS) {
+    const list = out[name];
+    if (!Array.isArray(list)) continue;
+    out[name] = list.map((element: unknown) => {
+      if (element === null || typeof element !== 'object') return element;
+      const status = (element as { status?: unknown }).status;
+      return typeof status === 'string' && !taken.includes(status)
+        ? { ...element, status: 'unsubscribed' }
+        : element;
+    });
+  }
+  return out;
+}
 
 /** Per list member, the defaults of its elements' members. */
 type JsonDefaults = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -352,7 +387,13 @@ export async function compareCopies(
 
       const defaults = TARGET_DEFAULTS[targetNamespace ?? '']?.[kind.plural];
       const want = normalise(
-        comparedMembers(kind, withDefaults(source.members, copy.members, defaults)),
+        comparedMembers(
+          kind,
+          withTakenStatuses(
+            withDefaults(source.members, copy.members, defaults),
+            kind.plural === 'people' ? TARGET_STATUSES[targetNamespace ?? ''] : undefined,
+          ),
+        ),
       ) as Record<string, unknown>;
       const got = normalise(comparedMembers(kind, copy.members)) as Record<string, unknown>;
       for (const name of new Set([...Object.keys(want), ...Object.keys(got)])) {
