@@ -11,7 +11,8 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: ['test/e2e/**/*.test.ts'],
+    // The sync's copy to a PostgreSQL target runs there too (its other cases skip themselves).
+    include: ['test/e2e/**/*.test.ts', 'test/sync/copy.test.ts'],
     env: { ADIS_TEST_ENGINE: 'postgres' },
     globalSetup: ['reference-server/test/postgres/global-setup.ts'],
   },

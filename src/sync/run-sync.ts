@@ -172,7 +172,20 @@ class SyncRun {
     let total: number | undefined;
     let skipped: string | undefined;
     const written: string[] = [];
-    this.emit({ type: 'kind-start', kind: plural, total });
+    // Records of a parent kind the target cannot write have nowhere to go: skipped whole.
+    const parentSkipped = planned.placement && writer.skipped.get(planned.placement.parent.plural);
+    if (parentSkipped !== undefined) {
+      skipped = `the target cannot hold their ${planned.placement?.parent.plural}: ${parentSkipped}`;
+      writer.skipped.set(plural, skipped);
+      this.emit({ type: 'kind-skipped', kind: plural, reason: skipped });
+    }
+    // Told with the first page, which says how many the source has.
+    let started = false;
+    const start = (): void => {
+      if (started) return;
+      started = true;
+      this.emit({ type: 'kind-start', kind: plural, total });
+    };
     const pages =
       run.windows !== undefined
         ? readByWindows(request.from, planned, run, request.signal)
@@ -180,6 +193,7 @@ class SyncRun {
     for await (const page of pages) {
       tally.read += page.items.length;
       total = page.total ?? total;
+      start();
       const outcomes = await inPool(page.items, request.concurrency ?? 4, async (record) =>
         skipped === undefined
           ? writeCopy(writer, planned, record, page.parent)
@@ -217,6 +231,7 @@ class SyncRun {
       );
     }
     if (this.progress.kinds[plural]?.run !== null) await this.save(plural, finished);
+    start();
     this.emit({ type: 'kind-done', kind: plural, tally });
   }
 

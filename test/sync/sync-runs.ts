@@ -80,11 +80,12 @@ export function writes(summary: SyncSummary): Record<string, { created: number; 
  * expect(refusals(result.summary)).toBe('');
  * ```
  */
-export function refusals(summary: SyncSummary): string {
+export function refusals(summary: SyncSummary, except: readonly string[] = []): string {
   const counted = Object.entries(summary.kinds)
-    .filter(([, tally]) => tally.refused > 0)
+    .filter(([kind, tally]) => tally.refused > 0 && !except.includes(kind))
     .map(([kind, tally]) => `${kind}: ${tally.refused} refused: ${JSON.stringify(tally.reasons)}`);
   const listed = summary.refusals
+    .filter((refusal) => !except.includes(refusal.kind))
     .slice(0, 10)
     .map(
       (refusal) =>
