@@ -2,12 +2,14 @@
  * The whole benchmark, side by side in one run (`npm run bench`): the SDK's paging
  * against a hand-written fetch loop and ketting 8, the reference server against a
  * bare Hono app on the same `@hono/node-server`, the record signature helper under
- * concurrent clients, and `adis-export` against plain paging. It ends with the ratios
- * the project aims at, each against its target.
+ * concurrent clients, `adis-export` against plain paging, and `runSync` against a
+ * hand-written loop of SDK calls writing the same records. It ends with the ratios the
+ * project aims at, each against its target.
  *
  *   npm run bench                    # about five minutes on 2 cores
  *   npm run bench -- --quick         # small sizes: checks that every part runs
  *   npm run bench -- --only paging,server
+ *   npm run bench -- --only sync
  *
  * Only ratios taken in one run mean anything on a shared machine: both sides of each
  * are measured here, minutes apart at most. docs/performance.md records the figures.
@@ -33,8 +35,9 @@ import type { PostLoadResult } from '../reference-server/bench/post-load.js';
 import { benchExport, EXPORT_TABLE_HEADER, type ExportBenchRow, formatRow } from './export.js';
 import { benchPaging, type PagingFigures, printPaging } from './paging.js';
 import { startServer } from './reference-server.js';
+import { benchSync, formatSyncRun, printSync, type SyncFigures } from './sync.js';
 
-const SECTIONS = ['paging', 'server', 'helpers', 'export'] as const;
+const SECTIONS = ['paging', 'server', 'helpers', 'export', 'sync'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values } = parseArgs({
@@ -56,7 +59,16 @@ process.env.ADIS_BENCH_SERVER ??= 'built';
 
 /** Sizes: the figures of docs/performance.md, or a quick pass that only checks the parts run. */
 const SIZES = quick
-  ? { people: 2_000, memoryPeople: 5_000, rounds: 1, runs: 1, seconds: 1, exportSizes: [2_000] }
+  ? {
+      people: 2_000,
+      memoryPeople: 5_000,
+      rounds: 1,
+      runs: 1,
+      seconds: 1,
+      exportSizes: [2_000],
+      syncPeople: 200,
+      syncRounds: 1,
+    }
   : {
       people: 20_000,
       memoryPeople: 100_000,
@@ -64,6 +76,8 @@ const SIZES = quick
       runs: 2,
       seconds: 5,
       exportSizes: [20_000],
+      syncPeople: 2_000,
+      syncRounds: 3,
     };
 
 interface Ratio {
@@ -203,6 +217,19 @@ async function exportPart(): Promise<ExportBenchRow[]> {
   return benchExport({ sizes: SIZES.exportSizes, onRow: (row) => console.log(formatRow(row)) });
 }
 
+async function syncPart(): Promise<SyncFigures> {
+  console.log(
+    `\nrunSync against a loop of SDK calls, ${SIZES.syncPeople.toLocaleString('en-US')} people and their signatures, each run on a new target:`,
+  );
+  const figures = await benchSync({
+    people: SIZES.syncPeople,
+    rounds: SIZES.syncRounds,
+    onRun: (run) => console.log(formatSyncRun(run)),
+  });
+  printSync(figures);
+  return figures;
+}
+
 function ratio(work: string, value: number, target: number, direction: '≤' | '≥'): Ratio {
   return {
     work,
@@ -314,6 +341,24 @@ async function main(): Promise<void> {
     for (const row of rows) {
       ratios.push(ratio(`export ÷ paging, ${row.format}`, row.ratio, 0.8, '≥'));
     }
+  }
+  if (runs('sync')) {
+    const figures = await syncPart();
+    ratios.push(
+      ratio('sync: runSync ÷ SDK loop, records/s, 4 writes at once', figures.ratio, 0.8, '≥'),
+      ratio(
+        "sync: a second, unchanged run's requests, % of the first's",
+        (100 * figures.secondRequests) / figures.firstRequests,
+        1,
+        '≤',
+      ),
+      {
+        work: 'sync: runSync ÷ SDK loop, records/s, one write at a time',
+        value: figures.ratioSequential,
+        target: '—',
+        met: undefined,
+      },
+    );
   }
   console.log('\nSummary (each ratio from this run):');
   console.log('| work | measured | target | met |');
