@@ -117,10 +117,15 @@ function entryPointReport(
  * ```ts
  * withoutCheckoutPaths('import("/work/node_modules/hono/dist/types").BlankSchema');
  * // 'import("hono/dist/types").BlankSchema'
+ * withoutCheckoutPaths(`import("${root}dist/kind-32LOnA3T").V`); // 'import("dist/kind-32LOnA3T").V'
  * ```
  */
 function withoutCheckoutPaths(report: string): string {
-  return report.replace(/import\("[^"]*\/node_modules\/([^"]+)"\)/g, 'import("$1")');
+  // A type the declaration bundle keeps in a shared chunk is named by the chunk's
+  // absolute path: the checkout's own part of it goes too.
+  return report
+    .replace(/import\("[^"]*\/node_modules\/([^"]+)"\)/g, 'import("$1")')
+    .replaceAll(`import("${root}`, 'import("');
 }
 
 /**
