@@ -123,10 +123,18 @@ function entryPointReport(
 function withoutCheckoutPaths(report: string): string {
   // A type the declaration bundle keeps in a shared chunk is named by the chunk's
   // absolute path: the checkout's own part of it goes too.
+  // TypeScript cuts a long type at a length that counts those paths, so a type it cut
+  // is cut again here, shorter, at the same place in every checkout.
   return report
     .replace(/import\("[^"]*\/node_modules\/([^"]+)"\)/g, 'import("$1")')
-    .replaceAll(`import("${root}`, 'import("');
+    .replaceAll(`import("${root}`, 'import("')
+    .split('\n')
+    .map((line) => (line.endsWith('...') && line.length > CUT ? `${line.slice(0, CUT)}...` : line))
+    .join('\n');
 }
+
+/** Where a type TypeScript cut short is cut in the report: well inside its own cut. */
+const CUT = 160;
 
 /**
  * One export: its kind, name and signature, and for a class or an interface its own
