@@ -10,10 +10,11 @@
  * (bench/reference-server.ts: a SQLite file in a temporary folder, the same options on
  * every side): one source, seeded once with the demo people and demo activity of
  * `--seed n` plus a petition that every person signs, and a new, empty target for every
- * measured run. Each side runs in a process of its own too (this file, with `--side`),
- * so that each starts as cold as the other and their heaps are their own; it connects
- * with a counting `fetch`, times itself from connecting to its last write, and prints
- * one JSON line.
+ * measured run. Each side runs in a process of its own too, plain `node` on the built
+ * SDK (`dist/`: `npm run build` first), from a script this file writes
+ * ({@link sideScript}), so that each starts as cold as the other and their heaps are
+ * their own; it connects with a counting `fetch`, times itself from connecting to its
+ * last write, and prints one JSON line.
  *
  * - **loop**, the peer: pages the source's people (read-ahead) and signs each up on the
  *   target with `to.signup({ person })`, as runSync writes people; creates each
@@ -37,16 +38,13 @@
  * as many people, petitions and signatures as the source has.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cpuMsOf } from '../reference-server/bench/process-cpu.js';
-import { type BaseClient, type Client, connect } from '../src/index.js';
-import type { Resource } from '../src/navigator/resource.js';
-import { personKind, petitionKind, signatureKind } from '../src/schema/index.js';
-import { openSyncState, runSync } from '../src/sync/index.js';
+import { connect } from '../src/index.js';
 import { KEY, startServer } from './reference-server.js';
 
 /** The sides a round runs, in this order. */
@@ -62,8 +60,6 @@ const KINDS = ['people', 'petitions', 'signatures'] as const;
 
 /** What the copies carry the source's own identifiers as (both namespaces are `adis`). */
 const SOURCE_SYSTEM = 'origin';
-
-const SELF = fileURLToPath(import.meta.url);
 
 /** Requests sent to each server. */
 export interface Requests {
@@ -137,15 +133,7 @@ export interface SyncBenchOptions {
   onRun?(run: SyncRun): void;
 }
 
-/** A `fetch` that counts what it sends, by server. */
-function countingFetch(requests: Requests, side: keyof Requests): typeof globalThis.fetch {
-  return (input, init) => {
-    requests[side] += 1;
-    return globalThis.fetch(input, init);
-  };
-}
-
-/** Runs `work` on each item, at most `concurrency` at once (a hand-written pool). */
+/** Runs `work` on each item, at most `concurrency` at once. */
 async function eachAtMost<T>(
   items: readonly T[],
   concurrency: number,
@@ -158,135 +146,144 @@ async function eachAtMost<T>(
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }
 
-/** A record's members less the server's, its own identifiers spelled as the copy's. */
-function members(record: Resource<object>, readOnly: readonly string[]): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
+const root = new URL('../', import.meta.url);
+
+/**
+ * The side's process, an ES module run by plain `node` against the built SDK (`dist/`),
+ * as export.ts runs its paging loop: no tsx, whose module hooks would answer every
+ * `import()` (the SDK loads the signup body's schema with one per call) through a
+ * message to their thread. `node <script> <side> <source> <target> <folder>` prints one
+ * JSON line ({@link ChildReport}). The loop's code is here, as a user would write it.
+ */
+function sideScript(): string {
+  const sdk = new URL('dist/index.js', root).href;
+  const sync = new URL('dist/sync/index.js', root).href;
+  return `import { join } from 'node:path';
+import { connect, personKind, petitionKind, signatureKind } from ${JSON.stringify(sdk)};
+import { openSyncState, runSync } from ${JSON.stringify(sync)};
+
+const [side, fromUrl, toUrl, dir] = process.argv.slice(2);
+const KEY = ${JSON.stringify(KEY)};
+const KINDS = ${JSON.stringify(KINDS)};
+
+/** Connects both servers, counting every request each is sent. */
+async function connectPair() {
+  const requests = { from: 0, to: 0 };
+  const counting = (server) => (input, init) => {
+    requests[server] += 1;
+    return globalThis.fetch(input, init);
+  };
+  const from = await connect(fromUrl, { apiKey: KEY, fetch: counting('from') });
+  const to = await connect(toUrl, { apiKey: KEY, fetch: counting('to') });
+  return { from, to, requests };
+}
+
+/** At most \`concurrency\` of \`work\` at once over the items. */
+async function eachAtMost(items, concurrency, work) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
+/** A record's members less the server's, its own identifiers as the copy carries them. */
+function members(record, readOnly) {
+  const body = {};
   for (const [member, value] of Object.entries(record.document.body)) {
     if (!readOnly.includes(member)) body[member] = value;
   }
   if (Array.isArray(body.identifiers)) {
-    body.identifiers = body.identifiers.map((id: string) =>
-      id.startsWith('adis:') ? `${SOURCE_SYSTEM}:${id.slice('adis:'.length)}` : id,
+    body.identifiers = body.identifiers.map((id) =>
+      id.startsWith('adis:') ? ${JSON.stringify(`${SOURCE_SYSTEM}:`)} + id.slice('adis:'.length) : id,
     );
   }
   return body;
 }
 
-/** The loop: people, petitions, signatures, written by SDK calls alone. */
-async function copyByLoop(from: Client, to: Client, concurrency: number): Promise<number> {
-  const people = new Map<string, string>();
+/** The peer: people, petitions, signatures, by SDK calls, the copies in plain Maps. */
+async function copyByLoop(from, to, concurrency) {
+  const people = new Map();
+  const petitions = new Map();
   let records = 0;
   for await (const page of from.people.pages({ readAhead: true })) {
     await eachAtMost(page.items, concurrency, async (person) => {
-      const input = { person: members(person, personKind.readOnly) };
-      const result = await to.signup(input as Parameters<BaseClient['signup']>[0]);
-      const copy = result.record?.url;
-      if (copy === undefined) throw new Error(`no copy of ${person.url}`);
-      people.set(person.url, copy);
+      const result = await to.signup({ person: members(person, personKind.readOnly) });
+      if (!result.record) throw new Error('no copy of ' + person.url);
+      people.set(person.url, result.record.url);
     });
     records += page.items.length;
   }
-  const petitions = new Map<string, Awaited<ReturnType<Client['petitions']['get']>>>();
   for await (const page of from.petitions.pages({ readAhead: true })) {
     await eachAtMost(page.items, concurrency, async (petition) => {
       const body = members(petition, petitionKind.readOnly);
-      const creator = people.get(petition.link('std:creator')?.url() ?? '');
+      const creator = people.get(petition.link('std:creator')?.url());
       if (creator !== undefined) body._links = { 'std:creator': { href: creator } };
-      const copy = await to.petitions.create(body as Parameters<Client['petitions']['create']>[0]);
-      petitions.set(petition.url, copy);
+      petitions.set(petition.url, await to.petitions.create(body));
     });
     records += page.items.length;
   }
   for await (const page of from.signatures.pages({ readAhead: true })) {
     await eachAtMost(page.items, concurrency, async (signature) => {
-      const petition = petitions.get(signature.link('std:petition')?.url() ?? '');
-      const person = people.get(signature.link('std:person')?.url() ?? '');
-      if (petition === undefined || person === undefined) {
-        throw new Error(`${signature.url}: its petition or person has no copy`);
-      }
+      const petition = petitions.get(signature.link('std:petition')?.url());
+      const person = people.get(signature.link('std:person')?.url());
+      if (!petition || !person) throw new Error(signature.url + ': no copy of its petition or person');
       const body = members(signature, signatureKind.readOnly);
       body._links = { 'std:person': { href: person } };
-      const signatures = petition.signatures();
-      await signatures.create(body as Parameters<typeof signatures.create>[0]);
+      await petition.signatures().create(body);
     });
     records += page.items.length;
   }
   return records;
 }
 
-/** Connects both sides with counting fetches. */
-async function connectPair(
-  fromUrl: string,
-  toUrl: string,
-): Promise<{ from: Client; to: Client; requests: Requests }> {
-  const requests: Requests = { from: 0, to: 0 };
-  const from = await connect(fromUrl, { apiKey: KEY, fetch: countingFetch(requests, 'from') });
-  const to = await connect(toUrl, { apiKey: KEY, fetch: countingFetch(requests, 'to') });
-  return { from, to, requests };
-}
-
-/** One runSync run, timed from connecting (as a command starts) to closing the state. */
-async function timedSync(
-  fromUrl: string,
-  toUrl: string,
-  statePath: string,
-): Promise<{ seconds: number; requests: Requests; read: number; written: number }> {
+/** One runSync run, from connecting (as a command starts) to closing the state. */
+async function timedSync() {
   const started = performance.now();
-  const { from, to, requests } = await connectPair(fromUrl, toUrl);
-  const state = await openSyncState(statePath, { from: from.root.url, to: to.root.url });
+  const { from, to, requests } = await connectPair();
+  const state = await openSyncState(join(dir, 'sync-state.json'), { from: from.root.url, to: to.root.url });
   try {
     const summary = await runSync({
-      from,
-      to,
-      state,
-      kinds: KINDS,
-      sourceSystem: SOURCE_SYSTEM,
-      overlapMs: 0,
+      from, to, state, kinds: KINDS, sourceSystem: ${JSON.stringify(SOURCE_SYSTEM)}, overlapMs: 0,
     });
     const tallies = Object.values(summary.kinds);
-    const refused = tallies.reduce((sum, tally) => sum + tally.refused, 0);
-    if (refused > 0) {
-      throw new Error(`runSync refused ${refused}: ${JSON.stringify(summary.refusals[0])}`);
-    }
+    const sum = (of) => tallies.reduce((total, tally) => total + of(tally), 0);
+    if (sum((t) => t.refused) > 0) throw new Error('refused: ' + JSON.stringify(summary.refusals[0]));
     return {
       seconds: (performance.now() - started) / 1000,
       requests,
-      read: tallies.reduce((sum, tally) => sum + tally.read, 0),
-      written: tallies.reduce((sum, tally) => sum + tally.created + tally.updated, 0),
+      read: sum((t) => t.read),
+      written: sum((t) => t.created + t.updated),
     };
   } finally {
     await state.close();
   }
 }
 
-/** The side's process: one timed copy, printed as a JSON line. */
-async function child(side: SyncSide, fromUrl: string, toUrl: string, dir: string): Promise<void> {
-  const cpu = process.cpuUsage();
-  let report: ChildReport;
-  if (side === 'sync') {
-    const first = await timedSync(fromUrl, toUrl, join(dir, 'sync-state.json'));
-    const cpuMs = process.cpuUsage(cpu);
-    const second = await timedSync(fromUrl, toUrl, join(dir, 'sync-state.json'));
-    report = {
-      seconds: first.seconds,
-      records: first.written,
-      requests: first.requests,
-      clientCpuMs: (cpuMs.user + cpuMs.system) / 1000,
-      second,
-    };
-  } else {
-    const started = performance.now();
-    const { from, to, requests } = await connectPair(fromUrl, toUrl);
-    const records = await copyByLoop(from, to, side === 'loop' ? CONCURRENCY : 1);
-    const seconds = (performance.now() - started) / 1000;
-    const cpuMs = process.cpuUsage(cpu);
-    report = { seconds, records, requests, clientCpuMs: (cpuMs.user + cpuMs.system) / 1000 };
-  }
-  process.stdout.write(`${JSON.stringify(report)}\n`);
+const cpu = process.cpuUsage();
+const cpuMs = () => {
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / 1000;
+};
+let report;
+if (side === 'sync') {
+  const first = await timedSync();
+  const clientCpuMs = cpuMs();
+  const second = await timedSync();
+  report = { seconds: first.seconds, records: first.written, requests: first.requests, clientCpuMs, second };
+} else {
+  const started = performance.now();
+  const { from, to, requests } = await connectPair();
+  const records = await copyByLoop(from, to, side === 'loop' ? ${CONCURRENCY} : 1);
+  report = { seconds: (performance.now() - started) / 1000, records, requests, clientCpuMs: cpuMs() };
+}
+process.stdout.write(JSON.stringify(report) + '\\n');
+`;
 }
 
 /** Runs a side in a process of its own and resolves with what it printed. */
 async function runSide(
+  script: string,
   side: SyncSide,
   fromUrl: string,
   toUrl: string,
@@ -297,8 +294,7 @@ async function runSide(
   const profile = profileDir
     ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', name]
     : [];
-  const args = [...profile, '--import', 'tsx', SELF, '--side', side, '--from', fromUrl];
-  const process_ = spawn(process.execPath, [...args, '--to', toUrl, '--dir', dir], {
+  const process_ = spawn(process.execPath, [...profile, script, side, fromUrl, toUrl, dir], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -393,6 +389,11 @@ export async function benchSync(options: SyncBenchOptions = {}): Promise<SyncFig
   const source = await startServer(sourceDir, people);
   const every: SyncRun[] = [];
   try {
+    if (!existsSync(new URL('dist/sync/index.js', root))) {
+      throw new Error('the sync benchmark runs the built SDK: npm run build first');
+    }
+    const script = join(sourceDir, 'side.mjs');
+    writeFileSync(script, sideScript());
     await seedSignatures(source.url);
     const counts = await countsOf(source.url);
     const records = counts.people + counts.petitions + counts.signatures;
@@ -405,7 +406,14 @@ export async function benchSync(options: SyncBenchOptions = {}): Promise<SyncFig
         const target = await startServer(dir, 0);
         try {
           const before = [cpuMsOf([source.child.pid]), cpuMsOf([target.child.pid])];
-          const report = await runSide(side, source.url, target.url, dir, options.profileDir);
+          const report = await runSide(
+            script,
+            side,
+            source.url,
+            target.url,
+            dir,
+            options.profileDir,
+          );
           const after = [cpuMsOf([source.child.pid]), cpuMsOf([target.child.pid])];
           const used = (i: number) => {
             const [a, b] = [before[i], after[i]];
@@ -526,23 +534,11 @@ export function printSync(figures: SyncFigures): void {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      side: { type: 'string' },
-      from: { type: 'string' },
-      to: { type: 'string' },
-      dir: { type: 'string' },
       people: { type: 'string', default: '2000' },
       runs: { type: 'string', default: '3' },
       profile: { type: 'string' },
     },
   });
-  if (values.side !== undefined) {
-    const side = SYNC_SIDES.find((name) => name === values.side);
-    if (!side || !values.from || !values.to || !values.dir) {
-      throw new Error('--side loop|sync|"loop, sequential" needs --from, --to and --dir');
-    }
-    await child(side, values.from, values.to, values.dir);
-    return;
-  }
   process.env.ADIS_BENCH_SERVER ??= 'built';
   console.log(
     `Sync benchmark on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
