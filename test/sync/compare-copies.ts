@@ -391,7 +391,10 @@ export async function compareCopies(
           kind,
           withTakenStatuses(
             withDefaults(source.members, copy.members, defaults),
-            kind.plural === 'people' ? TARGET_STATUSES[targetNamespace ?? ''] : undefined,
+            // Only a sync writes statuses anew: a server compared with itself holds its own.
+            kind.plural === 'people' && from.root.url !== to.root.url
+              ? TARGET_STATUSES[targetNamespace ?? '']
+              : undefined,
           ),
         ),
       ) as Record<string, unknown>;
