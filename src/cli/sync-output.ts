@@ -4,7 +4,7 @@
  * exit code the summary makes.
  */
 import { ProgressBar, type ProgressStream } from '../export/progress.js';
-import type { KindTally, SyncEvent, SyncSummary } from '../sync/index.js';
+import { emptyTally, type KindTally, type SyncEvent, type SyncSummary } from '../sync/index.js';
 import type { RequestCounts } from './sync-connect.js';
 
 /** Refusals told one by one on stderr; the rest are counted, and the summary has them all. */
@@ -372,17 +372,7 @@ function reasonLines(kind: string, tally: KindTally): string[] {
 }
 
 function totalOf(tallies: readonly KindTally[]): KindTally {
-  const total: KindTally = {
-    read: 0,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    refused: 0,
-    adjusted: 0,
-    vanished: 0,
-    reasons: {},
-    adjustments: {},
-  };
+  const total = emptyTally();
   for (const tally of tallies) for (const column of COLUMNS) total[column] += tally[column];
   return total;
 }

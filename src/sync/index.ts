@@ -26,12 +26,13 @@ export {
   type SyncStateStore,
   type SyncWindow,
 } from './state-store.js';
-export type {
-  ChildWrites,
-  KindTally,
-  SyncEvent,
-  SyncRefusal,
-  SyncRequest,
-  SyncSummary,
-  SyncTargetProfile,
+export {
+  type ChildWrites,
+  emptyTally,
+  type KindTally,
+  type SyncEvent,
+  type SyncRefusal,
+  type SyncRequest,
+  type SyncSummary,
+  type SyncTargetProfile,
 } from './types.js';

@@ -12,7 +12,14 @@ import { inPool } from './pool.js';
 import { detectTarget, saysActionNetwork } from './profiles.js';
 import { hasRecords, readKind } from './read-kind.js';
 import type { KindProgress, SyncProgress, SyncStateStore } from './state-store.js';
-import type { KindTally, SyncEvent, SyncRefusal, SyncRequest, SyncSummary } from './types.js';
+import {
+  emptyTally,
+  type KindTally,
+  type SyncEvent,
+  type SyncRefusal,
+  type SyncRequest,
+  type SyncSummary,
+} from './types.js';
 import { firstWindow, readByWindows } from './windows.js';
 import { type CopyWriter, writeCopy } from './write-copy.js';
 
@@ -39,20 +46,6 @@ async function sourceNow(client: BaseClient, signal: AbortSignal | undefined): P
 /** The later of two instants (null: none). */
 function later(a: string | null, b: string): string {
   return a !== null && Date.parse(a) > Date.parse(b) ? a : b;
-}
-
-function emptyTally(): KindTally {
-  return {
-    read: 0,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    refused: 0,
-    adjusted: 0,
-    vanished: 0,
-    reasons: {},
-    adjustments: {},
-  };
 }
 
 /**

@@ -121,6 +121,29 @@ export interface KindTally {
   reasons: Record<string, number>;
 }
 
+/**
+ * A tally of nothing yet: what a kind's count starts from.
+ *
+ * @example
+ * ```ts
+ * const total = emptyTally();
+ * for (const tally of Object.values(summary.kinds)) total.created += tally.created;
+ * ```
+ */
+export function emptyTally(): KindTally {
+  return {
+    read: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    refused: 0,
+    adjusted: 0,
+    vanished: 0,
+    reasons: {},
+    adjustments: {},
+  };
+}
+
 /** What a run did. */
 export interface SyncSummary {
   /** Per kind, by plural name, in the order they were copied. */
