@@ -33,7 +33,7 @@ export interface PlannedKind {
   links: readonly OneRelation[];
   /**
    * The kind of its children after which its copies written in a run are written once
-   * more (see {@link WRITTEN_AGAIN_AFTER}); undefined for most kinds.
+   * more (see `WRITTEN_AGAIN_AFTER`); undefined for most kinds.
    */
   writtenAgainAfter: string | undefined;
 }
