@@ -391,14 +391,11 @@ export async function actOnMessage(
       const identifiers = Array.isArray(message.doc.identifiers)
         ? message.doc.identifiers.filter((value): value is string => typeof value === 'string')
         : [];
-      await records.replace(
-        tenant,
-        kind,
-        message,
+      await records.replace(tenant, kind, message, {
         identifiers,
-        next ? { ...fields, [SERVER_STATE]: next } : fields,
+        fields: next ? { ...fields, [SERVER_STATE]: next } : fields,
         now,
-      );
+      });
     };
     switch (action.type) {
       case 'send': {

@@ -342,10 +342,7 @@ export async function upsertPerson(
       // The person kind served, whose vocabulary the server's preset sets.
       records.registry.bySingular(personKind.singular) ?? personKind,
       match,
-      identifiers,
-      next,
-      now,
-      anonymous ? [] : strings(sentIdentifiers),
+      { identifiers, fields: next, now, sent: anonymous ? [] : strings(sentIdentifiers) },
     ),
     created: false,
   };

@@ -14,10 +14,19 @@ import {
   withoutFields,
 } from './document.js';
 import { getRecord } from './read.js';
-import type { RecordService } from './service.js';
 import { recordWrite } from './write.js';
 
-/** The work of {@link RecordService.delete}: see there. */
+/**
+ * Deletes a record, or throws a 404 `ApiError`. Records that cannot exist without it
+ * (a petition's signatures, a person's donations) are deleted with it; records that
+ * only mention it (a petition's creator) lose that link. All in one transaction, so
+ * that no record is left pointing at one that is gone.
+ *
+ * @example
+ * ```ts
+ * await deleteRecord(records, tenant, petitionKind, petitionId); // and its signatures
+ * ```
+ */
 export async function deleteRecord(
   context: RecordContext,
   tenant: Tenant,

@@ -1,12 +1,13 @@
 /**
  * What the record operations work on: the storage they read and write, and the kinds
- * served. A {@link RecordService} is one; its operations pass themselves along.
+ * served. A `RecordService` (`service.ts`) is one, and passes itself along; the
+ * operations take this interface rather than the class, so that they import nothing
+ * of the class that calls them.
  */
 import type { Storage } from '../../storage/storage.js';
 import type { KindRegistry } from '../kinds.js';
-import type { RecordService } from './service.js';
 
-/** The storage and kinds of the record operations (see {@link RecordService}). */
+/** The storage and kinds of the record operations. */
 export interface RecordContext {
   readonly storage: Storage;
   /** The kinds served: links resolve and deletes cascade through it. */

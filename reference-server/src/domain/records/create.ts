@@ -16,7 +16,6 @@ import { composeDocument, helperMembers, stringArray, withoutFields } from './do
 import { recordEvent } from './events.js';
 import { applyLinks } from './links.js';
 import type { CreateOptions } from './options.js';
-import type { RecordService } from './service.js';
 import { guarded, recordWrite } from './write.js';
 
 /** A new record's links, fields and dates as its checks passed them. */
@@ -68,7 +67,16 @@ export async function checkNewRecord(
   return { refs, fields, created };
 }
 
-/** The work of {@link RecordService.create}: see there. */
+/**
+ * Creates a record from a validated document, in one transaction: assigns the id and
+ * local identifier, keeps foreign identifiers, resolves links, drops read-only fields
+ * and nulls, and makes the kind's webhook event (unless `options.event` is `false`).
+ *
+ * @example
+ * ```ts
+ * const person = await createRecord(records, tenant, personKind, personKind.parse({ given_name: 'Ana' }));
+ * ```
+ */
 export function createRecord(
   context: RecordContext,
   tenant: Tenant,

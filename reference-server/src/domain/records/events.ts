@@ -9,11 +9,21 @@ import type { WebhookEventPayload } from '../webhook-events.js';
 import type { RecordContext } from './context.js';
 import { referencesOf } from './document.js';
 import type { EventDetails } from './options.js';
-import type { RecordService } from './service.js';
 
 /**
  * Appends the webhook event of `record` (its kind's {@link ResourceKind.event}) to the
- * outbox; see {@link RecordService.recordEvent}.
+ * outbox, in the caller's transaction, so it commits with the write that made it. A
+ * no-op for kinds that make no event and for tenants without subscriptions (the
+ * outbox is then not written at all). `createRecord` calls it; the person signup
+ * helper too, for a signup that matched a known person.
+ *
+ * @example
+ * ```ts
+ * await storage.transaction(async () => {
+ *   const { record } = await upsertPerson(records, tenant, sent, { anonymous: false, now });
+ *   await recordEvent(records, tenant, personKind, record, { addTags: ['volunteer'] }, now);
+ * });
+ * ```
  */
 export async function recordEvent(
   context: RecordContext,

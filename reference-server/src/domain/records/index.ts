@@ -15,6 +15,7 @@ export type {
   CreateOptions,
   CreateOrUpdateOptions,
   EventDetails,
+  RecordReplacement,
   UpdateOptions,
 } from './options.js';
 export { RecordService } from './service.js';

@@ -1,14 +1,14 @@
 /**
  * The options of record writes: what a create, an update or a create-or-update takes
- * besides the record's members, and what a call adds to the webhook event it makes.
+ * besides the record's members, what a replacement of a record's stored state is made
+ * of, and what a call adds to the webhook event it makes.
  */
 import type { JsonObject, ParentRef } from '../../storage/storage.js';
-import type { ResourceKind } from '../kinds.js';
-import type { HELPER_MEMBERS } from './document.js';
+import type { References, ResourceKind } from '../kinds.js';
+import type { HELPER_MEMBERS, SERVER_STATE } from './document.js';
 import type { LinkInput } from './links.js';
-import type { RecordService } from './service.js';
 
-/** Options of {@link RecordService.update}. */
+/** Options of an update (`updateRecord`, `RecordService.update`). */
 export interface UpdateOptions {
   now?: Date;
   /** The `_links` of the body. */
@@ -26,7 +26,7 @@ export interface EventDetails {
   addTags?: readonly string[] | null;
 }
 
-/** Options of {@link RecordService.create}. */
+/** Options of a create (`createRecord`, `RecordService.create`). */
 export interface CreateOptions extends UpdateOptions {
   /**
    * The webhook event of the create: what the call adds to it, or `false` when the
@@ -48,7 +48,7 @@ export interface CreateOptions extends UpdateOptions {
   linksAt?: string;
 }
 
-/** Options of {@link RecordService.createOrUpdate}. */
+/** Options of a create-or-update (`createOrUpdateRecord`, `RecordService.createOrUpdate`). */
 export interface CreateOrUpdateOptions extends CreateOptions {
   /**
    * Update an existing record as a caller without an API key may: fill only the members
@@ -57,4 +57,25 @@ export interface CreateOrUpdateOptions extends CreateOptions {
    * when nothing is new.
    */
   fillOnly?: boolean;
+}
+
+/**
+ * What replaces an existing record's stored state (`replaceRecord`,
+ * `RecordService.replace`): named members rather than positions, since three of them
+ * are optional and two are lists of identifiers that a swap would mix up silently.
+ */
+export interface RecordReplacement {
+  /** The record's identifiers; its local one is added when missing. */
+  identifiers: readonly string[];
+  /**
+   * The record's fields. A {@link SERVER_STATE} member is stored as given, without
+   * validation; so are the {@link HELPER_MEMBERS}.
+   */
+  fields: JsonObject;
+  /** The time of the write, its `modified_date`. Default: the current time. */
+  now?: Date;
+  /** The identifiers the client sent, named in a duplicate's error. Default: `identifiers`. */
+  sent?: readonly string[];
+  /** The record's references. Default: the references the current record has. */
+  refs?: References;
 }

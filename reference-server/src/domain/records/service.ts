@@ -1,7 +1,9 @@
 /**
  * Generic record operations: create, read, update, delete and collection pages for any
  * registered kind. Applies the spec's identifier and update rules; knows nothing of HTTP.
- * The class is the public face; each operation's work is in the module of its concept.
+ * The class is the public face; each operation's work, and its documentation, is in the
+ * module of its concept, which takes a `RecordContext` rather than this class (so it
+ * imports nothing of it).
  */
 import type {
   JsonObject,
@@ -10,18 +12,18 @@ import type {
   StoredRecord,
   Tenant,
 } from '../../storage/storage.js';
-import type { KindRegistry, References, ResourceKind } from '../kinds.js';
+import type { KindRegistry, ResourceKind } from '../kinds.js';
 import type { PageRequest } from '../paging.js';
 import { deleteRecord } from './cascade-delete.js';
 import { type CollectionPage, type CollectionRef, collectionPage } from './collection-page.js';
 import type { RecordContext } from './context.js';
 import { createRecord } from './create.js';
-import type { HELPER_MEMBERS, SERVER_STATE } from './document.js';
 import { recordEvent } from './events.js';
 import type {
   CreateOptions,
   CreateOrUpdateOptions,
   EventDetails,
+  RecordReplacement,
   UpdateOptions,
 } from './options.js';
 import { getRecord } from './read.js';
@@ -30,12 +32,13 @@ import { replaceRecord, updateRecord } from './update.js';
 import { createOrUpdateRecord, type RecordUpsert } from './upsert.js';
 
 /**
- * Record operations over a {@link Storage}.
+ * Record operations over a {@link Storage}: the operations of the record modules bound
+ * to one storage and registry, so that routes and helpers pass one object around.
  *
  * @example
  * ```ts
  * const records = new RecordService(storage, registry);
- * const person = records.create(tenant, personKind, personKind.parse({ given_name: 'Ana' }));
+ * const person = await records.create(tenant, personKind, personKind.parse({ given_name: 'Ana' }));
  * ```
  */
 export class RecordService implements RecordContext {
@@ -45,10 +48,7 @@ export class RecordService implements RecordContext {
     readonly registry: KindRegistry,
   ) {}
 
-  /**
-   * Creates a record from a validated document: assigns the id and local identifier,
-   * keeps foreign identifiers, resolves links, drops read-only fields and nulls.
-   */
+  /** Creates a record from a validated document: {@link createRecord}. */
   create(
     tenant: Tenant,
     kind: ResourceKind,
@@ -58,21 +58,7 @@ export class RecordService implements RecordContext {
     return createRecord(this, tenant, kind, input, options);
   }
 
-  /**
-   * Appends the webhook event of `record` (its kind's {@link ResourceKind.event}) to the
-   * outbox, in the caller's transaction, so it commits with the write that made it. A
-   * no-op for kinds that make no event and for tenants without subscriptions (the
-   * outbox is then not written at all). `create` calls it; the person signup helper too,
-   * for a signup that matched a known person.
-   *
-   * @example
-   * ```ts
-   * await storage.transaction(async () => {
-   *   const { record } = await upsertPerson(records, tenant, sent, { anonymous: false, now });
-   *   await records.recordEvent(tenant, personKind, record, { addTags: ['volunteer'] }, now);
-   * });
-   * ```
-   */
+  /** Appends the webhook event of a record to the outbox: {@link recordEvent}. */
   recordEvent(
     tenant: Tenant,
     kind: ResourceKind,
@@ -84,21 +70,8 @@ export class RecordService implements RecordContext {
   }
 
   /**
-   * Creates a record like {@link create}; but for a kind with
-   * {@link ResourceKind.oneRecordPer}, when a record with the same references exists
-   * (the person signed this petition before), updates that record instead: the fields
-   * sent change as in {@link update}, identifiers sent are added to its own, and the
-   * totals it adds to stay as they were. With `fillOnly`, only what it lacks is filled.
-   * Only a create makes the kind's webhook event: signing again is no new act.
-   *
-   * @example
-   * ```ts
-   * const { record, created } = await records.createOrUpdate(tenant, signatureKind, { comments: 'Yes!' }, {
-   *   links: { person: { plural: 'people', id: personId } },
-   *   parent: { rel: 'petition', ref: { kind: 'petition', id: petitionId } },
-   * });
-   * created; // false when the person had signed: 200, not 201
-   * ```
+   * Creates a record, or updates the one of the same references for a kind with
+   * {@link ResourceKind.oneRecordPer}: {@link createOrUpdateRecord}.
    */
   createOrUpdate(
     tenant: Tenant,
@@ -109,7 +82,7 @@ export class RecordService implements RecordContext {
     return createOrUpdateRecord(this, tenant, kind, input, options);
   }
 
-  /** One record, or a 404 `ApiError`. */
+  /** One record, or a 404 `ApiError`: {@link getRecord}. */
   get(
     tenant: Tenant,
     kind: ResourceKind,
@@ -119,11 +92,7 @@ export class RecordService implements RecordContext {
     return getRecord(this, tenant, kind, id, options);
   }
 
-  /**
-   * Applies a validated partial update (PUT): see `merge.ts` for the rules. Sending
-   * `identifiers` sets the foreign identifiers; the local one always stays. Links sent
-   * replace the record's references one relation at a time.
-   */
+  /** Applies a validated partial update (PUT): {@link updateRecord}. */
   update(
     tenant: Tenant,
     kind: ResourceKind,
@@ -135,42 +104,24 @@ export class RecordService implements RecordContext {
   }
 
   /**
-   * Stores new fields, identifiers and references for an existing record after
-   * validating the result (a merged document must still satisfy the schema and the
-   * kind's rules: an update that only moves `end_date` before `start_date` fails).
-   * A {@link SERVER_STATE} member of `fields` is stored as given, without validation;
-   * so are the {@link HELPER_MEMBERS}.
-   *
-   * @param now - Default: the current time.
-   * @param sent - The identifiers the client sent, named in a duplicate's error. Default: `identifiers`.
-   * @param refs - Default: the references `current` has.
+   * Stores new fields, identifiers and references for an existing record, validated
+   * as a whole: {@link replaceRecord}.
    */
   replace(
     tenant: Tenant,
     kind: ResourceKind,
     current: StoredRecord,
-    identifiers: readonly string[],
-    fields: JsonObject,
-    now?: Date,
-    sent?: readonly string[],
-    refs?: References,
+    replacement: RecordReplacement,
   ): Promise<StoredRecord> {
-    return replaceRecord(this, tenant, kind, current, identifiers, fields, now, sent, refs);
+    return replaceRecord(this, tenant, kind, current, replacement);
   }
 
-  /**
-   * Deletes a record, or throws a 404 `ApiError`. Records that cannot exist without it
-   * (a petition's signatures, a person's donations) are deleted with it; records that
-   * only mention it (a petition's creator) lose that link. All in one transaction.
-   */
+  /** Deletes a record and what depends on it, or throws a 404: {@link deleteRecord}. */
   delete(tenant: Tenant, kind: ResourceKind, id: string, now?: Date): Promise<void> {
     return deleteRecord(this, tenant, kind, id, now);
   }
 
-  /**
-   * The totals of records of a kind, for rendering: every total the kind declares,
-   * 0 when nothing contributed yet.
-   */
+  /** The totals of records of a kind, for rendering: {@link totalsOfRecords}. */
   totals(
     tenant: Pick<Tenant, 'id'>,
     kind: ResourceKind,
@@ -179,7 +130,7 @@ export class RecordService implements RecordContext {
     return totalsOfRecords(this, tenant, kind, ids);
   }
 
-  /** One page of a collection or sub-collection. */
+  /** One page of a collection or sub-collection: {@link collectionPage}. */
   page(tenant: Tenant, collection: CollectionRef, request: PageRequest): Promise<CollectionPage> {
     return collectionPage(this, tenant, collection, request);
   }

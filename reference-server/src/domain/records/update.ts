@@ -7,7 +7,7 @@
 import type { JsonObject, StoredRecord, Tenant } from '../../storage/storage.js';
 import type { ErrorDescription } from '../errors.js';
 import { localIdentifier, resolveIdentifiers } from '../identifiers.js';
-import type { References, ResourceKind } from '../kinds.js';
+import type { ResourceKind } from '../kinds.js';
 import { applyPatch } from '../merge.js';
 import { checkIdentifiersFree, checkRecord, checkStillOne, invalid } from './checks.js';
 import type { RecordContext } from './context.js';
@@ -23,13 +23,22 @@ import {
   withoutFields,
 } from './document.js';
 import { applyLinks } from './links.js';
-import type { UpdateOptions } from './options.js';
+import type { RecordReplacement, UpdateOptions } from './options.js';
 import { getRecord, notFound } from './read.js';
-import type { RecordService } from './service.js';
 import { totalsOfRecord } from './totals.js';
 import { guarded, recordWrite } from './write.js';
 
-/** The work of {@link RecordService.update}: see there. */
+/**
+ * Applies a validated partial update (PUT) to the record `id`: see `merge.ts` for the
+ * rules. Sending `identifiers` sets the foreign identifiers; the local one always stays.
+ * Links sent replace the record's references one relation at a time. The result is
+ * checked as a whole ({@link replaceRecord}), in one transaction.
+ *
+ * @example
+ * ```ts
+ * const person = await updateRecord(records, tenant, personKind, id, { family_name: 'Diaz' });
+ * ```
+ */
 export function updateRecord(
   context: RecordContext,
   tenant: Tenant,
@@ -71,32 +80,46 @@ export function updateRecord(
       SERVER_STATE,
       ...HELPER_MEMBERS,
     ]);
-    return replaceRecord(
-      context,
-      tenant,
-      kind,
-      current,
+    return replaceRecord(context, tenant, kind, current, {
       identifiers,
-      { ...fields, ...helperMembers(recorded) },
+      fields: { ...fields, ...helperMembers(recorded) },
       now,
-      stringArray(patch.identifiers),
+      sent: stringArray(patch.identifiers),
       refs,
-    );
+    });
   });
 }
 
-/** The work of {@link RecordService.replace}: see there. */
+/**
+ * Stores new fields, identifiers and references for the existing record `current` after
+ * validating the result: a merged document must still satisfy the schema and the kind's
+ * rules (an update that only moves `end_date` before `start_date` fails). A
+ * {@link SERVER_STATE} member of the fields is stored as given, without validation; so
+ * are the {@link HELPER_MEMBERS}: they are the server's, not the client's to get right.
+ *
+ * @example
+ * ```ts
+ * await replaceRecord(records, tenant, messageKind, message, {
+ *   identifiers: stringArray(message.doc.identifiers) ?? [],
+ *   fields: { ...fields, [SERVER_STATE]: { status: 'sending' } },
+ *   now,
+ * });
+ * ```
+ */
 export async function replaceRecord(
   context: RecordContext,
   tenant: Tenant,
   kind: ResourceKind,
   current: StoredRecord,
-  identifiers: readonly string[],
-  fields: JsonObject,
-  now = new Date(),
-  sent: readonly string[] = identifiers,
-  refs: References = referencesOf(current.doc),
+  replacement: RecordReplacement,
 ): Promise<StoredRecord> {
+  const {
+    identifiers,
+    fields,
+    now = new Date(),
+    sent = identifiers,
+    refs = referencesOf(current.doc),
+  } = replacement;
   const local = localIdentifier(tenant.namespace, current.id);
   const all = identifiers.includes(local) ? [...identifiers] : [local, ...identifiers];
   // The local identifier is the record's own: only the others may be another's.

@@ -11,17 +11,32 @@ import { checkNewRecord, createRecord } from './create.js';
 import { helperMembers, SERVER_FIELDS, stringArray, withoutFields } from './document.js';
 import { recordWith } from './one-record-per.js';
 import type { CreateOptions, CreateOrUpdateOptions } from './options.js';
-import type { RecordService } from './service.js';
 import { updateRecord } from './update.js';
 
-/** What {@link RecordService.createOrUpdate} did. */
+/** What {@link createOrUpdateRecord} did. */
 export interface RecordUpsert {
   record: StoredRecord;
   /** True when the record was created (201); false when an existing one was updated (200). */
   created: boolean;
 }
 
-/** The work of {@link RecordService.createOrUpdate}: see there. */
+/**
+ * Creates a record like {@link createRecord}; but for a kind with
+ * {@link ResourceKind.oneRecordPer}, when a record with the same references exists
+ * (the person signed this petition before), updates that record instead: the fields
+ * sent change as in {@link updateRecord}, identifiers sent are added to its own, and the
+ * totals it adds to stay as they were. With `fillOnly`, only what it lacks is filled.
+ * Only a create makes the kind's webhook event: signing again is no new act.
+ *
+ * @example
+ * ```ts
+ * const { record, created } = await createOrUpdateRecord(records, tenant, signatureKind, { comments: 'Yes!' }, {
+ *   links: { person: { plural: 'people', id: personId } },
+ *   parent: { rel: 'petition', ref: { kind: 'petition', id: petitionId } },
+ * });
+ * created; // false when the person had signed: 200, not 201
+ * ```
+ */
 export function createOrUpdateRecord(
   context: RecordContext,
   tenant: Tenant,
