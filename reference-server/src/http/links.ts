@@ -74,7 +74,7 @@ export class Urls {
 
   /**
    * What every href and relation this builder writes depends on, as one string: two
-   * builders with the same key write the same links (render.ts caches by it).
+   * builders with the same key write the same links (render-json.ts caches by it).
    */
   readonly key: string;
 

@@ -25,14 +25,13 @@ import { readJsonObject, takeControl } from '../body.js';
 import type { AppConfig, AppEnv } from '../env.js';
 import { methodNotAllowed } from '../middleware.js';
 import { singleQuery } from '../query.js';
+import { minimalRecord, renderRecord } from '../render.js';
 import {
-  minimalRecord,
   type RenderedRecord,
   recordBytes,
   renderCollectionJson,
-  renderRecord,
   renderRecordJson,
-} from '../render.js';
+} from '../render-json.js';
 import { hal, halJson } from '../respond.js';
 import { deletedAnswer } from './deleted.js';
 import { answerRecordHelper } from './helpers.js';
