@@ -1,18 +1,13 @@
 import type * as z from 'zod/mini';
 import { InvalidLinkError } from '../errors/invalid-link-error.js';
-import { earlyLinks } from '../hal/early-links.js';
-import {
-  HalDocument,
-  Link,
-  toLinkList,
-  unfetchableReason,
-  withQueryParameter,
-} from '../hal/index.js';
+import { HalDocument, type Link, unfetchableReason, withQueryParameter } from '../hal/index.js';
 import { CollectionPageSchema } from '../schema/collection-page.js';
 import type { AnyKind } from '../schema/kind.js';
 import { collectionRelation } from '../wire/collection-relation.js';
 import { collectionRelations } from './collection-relation.js';
 import type { CallOptions, NavigatorContext } from './context.js';
+import { PageGuard } from './page-guard.js';
+import { ReadAhead } from './read-ahead.js';
 import type { Resource } from './resource.js';
 import { shapeError } from './shape-error.js';
 import {
@@ -83,18 +78,6 @@ export interface Page<W> {
   document: HalDocument;
 }
 
-/** The absolute URL of the `next` link among early links, or undefined when there is none usable. */
-function earlyNext(links: Record<string, unknown>, pageUrl: string): string | undefined {
-  const attributes = toLinkList(links.next)[0];
-  if (attributes === undefined) return undefined;
-  try {
-    return new Link('next', attributes, pageUrl).url();
-  } catch {
-    // The parsed page reports an unusable link itself.
-    return undefined;
-  }
-}
-
 /**
  * Throws unless `cursor` is an absolute http(s) URL of the collection's server: a
  * cursor comes from a file a script saved, so it may be damaged, or belong to another
@@ -109,16 +92,6 @@ function checkCursor(cursor: string, collectionUrl: string): void {
   if (reason !== undefined) {
     throw new InvalidLinkError({ rel: undefined, href: cursor, documentUrl: undefined, reason });
   }
-}
-
-/** Resolves on the next turn of the event loop (setImmediate where there is one). */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown })
-      .setImmediate;
-    if (immediate) immediate(resolve);
-    else setTimeout(resolve, 0);
-  });
 }
 
 /** A page as read off the wire, before its records are checked and wrapped. */
@@ -447,100 +420,46 @@ export class Collection<W extends Resource<object, never>> implements AsyncItera
     pageLimit = Number.POSITIVE_INFINITY,
   ): AsyncGenerator<Page<W>, void, undefined> {
     if (pageLimit <= 0) return;
-    // One controller for the whole walk, so that leaving the loop early (break, limit,
-    // an error in the caller) cancels a read-ahead still in flight.
-    const controller = new AbortController();
-    const abort = () => controller.abort(options.signal?.reason);
-    options.signal?.addEventListener('abort', abort, { once: true });
-    const signal = controller.signal;
-    // Loops are recognised by URL (the one fetched and the page's own `self`) and by
-    // page number, since `?page=1` and the bare collection URL are the same page.
-    const visited = new Set<string>();
-    const pageNumbers = new Set<number>();
-    // Pages are numbered upwards: one numbered below the walk's first page is a loop back
-    // (to page 1, say) that a walk resumed from a cursor has not seen itself.
-    let lowestNumber: number | undefined;
-    // With read-ahead, the request for the next page may leave while this one is still
-    // arriving: as soon as the head of its body holds the page's `_links` (earlyLinks).
-    // Only while the loop waits for that page (so never more than one page ahead of
-    // the caller), and only without limits (which depend on the page's records). The
-    // early URL is a hint: it is used when the parsed page links the same `next`.
-    const speculate =
+    const guard = new PageGuard();
+    // The next page may be asked for off the head of this one (see ReadAhead) only
+    // without limits, which depend on this page's records.
+    const fromHead =
       options.readAhead === true && recordLimit === Infinity && pageLimit === Infinity;
-    let waitingFor: string | undefined;
-    let early: { url: string; page: Promise<HalDocument> } | undefined;
-    const fetchPage = (url: string): Promise<HalDocument> => {
-      const onHead = speculate
-        ? (text: string): boolean => {
-            if (waitingFor !== url) return false;
-            const links = earlyLinks(text);
-            if (links === undefined) return false;
-            const next = earlyNext(links, url);
-            if (next !== undefined && !visited.has(next) && early === undefined) {
-              const page = fetchPage(next);
-              page.catch(() => undefined);
-              early = { url: next, page };
-            }
-            return true;
-          }
-        : undefined;
-      return this.#context.get(url, onHead ? { signal, onHead } : { signal });
-    };
+    const reader = new ReadAhead(
+      (url, call) => this.#context.get(url, call),
+      options.signal,
+      fromHead ? (url) => guard.unseen(url) !== undefined : undefined,
+    );
+    const signal = reader.signal;
     try {
       options.signal?.throwIfAborted();
       const first = await this.#locate({ signal });
-      visited.add(first);
-      if (this.#resumedFrom) visited.add(await this.#resumedFrom({ signal }));
-      let url = this.#firstPage?.url ?? first;
-      let pending: Promise<HalDocument> | undefined = this.#firstPage
-        ? Promise.resolve(this.#firstPage)
-        : fetchPage(first);
-      let records = 0;
+      guard.visit(first);
+      if (this.#resumedFrom) guard.visit(await this.#resumedFrom({ signal }));
+      // The first page is not fetched when it is already at hand (see the constructor).
+      const firstPage = this.#firstPage;
+      let url: string | undefined = firstPage?.url ?? first;
       let pages = 0;
-      while (pending) {
-        waitingFor = url;
-        const document: HalDocument = await pending;
-        waitingFor = undefined;
-        pending = undefined;
+      let records = 0;
+      while (url !== undefined) {
+        const document = await (pages === 0 && firstPage ? firstPage : reader.take(url));
         const raw = this.#rawPage(url, document);
-        if (raw.count === 0) return;
-        if (raw.number !== undefined) {
-          if (pageNumbers.has(raw.number)) return;
-          if (lowestNumber !== undefined && raw.number < lowestNumber) return;
-          lowestNumber ??= raw.number;
-          pageNumbers.add(raw.number);
-        }
-        const self = document.selfUrl;
-        if (self !== undefined) visited.add(self);
+        if (raw.count === 0 || !guard.admit(raw.number, document.selfUrl)) return;
         pages += 1;
         records += raw.count;
         // Where this walk goes on (and a resumed one would): not a page already fetched.
-        const next = raw.next !== undefined && !visited.has(raw.next) ? raw.next : undefined;
+        const next = guard.unseen(raw.next);
         const more = next !== undefined && pages < pageLimit && records < recordLimit;
-        if (more) visited.add(next);
-        const ahead = early;
-        early = undefined;
-        // Read-ahead asks for the next page as soon as its link is known, before this
-        // page's records are checked and wrapped: the server works on the next page
-        // while this process reads this one and the caller's loop runs.
-        if (more && ahead?.url === next) {
-          pending = ahead.page;
-        } else if (more && options.readAhead) {
-          pending = fetchPage(next);
-          // Marked handled now: if the caller stops early, nobody awaits it.
-          pending.catch(() => undefined);
-          // The request is only on its way once the transport's own steps have run;
-          // one turn of the event loop lets them, before this page is wrapped.
-          await nextTurn();
-        }
+        if (more) guard.visit(next);
+        // As soon as the next page's link is known, before this page's records are
+        // checked and wrapped: the server works on it while the caller's loop runs.
+        if (more && options.readAhead) await reader.start(next);
         yield await this.#readPage(raw, next, signal);
         signal.throwIfAborted();
-        if (more && pending === undefined) pending = fetchPage(next);
-        if (more) url = next;
+        url = more ? next : undefined;
       }
     } finally {
-      options.signal?.removeEventListener('abort', abort);
-      controller.abort();
+      reader.close();
     }
   }
 
