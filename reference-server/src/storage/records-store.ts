@@ -9,10 +9,8 @@
  * totals. Domain rules (what a valid person is, how updates merge) live in
  * `src/domain`, not here.
  */
+import type { JsonObject } from './json-object.js';
 import type { Tenant } from './tenant-store.js';
-
-/** A JSON object as stored and returned. */
-export type JsonObject = { [key: string]: unknown };
 
 /** A stored record as read back. */
 export interface StoredRecord {

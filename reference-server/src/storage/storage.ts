@@ -17,13 +17,13 @@ import type { TenantStore } from './tenant-store.js';
 import type { WebhookStore } from './webhook-store.js';
 
 export type { IdempotencyKeyRef, IdempotencyStore, IdempotentAnswer } from './idempotency-store.js';
+export type { JsonObject } from './json-object.js';
 export {
   type ChildRef,
   type CollectionScope,
   type Contribution,
   type DateFilter,
   DuplicateIdentifierError,
-  type JsonObject,
   type KeyFilter,
   type LookupKey,
   type LookupOptions,

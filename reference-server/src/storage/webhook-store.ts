@@ -12,7 +12,7 @@
  * it) and is sent the events after it, oldest first, in batches. Fan-out costs nothing
  * at write time: one outbox row per event, whatever the number of subscriptions.
  */
-import type { JsonObject } from './storage.js';
+import type { JsonObject } from './json-object.js';
 
 /** Attempts kept per subscription by every engine: the newest, enough to read a day of retries. */
 export const ATTEMPTS_KEPT = 300;
