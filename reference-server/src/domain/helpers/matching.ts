@@ -29,6 +29,7 @@ import { localIdentifier } from '../identifiers.js';
 import { applyPatch, dropNulls, fillGaps, isPlainObject } from '../merge.js';
 import { normaliseEmail, personKind } from '../person.js';
 import type { RecordService } from '../records/index.js';
+import { MEMBER_KEYS, type MemberKey } from './member-keys.js';
 import { type SignupStatuses, withSignupStatuses } from './signup-statuses.js';
 
 /** A person found or created by {@link upsertPerson}. */
@@ -60,26 +61,6 @@ function list(doc: JsonObject, field: string): JsonObject[] {
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
-
-/** What makes two members of a person's list the same member. */
-export type MemberKey = (member: JsonObject) => string | undefined;
-
-/**
- * Keys of the person's member lists: the same address ignoring case, the same number,
- * the same street lines, locality, postal code and country.
- */
-const MEMBER_KEYS: Readonly<Record<string, MemberKey>> = {
-  email_addresses: (m) => (typeof m.address === 'string' ? normaliseEmail(m.address) : undefined),
-  phone_numbers: (m) => (typeof m.number === 'string' ? m.number : undefined),
-  postal_addresses: (m) => {
-    const lines = strings(m.address_lines).map((line) => line.trim().toLowerCase());
-    const parts = [m.locality, m.postal_code, m.country].map((p) =>
-      typeof p === 'string' ? p.trim().toLowerCase() : '',
-    );
-    const key = [...lines, ...parts].join('|');
-    return key.replaceAll('|', '') === '' ? undefined : key;
-  },
-};
 
 /**
  * Merges sent members into stored ones, matching by `key` (keyed calls); members sent

@@ -8,7 +8,7 @@
  */
 import type { JsonObject } from '../../storage/storage.js';
 import { isPlainObject } from '../merge.js';
-import type { MemberKey } from './matching.js';
+import type { MemberKey } from './member-keys.js';
 
 /** A server's rules for the statuses of the members a helper writes to a person. */
 export interface SignupStatuses {
