@@ -27,7 +27,11 @@ export {
   type ResourceStatus,
   type StdErrorBody,
 } from './domain/errors.js';
-export type { KeylessOpenings, OpenableKind, OpenNames } from './domain/helpers/keyless.js';
+export type {
+  KeylessOpenings,
+  OpenableKind,
+  OpenNames,
+} from './domain/helpers/keyless-openings.js';
 export {
   type HelperLink,
   KindRegistry,

@@ -4,7 +4,7 @@
  * what is stored, each by the URLs that preset documents. The tests then hold both
  * presets (and, through the harnesses, both engines) to the same rule.
  */
-import type { KeylessOpenings } from '../src/domain/helpers/keyless.js';
+import type { KeylessOpenings } from '../src/domain/helpers/keyless-openings.js';
 import { API, actionNetworkServer, nativeId } from './action-network/an-server.js';
 import { type Json, ORIGIN as REFERENCE_ORIGIN } from './helpers.js';
 import { helperHarness } from './helpers-setup.js';

@@ -3,7 +3,7 @@
  * calls without a key (`createApp`'s `keylessOpen`). One name per flag, repeated for
  * more: a tag's name may hold a comma, so values are not split.
  */
-import type { KeylessOpenings } from '../domain/helpers/keyless.js';
+import type { KeylessOpenings } from '../domain/helpers/keyless-openings.js';
 import { UsageError } from './usage-error.js';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { DatabaseLocation } from '../database-location.js';
-import type { KeylessOpenings } from '../domain/helpers/keyless.js';
+import type { KeylessOpenings } from '../domain/helpers/keyless-openings.js';
 import { DEFAULT_WEBHOOK_SUBSCRIPTION_LIMIT } from '../domain/webhook-subscription-limit.js';
 import type { ServingPreset } from '../presets/index.js';
 import type { ServerTimeouts } from '../server-timeouts.js';

@@ -4,7 +4,7 @@
 import { Hono } from 'hono';
 import { PatternRouter } from 'hono/router/pattern-router';
 import { ALL_KINDS } from '../domain/catalog.js';
-import { type KeylessOpenings, openNames } from '../domain/helpers/keyless.js';
+import { type KeylessOpenings, openNames } from '../domain/helpers/keyless-openings.js';
 import { KindRegistry } from '../domain/kinds.js';
 import { RecordService } from '../domain/records/index.js';
 import { webhookSubscriptionLimitOf } from '../domain/webhook-subscription-limit.js';

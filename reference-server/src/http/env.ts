@@ -1,7 +1,7 @@
 /**
  * Types shared by the HTTP layer: the Hono environment and the resolved app config.
  */
-import type { OpenNames } from '../domain/helpers/keyless.js';
+import type { OpenNames } from '../domain/helpers/keyless-openings.js';
 import type { KindRegistry } from '../domain/kinds.js';
 import type { RecordService } from '../domain/records/index.js';
 import type { ServingPreset } from '../presets/serving-preset.js';

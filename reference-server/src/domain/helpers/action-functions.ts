@@ -19,7 +19,8 @@ import {
 import type { ResourceKind } from '../kinds.js';
 import { type LinkInput, referencesOf } from '../records/index.js';
 import { type HelperContext, kindOf } from './context.js';
-import { mayApply, nameKey, type OpenableKind } from './keyless.js';
+import { mayApply } from './keyless.js';
+import { nameKey, type OpenableKind } from './keyless-openings.js';
 
 /** One entry of `add_questions_responses_uri`, or a canvass's `question_response`. */
 export interface QuestionResponse {

@@ -7,7 +7,7 @@ import type { Tenant } from '../../storage/storage.js';
 import type { ResourceKind } from '../kinds.js';
 import type { RecordService } from '../records/index.js';
 import type { Vocabulary } from '../vocabulary.js';
-import type { OpenNames } from './keyless.js';
+import type { OpenNames } from './keyless-openings.js';
 import type { SignupStatuses } from './signup-statuses.js';
 
 /** A record of this server named by an href: its collection and id. */
@@ -51,8 +51,8 @@ export interface HelperContext {
    */
   signupStatuses?: SignupStatuses | null;
   /**
-   * The tags and lists the operator opened to calls without a key (`keyless.ts`); none
-   * when absent. Keyed calls apply any.
+   * The tags and lists the operator opened to calls without a key
+   * (`keyless-openings.ts`); none when absent. Keyed calls apply any.
    */
   open?: OpenNames;
 }

@@ -4,7 +4,7 @@
  * the answer's in `outcome.ts`):
  *
  * - apply only the tags and lists the operator opened to such calls, by name (none by
- *   default). A tag that is not open is refused exactly as a tag that does not exist,
+ *   default: `keyless-openings.ts`). A tag that is not open is refused exactly as a tag that does not exist,
  *   so that a page cannot learn which tags exist;
  * - never remove anything: `remove_tags` is refused before anything is written, under
  *   every preset (a stranger who knows Ana's address could otherwise untag her).
@@ -12,76 +12,7 @@
 import type { JsonObject } from '../../storage/storage.js';
 import { ApiError, ErrorCode } from '../errors.js';
 import type { HelperContext } from './context.js';
-
-/** The kinds a helper applies to a person by name or href, and that an operator may open. */
-export type OpenableKind = 'tag' | 'list';
-
-/**
- * The tags and lists an operator opens to calls without a key, by name (matched as names
- * are, ignoring case and surrounding spaces), in every tenant of the server.
- */
-export interface KeylessOpenings {
-  tags?: readonly string[];
-  lists?: readonly string[];
-}
-
-/** {@link KeylessOpenings} as the helpers look names up in it. */
-export type OpenNames = Readonly<Record<OpenableKind, ReadonlySet<string>>>;
-
-/**
- * How a tag or list name is compared: the catalog's name key (unique per tenant ignoring
- * case and surrounding spaces).
- *
- * @example
- * ```ts
- * nameKey(' Volunteer'); // 'volunteer'
- * ```
- */
-export function nameKey(name: string): string {
-  return name.trim().toLowerCase();
-}
-
-/**
- * Refuses openings that cannot name a tag or list: a name that is not a string, or is
- * empty once trimmed (it would open nothing, which the operator did not mean).
- *
- * @throws {RangeError} naming the entry (`tags[1] must be a tag or list name, got ""`).
- *
- * @example
- * ```ts
- * checkOpenings({ tags: ['volunteer'] }); // fine
- * checkOpenings({ lists: [" "] }); // RangeError: lists[0] must be a tag or list name, got " "
- * ```
- */
-export function checkOpenings(openings: KeylessOpenings): void {
-  for (const member of ['tags', 'lists'] as const) {
-    (openings[member] ?? []).forEach((name: unknown, index) => {
-      if (typeof name !== 'string' || name.trim() === '') {
-        throw new RangeError(
-          `${member}[${index}] must be a tag or list name, got ${JSON.stringify(name)}`,
-        );
-      }
-    });
-  }
-}
-
-/**
- * The openings as sets of name keys, checked ({@link checkOpenings}); nothing open when
- * none are given.
- *
- * @example
- * ```ts
- * openNames({ tags: ['Volunteer '] }).tag.has('volunteer'); // true
- * openNames().list.size; // 0
- * ```
- */
-export function openNames(openings: KeylessOpenings = {}): OpenNames {
-  checkOpenings(openings);
-  return {
-    tag: new Set((openings.tags ?? []).map(nameKey)),
-    list: new Set((openings.lists ?? []).map(nameKey)),
-  };
-}
+import { nameKey, type OpenableKind } from './keyless-openings.js';
 
 /**
  * Whether the call may apply the tag or list named `name`: any for a keyed call, for a
