@@ -1,6 +1,6 @@
+import type { AdisErrorUnion } from './adis-error-union.js';
 import { hasAdisBrand } from './brand.js';
 import type { HTTPError } from './http-error.js';
-import type { AdisErrorUnion } from './index.js';
 import type { InvalidIdempotencyKeyError } from './invalid-idempotency-key-error.js';
 import type { InvalidLinkError } from './invalid-link-error.js';
 import type { LinkNotFoundError } from './link-not-found-error.js';
