@@ -26,10 +26,14 @@ export type AdisErrorCode =
  *
  * @example
  * ```ts
+ * import { isAdisError } from 'adis-sdk';
+ *
  * try {
- *   await client.people.get(url);
+ *   await client.people.get('https://api.example.org/api/v1/people/1');
  * } catch (error) {
- *   if (error instanceof AdisError) console.error(error.code, error.message);
+ *   if (!isAdisError(error)) throw error;
+ *   if (error.code === 'HTTP_ERROR') console.error(error.status, error.errorCode);
+ *   else console.error(error.code, error.message);
  * }
  * ```
  */
@@ -50,13 +54,6 @@ export abstract class AdisError extends Error {
    *
    * @param message - The error message.
    * @param options - `cause`: the error that led to this one.
-   *
-   * @example
-   * ```ts
-   * const error = new NetworkError('GET', url, new TypeError('fetch failed'));
-   * error instanceof AdisError; // true
-   * error.cause; // the TypeError, kept by this constructor
-   * ```
    */
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -10,12 +10,6 @@ export const ADIS_ERROR_BRAND: unique symbol = Symbol.for('adis-sdk.error');
 /**
  * Whether a value carries the SDK's error brand.
  *
- * @example
- * ```ts
- * hasAdisBrand(new HTTPError({ ... })); // true
- * hasAdisBrand(new Error('x')); // false
- * ```
- *
  * @internal
  */
 export function hasAdisBrand(value: unknown): value is Error & { [ADIS_ERROR_BRAND]: true } {

@@ -20,6 +20,9 @@ const STD_ERROR_MEMBERS = new Set(['request_type', 'response_code', 'resource_st
  *
  * @example
  * ```ts
+ * import { decodeStdError, errorDescriptions } from 'adis-sdk';
+ *
+ * const response = await fetch('https://api.example.org/api/v1/people', { method: 'POST', body: '{}' });
  * const stdError = decodeStdError(await response.json());
  * for (const d of errorDescriptions(stdError)) console.log(d.error_code, d.properties);
  * ```
@@ -58,11 +61,6 @@ function decode(body: unknown): StdError | undefined {
 /**
  * The member of `body` that holds its error: `std:error`, or another prefix's `:error`.
  *
- * @example
- * ```ts
- * errorMemberOf({ 'osdi:error': {} }); // 'osdi:error'
- * ```
- *
  * @internal
  */
 export function errorMemberOf(body: Record<string, unknown>): string | undefined {
@@ -78,11 +76,6 @@ function withResults(stdError: StdError, results: Record<string, unknown>): StdE
  * The members of an error body other than the error itself and its HAL links: what a
  * non-atomic helper did create or update (e.g. `std:person`), including members
  * delivered under `_embedded`.
- *
- * @example
- * ```ts
- * const { 'std:person': person } = extractEmbeddedResults(error.body);
- * ```
  */
 export function extractEmbeddedResults(
   body: unknown,
@@ -106,7 +99,14 @@ export function extractEmbeddedResults(
  *
  * @example
  * ```ts
- * const codes = errorDescriptions(httpError.stdError).map((d) => d.error_code);
+ * import { errorDescriptions, isHTTPError } from 'adis-sdk';
+ *
+ * try {
+ *   await client.people.create({ given_name: 'Ana' });
+ * } catch (error) {
+ *   if (!isHTTPError(error)) throw error;
+ *   const codes = errorDescriptions(error.stdError).map((d) => d.error_code);
+ * }
  * ```
  */
 export function errorDescriptions(stdError: StdError | undefined): ErrorDescription[] {

@@ -10,11 +10,15 @@ export type { HTTPErrorInit } from './response-status-error.js';
  *
  * @example
  * ```ts
- * try {
- *   await client.people.get(url);
- * } catch (error) {
- *   if (isHTTPError(error) && error.status === 404) return undefined;
- *   throw error;
+ * import { isHTTPError } from 'adis-sdk';
+ *
+ * async function findPerson(url: string) {
+ *   try {
+ *     return await client.people.get(url);
+ *   } catch (error) {
+ *     if (isHTTPError(error) && error.status === 404) return undefined;
+ *     throw error;
+ *   }
  * }
  * ```
  */
@@ -29,18 +33,6 @@ export class HTTPError extends ResponseStatusError {
    * `std:error` and names its first error description in the message.
    *
    * @param init - The request, the status, the headers and the body already read.
-   *
-   * @example
-   * ```ts
-   * const error = new HTTPError({
-   *   method: 'GET',
-   *   url: 'https://api.example.org/api/v1/people/1',
-   *   status: 404,
-   *   statusText: 'Not Found',
-   *   headers: new Headers(),
-   *   body: undefined,
-   * });
-   * ```
    */
   constructor(init: HTTPErrorInit) {
     super((stdError) => httpErrorMessage(init, stdError), init);

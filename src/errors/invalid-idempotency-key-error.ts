@@ -7,8 +7,10 @@ import { AdisError } from './adis-error.js';
  *
  * @example
  * ```ts
+ * import { isInvalidIdempotencyKeyError } from 'adis-sdk';
+ *
  * try {
- *   await recordSignature(href, input, { idempotencyKey: job.id });
+ *   await client.people.create({ given_name: 'Ana' }, { idempotencyKey: 'two words' });
  * } catch (error) {
  *   if (isInvalidIdempotencyKeyError(error)) console.error(error.key, error.url);
  * }
@@ -32,11 +34,6 @@ export class InvalidIdempotencyKeyError extends AdisError {
    * @param method - The call's method.
    * @param url - The call's URL.
    * @param key - The key as given.
-   *
-   * @example
-   * ```ts
-   * const error = new InvalidIdempotencyKeyError('POST', helperUrl, 'two words');
-   * ```
    */
   constructor(method: string, url: string, key: unknown) {
     const shown = typeof key === 'string' ? JSON.stringify(key) : `a ${typeof key}`;

@@ -24,6 +24,8 @@ export interface InvalidLinkErrorInit {
  *
  * @example
  * ```ts
+ * import { isInvalidLinkError } from 'adis-sdk';
+ *
  * try {
  *   for await (const person of client.people) console.log(person.url);
  * } catch (error) {
@@ -50,14 +52,6 @@ export class InvalidLinkError extends AdisError {
    *
    * @param init - The relation, the address, the document it came from and the reason.
    * @param options - `cause`: the parse or expansion error behind it, when there is one.
-   *
-   * @example
-   * ```ts
-   * const error = new InvalidLinkError({
-   *   rel: 'next', href: 'javascript:alert(1)', documentUrl: pageUrl,
-   *   reason: 'not an http(s) URL',
-   * });
-   * ```
    */
   constructor(init: InvalidLinkErrorInit, options?: { cause?: unknown }) {
     const what = init.rel === undefined ? 'URL' : `link "${init.rel}"`;

@@ -22,7 +22,13 @@ export interface CurieProblem {
  *
  * @example
  * ```ts
- * throw new LinkNotFoundError('std:people', 'https://api.example.org/api/v1/', ['self', 'osdi:people']);
+ * import { isLinkNotFoundError } from 'adis-sdk';
+ *
+ * try {
+ *   await client.tags.toArray();
+ * } catch (error) {
+ *   if (isLinkNotFoundError(error)) console.error(`no ${error.rel}; it has ${error.available.join(', ')}`);
+ * }
  * ```
  */
 export class LinkNotFoundError extends AdisError {
@@ -50,13 +56,6 @@ export class LinkNotFoundError extends AdisError {
    * @param url - The URL of the document that lacks it.
    * @param available - The relations the document has, listed in the message.
    * @param curieProblems - The document's curies whose href names no relation.
-   *
-   * @example
-   * ```ts
-   * const error = new LinkNotFoundError('std:people', url, document.relations(), document.curies.problems());
-   * // No link "std:people" in … (relations present: osdi:people); the curie "osdi" (curies[0])
-   * // has no href, so osdi: is read by name (curiePrefix: 'osdi' reads it as std:)
-   * ```
    */
   constructor(
     rel: string,

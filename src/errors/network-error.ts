@@ -6,8 +6,10 @@ import { AdisError } from './adis-error.js';
  *
  * @example
  * ```ts
+ * import { isNetworkError } from 'adis-sdk';
+ *
  * try {
- *   await transport.request({ method: 'GET', url });
+ *   await client.people.get('https://api.example.org/api/v1/people/1');
  * } catch (error) {
  *   if (isNetworkError(error)) console.warn('offline?', error.cause);
  * }
@@ -29,11 +31,6 @@ export class NetworkError extends AdisError {
    * @param method - The request's method.
    * @param url - The request's URL.
    * @param cause - What `fetch` threw; kept as `cause`, and its reason named in the message.
-   *
-   * @example
-   * ```ts
-   * const error = new NetworkError('GET', url, new TypeError('fetch failed'));
-   * ```
    */
   constructor(method: string, url: string, cause: unknown) {
     super(`Network error: ${method} ${url}${reasonOf(cause)}`, { cause });

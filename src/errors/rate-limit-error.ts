@@ -19,6 +19,8 @@ export interface RateLimitErrorInit extends HTTPErrorInit {
  *
  * @example
  * ```ts
+ * import { isRateLimitError } from 'adis-sdk';
+ *
  * try {
  *   await client.people.toArray({ limit: 100 });
  * } catch (error) {
@@ -40,15 +42,6 @@ export class RateLimitError extends ResponseStatusError {
    * Builds the error; the message gives both waits in seconds.
    *
    * @param init - The request, the answer (body already read) and the two waits.
-   *
-   * @example
-   * ```ts
-   * const error = new RateLimitError({
-   *   method: 'GET', url, status: 429, statusText: 'Too Many Requests',
-   *   headers: new Headers({ 'retry-after': '3600' }), body: undefined,
-   *   retryAfter: 3_600_000, maxRetryAfter: 60_000,
-   * });
-   * ```
    */
   constructor(init: RateLimitErrorInit) {
     const status = `${init.status} ${init.statusText}`.trim();

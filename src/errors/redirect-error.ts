@@ -21,10 +21,12 @@ const EXPLANATIONS: Record<RedirectFailure, string> = {
  *
  * @example
  * ```ts
+ * import { isRedirectError } from 'adis-sdk';
+ *
  * try {
- *   await transport.request({ method: 'GET', url });
+ *   await client.people.get('https://api.example.org/api/v1/people/1');
  * } catch (error) {
- *   if (isAdisError(error) && error.code === 'REDIRECT') console.error(error.reason);
+ *   if (isRedirectError(error)) console.error(error.reason);
  * }
  * ```
  */
@@ -46,11 +48,6 @@ export class RedirectError extends AdisError {
    * @param method - The method of the hop that answered with the redirect.
    * @param url - The URL of that hop.
    * @param reason - Why the redirect could not be followed; explained in the message.
-   *
-   * @example
-   * ```ts
-   * const error = new RedirectError('GET', url, 'too-many-redirects');
-   * ```
    */
   constructor(method: string, url: string, reason: RedirectFailure) {
     super(`Cannot follow redirect: ${EXPLANATIONS[reason]}: ${method} ${url}`);

@@ -25,8 +25,10 @@ export interface ResponseFormatErrorInit {
  *
  * @example
  * ```ts
+ * import { isResponseFormatError } from 'adis-sdk';
+ *
  * try {
- *   await transport.request({ method: 'GET', url });
+ *   await client.people.get('https://api.example.org/api/v1/people/1');
  * } catch (error) {
  *   if (isResponseFormatError(error)) console.error(error.contentType, error.bodyText);
  * }
@@ -56,17 +58,6 @@ export class ResponseFormatError extends AdisError {
    *
    * @param init - The request, the response's status and content type, and the start
    *   of its body.
-   *
-   * @example
-   * ```ts
-   * const error = new ResponseFormatError({
-   *   method: 'GET',
-   *   url,
-   *   status: 200,
-   *   contentType: 'text/html',
-   *   bodyText: '<!doctype html><title>Log in</title>',
-   * });
-   * ```
    */
   constructor(init: ResponseFormatErrorInit) {
     const type = init.contentType ?? 'no content type';

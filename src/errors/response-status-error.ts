@@ -29,7 +29,13 @@ export interface HTTPErrorInit {
  *
  * @example
  * ```ts
- * if (error instanceof ResponseStatusError) console.error(error.status, error.stdError);
+ * import { ResponseStatusError } from 'adis-sdk';
+ *
+ * try {
+ *   await client.people.get('https://api.example.org/api/v1/people/1');
+ * } catch (error) {
+ *   if (error instanceof ResponseStatusError) console.error(error.status, error.stdError);
+ * }
  * ```
  */
 export abstract class ResponseStatusError extends AdisError {
@@ -55,14 +61,6 @@ export abstract class ResponseStatusError extends AdisError {
    * @param message - The error message, or a function of the decoded `std:error` that
    *   returns it.
    * @param init - The request, the status, the headers and the body already read.
-   *
-   * @example
-   * ```ts
-   * class TeapotError extends ResponseStatusError {
-   *   readonly code = 'HTTP_ERROR' as const;
-   *   constructor(init: HTTPErrorInit) { super('I am a teapot', init); }
-   * }
-   * ```
    */
   constructor(message: string | ((stdError: StdError | undefined) => string), init: HTTPErrorInit) {
     const stdError = decodeStdError(init.body);
@@ -85,7 +83,10 @@ export abstract class ResponseStatusError extends AdisError {
    *
    * @example
    * ```ts
-   * if (isHTTPError(error) && error.errorCodes.includes('DUPLICATE_IDENTIFIER')) return;
+   * import { isHTTPError } from 'adis-sdk';
+   *
+   * const isDuplicate = (error: unknown) =>
+   *   isHTTPError(error) && error.errorCodes.includes('DUPLICATE_IDENTIFIER');
    * ```
    */
   get errorCodes(): string[] {
@@ -98,7 +99,9 @@ export abstract class ResponseStatusError extends AdisError {
    *
    * @example
    * ```ts
-   * if (isHTTPError(error) && error.errorCode === 'NOT_FOUND') return undefined;
+   * import { isHTTPError } from 'adis-sdk';
+   *
+   * const isNotFound = (error: unknown) => isHTTPError(error) && error.errorCode === 'NOT_FOUND';
    * ```
    */
   get errorCode(): string | undefined {

@@ -23,6 +23,8 @@ export interface ResponseTooLargeErrorInit {
  *
  * @example
  * ```ts
+ * import { isResponseTooLargeError } from 'adis-sdk';
+ *
  * try {
  *   await client.people.toArray();
  * } catch (error) {
@@ -50,17 +52,6 @@ export class ResponseTooLargeError extends AdisError {
    * Builds the error; the message names the request, the cap and the bytes read.
    *
    * @param init - The request, the response status, the cap and the bytes read.
-   *
-   * @example
-   * ```ts
-   * const error = new ResponseTooLargeError({
-   *   method: 'GET',
-   *   url,
-   *   status: 200,
-   *   maxBodyBytes: 33_554_432,
-   *   bytesRead: 33_619_968,
-   * });
-   * ```
    */
   constructor(init: ResponseTooLargeErrorInit) {
     super(

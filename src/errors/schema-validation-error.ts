@@ -50,8 +50,14 @@ const LISTED_ISSUES = 5;
  *
  * @example
  * ```ts
- * const result = PersonSchema.safeParse(doc);
- * if (!result.success) throw new SchemaValidationError(result.error, { url, resource: 'std:person' });
+ * import { connect, isSchemaValidationError } from 'adis-sdk';
+ *
+ * const client = await connect('https://api.example.org/api/v1/', { validate: true });
+ * try {
+ *   await client.people.toArray();
+ * } catch (error) {
+ *   if (isSchemaValidationError(error)) for (const issue of error.issues) console.error(issue.path, issue.message);
+ * }
  * ```
  */
 export class SchemaValidationError extends AdisError {
@@ -72,14 +78,6 @@ export class SchemaValidationError extends AdisError {
    *
    * @param error - The zod error (kept as `cause`), or anything with its `issues`.
    * @param context - Where the document came from, for the message.
-   *
-   * @example
-   * ```ts
-   * const error = new SchemaValidationError(
-   *   { issues: [{ path: ['given_name'], message: 'Expected string', code: 'invalid_type' }] },
-   *   { resource: 'std:person' },
-   * );
-   * ```
    */
   constructor(error: ZodErrorLike, context: SchemaValidationContext = {}) {
     const issues = error.issues.map(
@@ -145,6 +143,8 @@ function describeIssue(issue: ValidationIssue): string {
  *
  * @example
  * ```ts
+ * import { formatPath } from 'adis-sdk';
+ *
  * formatPath(['_embedded', 'std:people', 0, 'given_name']); // '_embedded["std:people"][0].given_name'
  * ```
  */

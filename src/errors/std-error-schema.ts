@@ -6,6 +6,8 @@ import * as z from 'zod/mini';
  *
  * @example
  * ```ts
+ * import { ErrorDescriptionSchema } from 'adis-sdk';
+ *
  * ErrorDescriptionSchema.parse({ error_code: 'START_DATE_AFTER_END_DATE', properties: ['start_date'] });
  * ```
  */
@@ -27,6 +29,8 @@ export type ErrorDescription = z.infer<typeof ErrorDescriptionSchema>;
  *
  * @example
  * ```ts
+ * import { ResourceStatusSchema } from 'adis-sdk';
+ *
  * ResourceStatusSchema.parse({ resource: 'std:tagging', response_code: 400, error_descriptions: [] });
  * ```
  */
@@ -40,14 +44,7 @@ export const ResourceStatusSchema = z.object({
 /** The outcome for one resource, normalised. */
 export type ResourceStatus = z.infer<typeof ResourceStatusSchema>;
 
-/**
- * Whether the request failed as a whole (`atomic`) or partly (`non-atomic`, helpers).
- *
- * @example
- * ```ts
- * RequestTypeSchema.parse('non-atomic');
- * ```
- */
+/** Whether the request failed as a whole (`atomic`) or partly (`non-atomic`, helpers). */
 export const RequestTypeSchema = z.enum(['atomic', 'non-atomic']);
 
 /** `atomic` or `non-atomic`. */
@@ -56,11 +53,6 @@ export type RequestType = z.infer<typeof RequestTypeSchema>;
 /**
  * A decoded `std:error`, normalised to the specification's member names whatever shape
  * the server sent (see {@link decodeStdError}).
- *
- * @example
- * ```ts
- * const parsed = StdErrorSchema.safeParse(decodeStdError(body));
- * ```
  */
 export const StdErrorSchema = z.object({
   request_type: RequestTypeSchema,

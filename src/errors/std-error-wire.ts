@@ -97,6 +97,8 @@ function description(value: unknown): ErrorDescription | undefined {
  *
  * @example
  * ```ts
+ * import { toDescriptions } from './std-error-wire.js';
+ *
  * toDescriptions(['Email is invalid']);
  * // [{ error_code: 'UNKNOWN', description: 'Email is invalid', properties: [] }]
  * ```
@@ -123,14 +125,7 @@ export function toDescriptions(value: unknown): ErrorDescription[] | undefined {
   return fromMap.length > 0 ? fromMap : undefined;
 }
 
-/**
- * Normalises one resource status entry; `errors`/`code` spellings are accepted.
- *
- * @example
- * ```ts
- * toResourceStatus({ resource: 'std:tagging', response_code: '400', errors: [{ code: 'X' }] });
- * ```
- */
+/** Normalises one resource status entry; `errors`/`code` spellings are accepted. */
 export function toResourceStatus(value: unknown): ResourceStatus | undefined {
   if (!isRecord(value)) return undefined;
   const resource = optionalText(value.resource);
@@ -145,11 +140,6 @@ export function toResourceStatus(value: unknown): ResourceStatus | undefined {
 /**
  * Whether a value is shaped like the specification's error object (rather than a
  * bare description or message).
- *
- * @example
- * ```ts
- * isStdErrorObject({ request_type: 'atomic', resource_status: [] }); // true
- * ```
  */
 export function isStdErrorObject(value: unknown): boolean {
   return isRecord(value) && ('resource_status' in value || 'request_type' in value);
@@ -158,11 +148,6 @@ export function isStdErrorObject(value: unknown): boolean {
 /**
  * Normalises any error value (a spec error object, descriptions, a message) into a
  * StdError without `results`; undefined when nothing in it is recognisable.
- *
- * @example
- * ```ts
- * toStdError({ message: 'Not found', code: 'NOT_FOUND' }, body);
- * ```
  */
 export function toStdError(value: unknown, raw: unknown): StdError | undefined {
   if (isRecord(value) && isStdErrorObject(value)) {

@@ -13,8 +13,11 @@ export type TimeoutPhase = 'attempt' | 'idle';
  *
  * @example
  * ```ts
+ * import { connect, isTimeoutError } from 'adis-sdk';
+ *
+ * const client = await connect('https://api.example.org/api/v1/', { timeout: 5_000 });
  * try {
- *   await transport.request({ method: 'GET', url, timeout: 5_000 });
+ *   await client.people.get('https://api.example.org/api/v1/people/1');
  * } catch (error) {
  *   if (isTimeoutError(error)) console.warn(`gave up after ${error.timeout} ms (${error.phase})`);
  * }
@@ -42,12 +45,6 @@ export class TimeoutError extends AdisError {
    * @param timeout - The timeout that ran out, in milliseconds.
    * @param options - `cause`: the underlying timeout error, when there is one; `phase`:
    *   which timeout ran out (default `attempt`).
-   *
-   * @example
-   * ```ts
-   * const error = new TimeoutError('GET', url, 30_000);
-   * const stalled = new TimeoutError('GET', url, 10_000, { phase: 'idle' });
-   * ```
    */
   constructor(
     method: string,

@@ -10,10 +10,10 @@ import { AdisError } from './adis-error.js';
  *
  * @example
  * ```ts
- * try {
- *   await petition.reviews().toArray();
- * } catch (error) {
- *   if (isUnknownKindError(error)) console.error(`give ${error.kind} to connectWith`);
+ * import { isUnknownKindError } from 'adis-sdk';
+ *
+ * function explain(error: unknown): string | undefined {
+ *   if (isUnknownKindError(error)) return `${error.from}: give the ${error.kind} kind to connectWith`;
  * }
  * ```
  */
@@ -32,11 +32,6 @@ export class UnknownKindError extends AdisError {
    *
    * @param kind - The singular name nothing declares.
    * @param from - What named it: `<kind>.<relation or helper>`.
-   *
-   * @example
-   * ```ts
-   * const error = new UnknownKindError('review', 'petition.reviews');
-   * ```
    */
   constructor(kind: string, from: string) {
     super(

@@ -50,6 +50,9 @@ export interface WebhookPayloadErrorInit {
  *
  * @example
  * ```ts
+ * import { isWebhookPayloadError, parseWebhook } from 'adis-sdk/webhooks';
+ *
+ * const body = '[{"osdi:signature": {}}]';
  * try {
  *   parseWebhook(body);
  * } catch (error) {
@@ -73,16 +76,6 @@ export class WebhookPayloadError extends AdisError {
    * Builds the error; the message names the element and the member at fault.
    *
    * @param init - The problem, where it is, and a sentence saying what was found.
-   *
-   * @example
-   * ```ts
-   * const error = new WebhookPayloadError({
-   *   problem: 'no-type',
-   *   index: 2,
-   *   detail: 'no member names its type (such as "osdi:signature")',
-   * });
-   * error.message; // 'Invalid webhook payload: element 2: no member names its type (…)'
-   * ```
    */
   constructor(init: WebhookPayloadErrorInit) {
     const where = [

@@ -50,6 +50,8 @@ function hrefProblem(href: unknown): string | undefined {
  *
  * @example
  * ```ts
+ * import { Curies } from 'adis-sdk';
+ *
  * const curies = Curies.from(
  *   [{ name: 'osdi', href: 'https://api.example.org/docs/v1/{rel}', templated: true }],
  *   'https://api.example.org/api/v1/',
@@ -75,11 +77,6 @@ export class Curies {
    * Reads a `_links.curies` value (an array, or a single object as some servers send).
    * Curies without a `name` are ignored: nothing could refer to them. One whose href
    * names no relation is kept, by name, with its problem ({@link Curies.problems}).
-   *
-   * @example
-   * ```ts
-   * const curies = Curies.from(body._links?.curies, documentUrl, entryPointCuries);
-   * ```
    */
   static from(value: unknown, base: string, inherited?: Curies): Curies {
     const own = new Map<string, Curie>();
@@ -106,6 +103,9 @@ export class Curies {
    *
    * @example
    * ```ts
+   * import { Curies } from 'adis-sdk';
+   *
+   * const curies = Curies.from([{ name: 'osdi', href: 'https://api.example.org/docs/v1/{rel}', templated: true }], 'https://api.example.org/api/v1/');
    * const aliased = curies.withAlias('std', 'osdi');
    * aliased.relationId('std:people') === aliased.relationId('osdi:people'); // true
    * ```
@@ -127,7 +127,9 @@ export class Curies {
    *
    * @example
    * ```ts
-   * Curies.from([{ name: 'osdi', href: '' }], base).problems();
+   * import { Curies } from 'adis-sdk';
+   *
+   * Curies.from([{ name: 'osdi', href: '' }], 'https://api.example.org/api/v1/').problems();
    * // [{ name: 'osdi', index: 0, problem: 'has an empty href' }]
    * ```
    */
@@ -141,14 +143,7 @@ export class Curies {
     return [...problems];
   }
 
-  /**
-   * The names of the curies in force, own first.
-   *
-   * @example
-   * ```ts
-   * curies.names(); // ['std']
-   * ```
-   */
+  /** The names of the curies in force, own first. */
   names(): string[] {
     const names = new Set<string>();
     // A loop for the reason given at #lookup.
@@ -161,11 +156,6 @@ export class Curies {
   /**
    * The identity of a relation: the expanded URI of a compact relation whose prefix is
    * a known curie, otherwise the relation exactly as written.
-   *
-   * @example
-   * ```ts
-   * curies.relationId('std:people'); // 'https://api.example.org/docs/v1/people'
-   * ```
    */
   relationId(rel: string): string {
     const cached = this.#ids.get(rel);
@@ -213,11 +203,6 @@ export class Curies {
 
 /**
  * The curies of a document body, or `inherited` when it declares none.
- *
- * @example
- * ```ts
- * const curies = curiesOf(body, 'https://api.example.org/api/v1/');
- * ```
  *
  * @internal
  */

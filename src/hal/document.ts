@@ -11,8 +11,11 @@ import { resolveHref, unfetchableReason } from './uri.js';
  *
  * @example
  * ```ts
+ * import { HalDocument } from 'adis-sdk';
+ *
+ * const page = HalDocument.parse({ _links: { next: { href: '?page=2' } } }, 'https://api.example.org/api/v1/people');
  * const next = page.link('next');
- * if (next) await transport.request({ method: 'GET', url: next.url() });
+ * if (next) console.log(next.rel, next.url()); // next https://api.example.org/api/v1/people?page=2
  * ```
  */
 export class Link {
@@ -46,6 +49,8 @@ export class Link {
    *
    * @example
    * ```ts
+   * import { Link } from 'adis-sdk';
+   *
    * const link = new Link('next', { href: '/api/v1/people?page=2' }, 'https://api.example.org/api/v1/people');
    * link.url(); // 'https://api.example.org/api/v1/people?page=2'
    * ```
@@ -73,8 +78,12 @@ export class Link {
    *
    * @example
    * ```ts
-   * link.url();                  // 'https://api.example.org/api/v1/people'
-   * templatedLink.url({ page: 2 }); // 'https://api.example.org/api/v1/people?page=2'
+   * import { Link } from 'adis-sdk';
+   *
+   * const base = 'https://api.example.org/api/v1/';
+   * new Link('std:people', { href: 'people' }, base).url(); // 'https://api.example.org/api/v1/people'
+   * new Link('search', { href: 'people{?page}', templated: true }, base).url({ page: 2 });
+   * // 'https://api.example.org/api/v1/people?page=2'
    * ```
    */
   url(variables?: TemplateVariables): string {
@@ -125,6 +134,9 @@ export class Link {
  *
  * @example
  * ```ts
+ * import { HalDocument } from 'adis-sdk';
+ *
+ * const json = await (await fetch('https://api.example.org/api/v1/')).json();
  * const doc = HalDocument.parse(json, 'https://api.example.org/api/v1/');
  * doc.link('std:people')?.url();
  * doc.embedded('std:people').map((person) => person.properties.given_name);
@@ -171,50 +183,24 @@ export class HalDocument {
   /**
    * Reads a document fetched from `url`. `inherited` are curies in force from outside
    * the document, usually the entry point's.
-   *
-   * @example
-   * ```ts
-   * const doc = HalDocument.parse(await response.json(), response.url);
-   * ```
    */
   static parse(body: unknown, url: string, inherited?: Curies): HalDocument {
     const object = isJsonObject(body) ? body : {};
     return new HalDocument(object, url, url, curiesOf(object, url, inherited ?? Curies.none));
   }
 
-  /**
-   * The members of the document other than `_links` and `_embedded`.
-   *
-   * @example
-   * ```ts
-   * doc.properties.total_records; // 1042
-   * ```
-   */
+  /** The members of the document other than `_links` and `_embedded`. */
   get properties(): Record<string, unknown> {
     const { _links: _l, _embedded: _e, ...properties } = this.body;
     return properties;
   }
 
-  /**
-   * The relations present in `_links` (`curies` excluded), as the server spelled them.
-   *
-   * @example
-   * ```ts
-   * doc.relations(); // ['self', 'std:people', 'next']
-   * ```
-   */
+  /** The relations present in `_links` (`curies` excluded), as the server spelled them. */
   relations(): string[] {
     return Object.keys(this.#links).filter((rel) => rel !== 'curies');
   }
 
-  /**
-   * All links of a relation, matched by curie-expanded identity.
-   *
-   * @example
-   * ```ts
-   * page.links('std:people').map((link) => link.url());
-   * ```
-   */
+  /** All links of a relation, matched by curie-expanded identity. */
   links(rel: string): Link[] {
     const links: Link[] = [];
     for (const key of this.#matchingKeys(this.#links, rel)) {
@@ -225,14 +211,7 @@ export class HalDocument {
     return links;
   }
 
-  /**
-   * The first link of a relation, or undefined when the document has none.
-   *
-   * @example
-   * ```ts
-   * const next = page.link('next');
-   * ```
-   */
+  /** The first link of a relation, or undefined when the document has none. */
   link(rel: string): Link | undefined {
     return this.links(rel)[0];
   }
@@ -241,11 +220,6 @@ export class HalDocument {
    * The first link of a relation, or a LinkNotFoundError naming `where` (default: the
    * document's URL), the relations the document does link, and its curies whose href
    * names no relation (the likely reason, when there are some).
-   *
-   * @example
-   * ```ts
-   * const people = root.requireLink('std:people').url();
-   * ```
    */
   requireLink(rel: string, where: string = this.url): Link {
     const link = this.link(rel);
@@ -258,11 +232,6 @@ export class HalDocument {
   /**
    * The resources embedded under a relation, each as a document of its own that
    * inherits this document's curies and base URL.
-   *
-   * @example
-   * ```ts
-   * for (const person of page.embedded('std:people')) console.log(person.url);
-   * ```
    */
   embedded(rel: string): HalDocument[] {
     const documents: HalDocument[] = [];
@@ -282,24 +251,12 @@ export class HalDocument {
   /**
    * True when `_embedded` has a member for the relation (even an empty array: an empty
    * embedded list is an answer, not a reason to fetch the links).
-   *
-   * @example
-   * ```ts
-   * if (page.hasEmbedded('std:people')) { ... }
-   * ```
    */
   hasEmbedded(rel: string): boolean {
     return this.#matchingKeys(this.#embedded, rel).length > 0;
   }
 
-  /**
-   * The document's `self` link URL, if it has one.
-   *
-   * @example
-   * ```ts
-   * person.selfUrl; // 'https://api.example.org/api/v1/people/4c1e…'
-   * ```
-   */
+  /** The document's `self` link URL, if it has one. */
   get selfUrl(): string | undefined {
     return this.link('self')?.url();
   }

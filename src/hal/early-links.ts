@@ -19,6 +19,8 @@ import { isJsonObject } from './link.js';
  *
  * @example
  * ```ts
+ * import { earlyLinks } from './early-links.js';
+ *
  * earlyLinks('{"page":1,"_links":{"next":{"href":"/people?page=2"}},"_embedded":{"std:pe');
  * // { next: { href: '/people?page=2' } }
  * ```

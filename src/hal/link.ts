@@ -39,6 +39,8 @@ export interface HalLink {
  *
  * @example
  * ```ts
+ * import { toLinkList } from './link.js';
+ *
  * toLinkList({ href: '/people/1' });             // [{ href: '/people/1' }]
  * toLinkList([{ href: '/a' }, { href: '/b' }]); // two links
  * toLinkList('/people/1');                       // [{ href: '/people/1' }]

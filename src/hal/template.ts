@@ -42,6 +42,8 @@ function parsed(template: string): ParsedTemplate {
  *
  * @example
  * ```ts
+ * import { expandTemplate } from './template.js';
+ *
  * expandTemplate('https://api.example.org/docs/v1/{rel}', { rel: 'people' });
  * // 'https://api.example.org/docs/v1/people'
  * expandTemplate('/people{?page}', { page: 2 }); // '/people?page=2'
@@ -63,6 +65,8 @@ export function expandTemplate(template: string, variables: TemplateVariables = 
  *
  * @example
  * ```ts
+ * import { templateVariableNames } from './template.js';
+ *
  * templateVariableNames('/people{?page,per_page}'); // ['page', 'per_page']
  * ```
  */

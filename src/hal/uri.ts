@@ -16,6 +16,8 @@ const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
  *
  * @example
  * ```ts
+ * import { resolveHref } from './uri.js';
+ *
  * resolveHref('https://api.example.org/api/v1/', 'people'); // 'https://api.example.org/api/v1/people'
  * resolveHref('https://a.example/', 'https://b.example/x');  // unchanged
  * ```
@@ -38,6 +40,8 @@ export function resolveHref(base: string, href: string): string {
  *
  * @example
  * ```ts
+ * import { unfetchableReason } from './uri.js';
+ *
  * unfetchableReason('https://api.example.org/api/v1/people'); // undefined
  * unfetchableReason('javascript:alert(1)'); // 'not an http(s) URL'
  * ```
@@ -60,6 +64,8 @@ export function unfetchableReason(url: string): string | undefined {
  *
  * @example
  * ```ts
+ * import { withQueryParameter } from './uri.js';
+ *
  * withQueryParameter('https://api.example.org/api/v1/people?page=2', 'filter', "a eq 'b'");
  * // 'https://api.example.org/api/v1/people?page=2&filter=a+eq+%27b%27'
  * ```

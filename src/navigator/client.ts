@@ -27,7 +27,13 @@ import { type Collections, collectionName, type ResourceOf } from './typed.js';
  *
  * @example
  * ```ts
- * const client = await connect(url, { apiKey, rateLimit: 4, retry: 5 });
+ * import { connect } from 'adis-sdk';
+ *
+ * const client = await connect('https://api.example.org/api/v1/', {
+ *   apiKey: process.env.ADIS_KEY,
+ *   rateLimit: 4,
+ *   retry: 5,
+ * });
  * ```
  */
 export interface ClientOptions extends TransportOptions {
@@ -69,6 +75,8 @@ export interface ClientOptions extends TransportOptions {
  *
  * @example
  * ```ts
+ * import { connect } from 'adis-sdk';
+ *
  * const client = await connect('http://127.0.0.1:8000/api/v1/', { apiKey: process.env.ADIS_KEY });
  * console.log(client.entryPoint.product_name);
  * for await (const person of client.people.items({ limit: 10 })) console.log(person.data.given_name);
@@ -90,12 +98,6 @@ export class BaseClient {
    *
    * @param context - The connection's shared state: transport, curies, validation, kinds.
    * @param root - The entry point document.
-   *
-   * @example
-   * ```ts
-   * // What connect() does once it has the connection's context:
-   * const client = new BaseClient(context, await context.get(entryPointUrl));
-   * ```
    *
    * @internal
    */
@@ -122,7 +124,9 @@ export class BaseClient {
    *
    * @example
    * ```ts
-   * const client = await connect(url, { apiKey });
+   * import { connect } from 'adis-sdk';
+   *
+   * const client = await connect('https://api.example.org/api/v1/', { apiKey: process.env.ADIS_KEY });
    * if (client.version !== undefined && !client.version.startsWith('1.')) {
    *   console.warn(`written for version 1 of the specification; the server implements ${client.version}`);
    * }
@@ -137,14 +141,7 @@ export class BaseClient {
     return this.#context.transport;
   }
 
-  /**
-   * The curies in force for every document of this server.
-   *
-   * @example
-   * ```ts
-   * client.curies.relationId('std:people');
-   * ```
-   */
+  /** The curies in force for every document of this server. */
   get curies(): Curies {
     return this.#context.curies;
   }
@@ -153,11 +150,6 @@ export class BaseClient {
    * The collection of a resource kind linked from the entry point as `std:<plural>`,
    * or under the kind's own `rel` first when it has one (see {@link linkedAs}). A
    * LinkNotFoundError, on first use, when the entry point links neither.
-   *
-   * @example
-   * ```ts
-   * const people = client.collection(personKind);
-   * ```
    */
   collection<K extends AnyKind>(kind: K): Collection<ResourceOf<K>> {
     const rels = collectionRelations(kind);
@@ -235,14 +227,7 @@ export class BaseClient {
     return result as HelperResult<ResourceOf<typeof personKind>, ResourceOf<typeof personKind>>;
   }
 
-  /**
-   * Follows a relation of the entry point and returns the document it leads to.
-   *
-   * @example
-   * ```ts
-   * const metadata = await client.follow('std:metadata');
-   * ```
-   */
+  /** Follows a relation of the entry point and returns the document it leads to. */
   async follow(rel: string, options: FollowOptions = {}): Promise<HalDocument> {
     const { variables, ...call } = options;
     return this.#context.get(this.root.requireLink(rel).url(variables), call);
@@ -254,7 +239,8 @@ export class BaseClient {
    *
    * @example
    * ```ts
-   * const doc = await client.get(person.link('std:signatures')!.url());
+   * const person = await client.people.get('https://api.example.org/api/v1/people/1');
+   * const signatures = await client.get(person.requireLink('std:signatures').url());
    * ```
    */
   get(url: string, options: CallOptions = {}): Promise<HalDocument> {
@@ -291,7 +277,9 @@ function specPrefixOf(curies: Curies, root: HalDocument, preferred?: string): st
  *
  * @example
  * ```ts
- * const client: Client = await connect(url);
+ * import { type Client, connect } from 'adis-sdk';
+ *
+ * const client: Client = await connect('https://api.example.org/api/v1/');
  * for await (const petition of client.petitions) console.log(petition.data.title);
  * ```
  */
@@ -402,6 +390,8 @@ export function connect<const K extends readonly AnyKind[] = []>(
  *
  * @example
  * ```ts
+ * import type { CollectionKinds, embedKind, eventCampaignKind } from 'adis-sdk';
+ *
  * type Listed = CollectionKinds<typeof eventCampaignKind | typeof embedKind>; // the event campaign
  * ```
  */
@@ -421,7 +411,9 @@ export type CollectionKinds<K extends AnyKind> = K extends { readonly rel: null 
  * ```ts
  * import { connectWith, personKind } from 'adis-sdk';
  *
- * const client = await connectWith([personKind], 'http://127.0.0.1:8000/api/v1/', { apiKey });
+ * const client = await connectWith([personKind], 'http://127.0.0.1:8000/api/v1/', {
+ *   apiKey: process.env.ADIS_KEY,
+ * });
  * for await (const person of client.people) console.log(person.data.given_name);
  * ```
  */

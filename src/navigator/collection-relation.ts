@@ -13,6 +13,9 @@ import { collectionRelation } from '../wire/collection-relation.js';
  *
  * @example
  * ```ts
+ * import { eventCampaignKind, personKind } from 'adis-sdk';
+ * import { collectionRelations } from './collection-relation.js';
+ *
  * collectionRelations(personKind); // ['std:people']
  * collectionRelations(eventCampaignKind); // ['action_network:event_campaigns', 'std:event_campaigns']
  * ```
@@ -28,6 +31,9 @@ export function collectionRelations(kind: AnyKind & CollectionLink): string[] {
  *
  * @example
  * ```ts
+ * import { embedKind, personKind } from 'adis-sdk';
+ * import { hasCollection } from './collection-relation.js';
+ *
  * hasCollection(personKind); // true
  * hasCollection(embedKind); // false: an embed is reached from its action
  * ```

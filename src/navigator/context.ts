@@ -17,7 +17,7 @@ import { shapeError } from './shape-error.js';
  *
  * @example
  * ```ts
- * await client.people.create(person, { signal: AbortSignal.timeout(5_000) });
+ * await client.people.create({ given_name: 'Ana' }, { signal: AbortSignal.timeout(5_000) });
  * ```
  */
 export interface CallOptions {
@@ -47,12 +47,6 @@ export interface SendResult {
  * entry point's curies (inherited by every document, because many servers declare them
  * only there), the validation setting, the kinds it reads typed and the server's name
  * for background processing. {@link connect} builds it.
- *
- * @example
- * ```ts
- * const context = new NavigatorContext(transport, curies, true, 'std', [personKind]);
- * const person = context.wrap(personKind, await context.getRecord(personUrl));
- * ```
  *
  * @internal
  */
@@ -99,12 +93,6 @@ export class NavigatorContext {
    * replaced). Every background call of the navigator is sent through here, so that a
    * connection's `backgroundParameter` reaches all of them. (The light entry sets the
    * default name on its own URL: a page pays for every byte, and loads no navigator.)
-   *
-   * @example
-   * ```ts
-   * context.writeUrl('https://api.example.org/people/1', true);
-   * // 'https://api.example.org/people/1?background_request=true'
-   * ```
    */
   writeUrl(url: string, background: boolean | undefined): string {
     if (!background) return url;
@@ -122,12 +110,6 @@ export class NavigatorContext {
    *
    * @param name - The kind's singular name, as a relation or helper names it.
    * @param from - What named it, for the error (`person's std:outreaches`).
-   *
-   * @example
-   * ```ts
-   * context.declaredKind('person').plural; // 'people'
-   * context.declaredKind('outreach').plural; // 'outreaches', without outreachKind
-   * ```
    */
   declaredKind(name: string, from: string = name): AnyKind {
     const known = this.kinds.get(name) ?? this.#untyped.get(name);
@@ -146,11 +128,6 @@ export class NavigatorContext {
    * said the record is when the record is the whole answer (the URL a GET of it
    * answered, the `Location` of its create); its `self` link, when it has one, wins
    * (see {@link Resource.url}).
-   *
-   * @example
-   * ```ts
-   * const person = context.wrap(personKind, await context.getRecord(personUrl), personUrl);
-   * ```
    */
   wrap(kind: AnyKind, document: HalDocument, address?: string): Resource<object> {
     return new (resourceClass(kind))(this, document, kind, address);
@@ -161,11 +138,6 @@ export class NavigatorContext {
    * or `[]` (an empty collection, as servers stretch the spec's empty object). Any other
    * body is a ResponseFormatError. `onHead` is shown the start of the body as it
    * arrives (see {@link HttpRequest.onHead}).
-   *
-   * @example
-   * ```ts
-   * const doc = await context.get('https://api.example.org/api/v1/people');
-   * ```
    */
   async get(
     url: string,
@@ -183,11 +155,6 @@ export class NavigatorContext {
    * GETs one record: the answer must be a JSON object with members. An empty body,
    * `null`, an array, a truncated body or `{}` is a ResponseFormatError naming the URL
    * and the status, never an empty record.
-   *
-   * @example
-   * ```ts
-   * const person = context.wrap(personKind, await context.getRecord(personUrl));
-   * ```
    */
   async getRecord(url: string, options: CallOptions = {}): Promise<HalDocument> {
     const response = await this.transport.request({ method: 'GET', url, ...options });
@@ -203,11 +170,6 @@ export class NavigatorContext {
    * that is JSON but not an object is a ResponseFormatError (for a DELETE it is
    * ignored). `authenticate: false` sends no API key (helpers called as a browser page
    * would); `idempotencyKey` is the POST's key (see {@link HttpRequest.idempotencyKey}).
-   *
-   * @example
-   * ```ts
-   * const { status, document } = await context.send('POST', peopleUrl, { given_name: 'Ana' });
-   * ```
    */
   async send(
     method: HttpMethod,
@@ -237,11 +199,6 @@ export class NavigatorContext {
    * The `Location` header of a write's answer as an absolute URL, or undefined when
    * there is none. The header is server data like any href: one that does not resolve
    * to an http(s) URL is an InvalidLinkError with the relation `Location`.
-   *
-   * @example
-   * ```ts
-   * const where = context.location(result.response, collectionUrl);
-   * ```
    */
   location(response: HttpResponse, requestUrl: string): string | undefined {
     const location = response.headers.get('location');
@@ -259,11 +216,6 @@ export class NavigatorContext {
    * fits (nothing to coerce or drop) is returned itself rather than copied, so its
    * nested objects are the document's own. `url` may be given as a function, called
    * only when an error needs it (an embedded record's URL is resolved on demand).
-   *
-   * @example
-   * ```ts
-   * const person = context.parse(personKind.schema, doc.properties, doc.url, 'std:person');
-   * ```
    */
   parse<S extends z.ZodMiniType>(
     schema: S,

@@ -34,12 +34,6 @@ const ENTRY_POINT_RELATIONS = ['index', 'start'] as const;
  * @param linked - The plurals whose collections an entry point links: the
  *   specification's and those of the kinds given (not a preset's kinds the connection
  *   lacks: Action Network's metadata document links `action_network:custom_fields`).
- *
- * @example
- * ```ts
- * notAnEntryPoint(HalDocument.parse(page, 'https://api.example.org/api/v1/people'), plurals, linked);
- * // 'a collection of std:people (a page of 25 records); the entry point is likely https://api.example.org/api/v1/'
- * ```
  */
 export function notAnEntryPoint(
   document: HalDocument,

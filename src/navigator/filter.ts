@@ -8,11 +8,6 @@
 /**
  * Field names the reference server filters on: `created_date` and `modified_date` on
  * every collection, `email_address` on people.
- *
- * @example
- * ```ts
- * const name: KnownFilterField = 'modified_date';
- * ```
  */
 export type KnownFilterField = 'created_date' | 'modified_date' | 'email_address';
 
@@ -20,44 +15,24 @@ export type KnownFilterField = 'created_date' | 'modified_date' | 'email_address
  * A field name: one of {@link KnownFilterField} (offered by autocompletion) or any other
  * name a server supports. (`string & {}` rather than `string`, which would absorb the
  * known names and lose their autocompletion.)
- *
- * @example
- * ```ts
- * const names: FilterFieldName[] = ['modified_date', 'origin_system'];
- * ```
  */
 export type FilterFieldName = KnownFilterField | (string & {});
 
 /**
  * A comparison operator: equal, not equal, greater than, greater or equal, less than,
  * less or equal.
- *
- * @example
- * ```ts
- * const op: FilterOperator = 'ge';
- * ```
  */
 export type FilterOperator = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
 
 /**
  * A value to compare with: a `Date` (written as `toISOString()`) or a string (written
  * as given, quoted).
- *
- * @example
- * ```ts
- * const values: FilterValue[] = [new Date(), '2026-01-01T00:00:00Z', 'ana@example.org'];
- * ```
  */
 export type FilterValue = string | Date;
 
 /**
  * One condition of a {@link Filter}, with its value already in string form (a Date
  * converted, quotes not yet escaped).
- *
- * @example
- * ```ts
- * const condition: FilterCondition = { field: 'modified_date', op: 'gt', value: '2026-01-01T00:00:00Z' };
- * ```
  */
 export interface FilterCondition {
   /** The field compared. */
@@ -98,6 +73,7 @@ function quote(value: string): string {
  * @example
  * ```ts
  * import { field } from 'adis-sdk';
+ *
  * const recent = field('modified_date').gt(new Date('2026-01-01T00:00:00Z'));
  * const filter = recent.and(field('email_address').eq('ana@example.org'));
  * for await (const person of client.people.filter(filter)) console.log(person.url);
@@ -113,11 +89,6 @@ export class Filter {
    *
    * @throws TypeError when there are no conditions, or one has an invalid field name or
    * operator.
-   *
-   * @example
-   * ```ts
-   * new Filter([{ field: 'modified_date', op: 'gt', value: '2026-01-01T00:00:00Z' }]);
-   * ```
    */
   constructor(conditions: readonly FilterCondition[]) {
     if (conditions.length === 0) throw new TypeError('A filter needs at least one condition');
@@ -139,12 +110,6 @@ export class Filter {
   /**
    * A filter that holds where both this one and `other` hold: their conditions joined
    * with `and`.
-   *
-   * @example
-   * ```ts
-   * const window = field('modified_date').ge('2026-01-01T00:00:00Z')
-   *   .and(field('modified_date').lt('2026-02-01T00:00:00Z'));
-   * ```
    */
   and(other: Filter): Filter {
     return new Filter([...this.conditions, ...other.conditions]);
@@ -156,6 +121,8 @@ export class Filter {
    *
    * @example
    * ```ts
+   * import { field } from 'adis-sdk';
+   *
    * field('email_address').eq("o'brien@example.org").toString();
    * // "email_address eq 'o''brien@example.org'"
    * ```
@@ -170,6 +137,8 @@ export class Filter {
    *
    * @example
    * ```ts
+   * import { modifiedSince } from 'adis-sdk';
+   *
    * JSON.stringify({ filter: modifiedSince('2026-01-01T00:00:00Z') });
    * // '{"filter":"modified_date gt \'2026-01-01T00:00:00Z\'"}'
    * ```
@@ -185,6 +154,8 @@ export class Filter {
  *
  * @example
  * ```ts
+ * import { field } from 'adis-sdk';
+ *
  * const modified = field('modified_date');
  * const window = modified.ge('2026-01-01T00:00:00Z').and(modified.lt('2026-02-01T00:00:00Z'));
  * ```
@@ -197,86 +168,38 @@ export class FilterField {
    * Prefer {@link field}.
    *
    * @throws TypeError when the name has characters the syntax cannot carry.
-   *
-   * @example
-   * ```ts
-   * new FilterField('modified_date').gt(new Date());
-   * ```
    */
   constructor(name: FilterFieldName) {
     checkFieldName(name);
     this.name = name;
   }
 
-  /**
-   * Equal to `value`.
-   *
-   * @example
-   * ```ts
-   * field('email_address').eq('ana@example.org'); // email_address eq 'ana@example.org'
-   * ```
-   */
+  /** Equal to `value`. */
   eq(value: FilterValue): Filter {
     return this.#compare('eq', value);
   }
 
-  /**
-   * Not equal to `value`.
-   *
-   * @example
-   * ```ts
-   * field('created_date').ne('2026-01-01T00:00:00Z');
-   * ```
-   */
+  /** Not equal to `value`. */
   ne(value: FilterValue): Filter {
     return this.#compare('ne', value);
   }
 
-  /**
-   * Greater than (for dates: strictly after) `value`.
-   *
-   * @example
-   * ```ts
-   * field('modified_date').gt(new Date('2026-01-01T00:00:00Z'));
-   * // modified_date gt '2026-01-01T00:00:00.000Z'
-   * ```
-   */
+  /** Greater than (for dates: strictly after) `value`. */
   gt(value: FilterValue): Filter {
     return this.#compare('gt', value);
   }
 
-  /**
-   * Greater than or equal to (for dates: at or after) `value`.
-   *
-   * @example
-   * ```ts
-   * field('created_date').ge('2026-01-01T00:00:00Z');
-   * ```
-   */
+  /** Greater than or equal to (for dates: at or after) `value`. */
   ge(value: FilterValue): Filter {
     return this.#compare('ge', value);
   }
 
-  /**
-   * Less than (for dates: strictly before) `value`.
-   *
-   * @example
-   * ```ts
-   * field('created_date').lt('2026-06-01T00:00:00Z');
-   * ```
-   */
+  /** Less than (for dates: strictly before) `value`. */
   lt(value: FilterValue): Filter {
     return this.#compare('lt', value);
   }
 
-  /**
-   * Less than or equal to (for dates: at or before) `value`.
-   *
-   * @example
-   * ```ts
-   * field('modified_date').le(new Date());
-   * ```
-   */
+  /** Less than or equal to (for dates: at or before) `value`. */
   le(value: FilterValue): Filter {
     return this.#compare('le', value);
   }
@@ -313,6 +236,7 @@ function literal(name: FilterFieldName, op: FilterOperator, value: FilterValue):
  * @example
  * ```ts
  * import { field } from 'adis-sdk';
+ *
  * const since = field('modified_date').gt(new Date('2026-01-01T00:00:00Z'));
  * const both = since.and(field('created_date').lt('2026-06-01T00:00:00Z'));
  * both.toString();
@@ -332,7 +256,9 @@ export function field(name: FilterFieldName): FilterField {
  * @example
  * ```ts
  * import { modifiedSince } from 'adis-sdk';
- * for await (const person of client.people.filter(modifiedSince(lastSync))) save(person);
+ *
+ * const lastSync = new Date('2026-01-01T00:00:00Z');
+ * for await (const person of client.people.filter(modifiedSince(lastSync))) console.log(person.url);
  * ```
  */
 export function modifiedSince(date: FilterValue): Filter {

@@ -25,6 +25,8 @@ import { outgoingBody, type WriteOptions } from './write.js';
  *
  * @example
  * ```ts
+ * const petition = await client.petitions.get('https://api.example.org/api/v1/petitions/1');
+ * const input = { person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] } };
  * await petition.recordSignature(input, { authenticate: false }); // as a web page would
  * await petition.recordSignature(input, { returnResponse: false, signal: AbortSignal.timeout(5_000) });
  * await petition.recordSignature(input, { background: true }); // answered at once, written later
@@ -55,23 +57,14 @@ export interface HelperOptions extends WriteOptions {
  *
  * @example
  * ```ts
- * await message.send({ idempotencyKey: `send-${job.id}` });
+ * const message = await client.messages.get('https://api.example.org/api/v1/messages/1');
+ * await message.send({ idempotencyKey: 'send-newsletter-2026-05' });
  * await message.send({ idempotencyKey: false }); // sent once, never retried
  * ```
  */
 export type NoticeHelperOptions = CallOptions & Pick<WriteOptions, 'idempotencyKey'>;
 
-/**
- * What {@link sendHelper} needs to know about one helper.
- *
- * @example
- * ```ts
- * const call: HelperCall = {
- *   url, rel: 'std:person_signup_helper', schema: PersonSignupBodySchema, input,
- *   recordKind: personKind, personKind,
- * };
- * ```
- */
+/** What {@link sendHelper} needs to know about one helper. */
 export interface HelperCall {
   /** The helper's absolute URL (the href of its link). */
   url: string;
@@ -92,14 +85,6 @@ export interface HelperCall {
  * a {@link HelperResult} of wrapped resources. A non-atomic 400 resolves with
  * `complete: false` (record and person from the members beside the error); every other
  * error rejects as the transport reports it.
- *
- * @example
- * ```ts
- * const result = await sendHelper(context, {
- *   url, rel: 'std:record_signature_helper', schema: RecordSignatureBodySchema, input,
- *   recordKind: signatureKind, personKind,
- * }, {});
- * ```
  */
 export async function sendHelper(
   context: NavigatorContext,

@@ -13,6 +13,8 @@ import { isJsonObject } from '../wire/json-object.js';
  *
  * @example
  * ```ts
+ * import { inInputOrder } from './input-order.js';
+ *
  * inInputOrder({ b: 1, a: 2 }, { a: 2, b: 1 }); // { b: 1, a: 2 }
  * ```
  */

@@ -10,11 +10,6 @@ const anyRecord = z.record(z.string(), z.unknown());
  * A kind without schema, relations or helpers, under the given names: what the
  * navigator reads a record as when its kind is not registered with the connection.
  *
- * @example
- * ```ts
- * const signatures = untypedKindOf('signature', 'signatures');
- * ```
- *
  * @internal
  */
 export function untypedKindOf(singular: string, plural: string): AnyKind {
@@ -35,11 +30,6 @@ export function untypedKindOf(singular: string, plural: string): AnyKind {
 /**
  * The kind used when following a relation whose target the SDK does not type: the
  * document's members are kept as they are.
- *
- * @example
- * ```ts
- * const resource = context.wrap(untypedKind, document); // a Resource<UntypedData>
- * ```
  *
  * @internal
  */

@@ -9,15 +9,7 @@ import type { CustomField } from '../presets/action-network/custom-field.js';
 import { commonFields, optional } from '../schema/fields.js';
 import type { CallOptions, NavigatorContext } from './context.js';
 
-/**
- * The metadata root's fields, read leniently (its links are read from the document).
- *
- * @example
- * ```ts
- * const root = MetadataRootSchema.parse({ name: 'Metadata' });
- * root.name; // 'Metadata'
- * ```
- */
+/** The metadata root's fields, read leniently (its links are read from the document). */
 export const MetadataRootSchema = z.looseObject({
   name: optional(z.string()),
 });
@@ -36,14 +28,7 @@ const listFields = {
   description: optional(z.string()),
 };
 
-/**
- * One response code: the outcome a canvasser records (`not_home`, `refused`, …).
- *
- * @example
- * ```ts
- * CanvassResponseCodeSchema.parse({ response_code: 'not_home', name: 'Not home' });
- * ```
- */
+/** One response code: the outcome a canvasser records (`not_home`, `refused`, …). */
 export const CanvassResponseCodeSchema = z.looseObject({
   response_code: optional(z.string()),
   name: optional(z.string()),
@@ -52,15 +37,7 @@ export const CanvassResponseCodeSchema = z.looseObject({
 /** One element of `response_codes`. Derived from {@link CanvassResponseCodeSchema}. */
 export type CanvassResponseCode = z.output<typeof CanvassResponseCodeSchema>;
 
-/**
- * The canvass response code list (`std:canvass_response_codes`).
- *
- * @example
- * ```ts
- * const list = CanvassResponseCodesSchema.parse(document.properties);
- * for (const code of list.response_codes ?? []) console.log(code.response_code, code.name);
- * ```
- */
+/** The canvass response code list (`std:canvass_response_codes`). */
 export const CanvassResponseCodesSchema = z.looseObject({
   ...listFields,
   response_codes: optional(z.array(CanvassResponseCodeSchema)),
@@ -69,14 +46,7 @@ export const CanvassResponseCodesSchema = z.looseObject({
 /** The canvass response code list. Derived from {@link CanvassResponseCodesSchema}. */
 export type CanvassResponseCodes = z.output<typeof CanvassResponseCodesSchema>;
 
-/**
- * One contact type: how a canvasser reached a person (`door`, `phone`, …).
- *
- * @example
- * ```ts
- * CanvassContactTypeSchema.parse({ contact_type: 'door', name: 'Door knock' });
- * ```
- */
+/** One contact type: how a canvasser reached a person (`door`, `phone`, …). */
 export const CanvassContactTypeSchema = z.looseObject({
   contact_type: optional(z.string()),
   name: optional(z.string()),
@@ -85,15 +55,7 @@ export const CanvassContactTypeSchema = z.looseObject({
 /** One element of `contact_types`. Derived from {@link CanvassContactTypeSchema}. */
 export type CanvassContactType = z.output<typeof CanvassContactTypeSchema>;
 
-/**
- * The canvass contact type list (`std:canvass_contact_types`).
- *
- * @example
- * ```ts
- * const list = CanvassContactTypesSchema.parse(document.properties);
- * const codes = (list.contact_types ?? []).map((type) => type.contact_type);
- * ```
- */
+/** The canvass contact type list (`std:canvass_contact_types`). */
 export const CanvassContactTypesSchema = z.looseObject({
   ...listFields,
   contact_types: optional(z.array(CanvassContactTypeSchema)),
@@ -102,14 +64,7 @@ export const CanvassContactTypesSchema = z.looseObject({
 /** The canvass contact type list. Derived from {@link CanvassContactTypesSchema}. */
 export type CanvassContactTypes = z.output<typeof CanvassContactTypesSchema>;
 
-/**
- * One input type: how a canvass result got into the system (`mobile_app`, …).
- *
- * @example
- * ```ts
- * CanvassInputTypeSchema.parse({ input_type: 'paper_scan', name: 'Scanned paper walk sheet' });
- * ```
- */
+/** One input type: how a canvass result got into the system (`mobile_app`, …). */
 export const CanvassInputTypeSchema = z.looseObject({
   input_type: optional(z.string()),
   name: optional(z.string()),
@@ -118,15 +73,7 @@ export const CanvassInputTypeSchema = z.looseObject({
 /** One element of `input_types`. Derived from {@link CanvassInputTypeSchema}. */
 export type CanvassInputType = z.output<typeof CanvassInputTypeSchema>;
 
-/**
- * The canvass input type list (`std:canvass_input_types`).
- *
- * @example
- * ```ts
- * const list = CanvassInputTypesSchema.parse(document.properties);
- * list.identifiers; // ['adis:canvass_input_types']
- * ```
- */
+/** The canvass input type list (`std:canvass_input_types`). */
 export const CanvassInputTypesSchema = z.looseObject({
   ...listFields,
   input_types: optional(z.array(CanvassInputTypeSchema)),
@@ -135,14 +82,7 @@ export const CanvassInputTypesSchema = z.looseObject({
 /** The canvass input type list. Derived from {@link CanvassInputTypesSchema}. */
 export type CanvassInputTypes = z.output<typeof CanvassInputTypesSchema>;
 
-/**
- * Options of {@link Metadata.responseCodes}.
- *
- * @example
- * ```ts
- * const options: ResponseCodesOptions = { contactType: 'door', timeout: 5_000 };
- * ```
- */
+/** Options of {@link Metadata.responseCodes}. */
 export interface ResponseCodesOptions extends CallOptions {
   /** Only the codes available for this contact type (a `contact_type` of the contact type list). */
   contactType?: string;
@@ -182,11 +122,6 @@ export class Metadata {
    * @param context - The connection's shared state: transport, curies, validation.
    * @param root - The metadata root document.
    *
-   * @example
-   * ```ts
-   * const metadata = new Metadata(context, await context.get(metadataUrl));
-   * ```
-   *
    * @internal
    */
   constructor(context: NavigatorContext, root: HalDocument) {
@@ -199,11 +134,6 @@ export class Metadata {
    * Reads the metadata root at `url` (usually the href of the entry point's
    * `std:metadata`).
    *
-   * @example
-   * ```ts
-   * const metadata = await Metadata.load(context, client.root.link('std:metadata')!.url());
-   * ```
-   *
    * @internal
    */
   static async load(
@@ -214,14 +144,7 @@ export class Metadata {
     return new Metadata(context, await context.get(url, options));
   }
 
-  /**
-   * The root's URL.
-   *
-   * @example
-   * ```ts
-   * metadata.url; // 'https://api.example.org/api/v1/metadata'
-   * ```
-   */
+  /** The root's URL. */
   get url(): string {
     return this.root.url;
   }
@@ -230,12 +153,6 @@ export class Metadata {
    * The response codes, all of them or those available for one contact type. The
    * filter goes into the link's template variable `contacttype` when the server
    * templates the link, else into the query parameter of that name.
-   *
-   * @example
-   * ```ts
-   * const phone = await metadata.responseCodes({ contactType: 'phone' });
-   * phone.response_codes?.map((code) => code.response_code); // ['spoke_with_target', 'busy', …]
-   * ```
    */
   async responseCodes(options: ResponseCodesOptions = {}): Promise<CanvassResponseCodes> {
     const { contactType, ...call } = options;
@@ -245,15 +162,7 @@ export class Metadata {
     return this.#context.parse(CanvassResponseCodesSchema, document.properties, url, rel);
   }
 
-  /**
-   * The contact types.
-   *
-   * @example
-   * ```ts
-   * const types = await metadata.contactTypes();
-   * types.contact_types?.map((type) => type.contact_type); // ['door', 'phone', …]
-   * ```
-   */
+  /** The contact types. */
   async contactTypes(options: CallOptions = {}): Promise<CanvassContactTypes> {
     const rel = 'std:canvass_contact_types';
     const url = this.root.requireLink(rel).url();
@@ -261,15 +170,7 @@ export class Metadata {
     return this.#context.parse(CanvassContactTypesSchema, document.properties, url, rel);
   }
 
-  /**
-   * The input types.
-   *
-   * @example
-   * ```ts
-   * const types = await metadata.inputTypes();
-   * types.input_types?.find((type) => type.input_type === 'paper_scan')?.name;
-   * ```
-   */
+  /** The input types. */
   async inputTypes(options: CallOptions = {}): Promise<CanvassInputTypes> {
     const rel = 'std:canvass_input_types';
     const url = this.root.requireLink(rel).url();
@@ -287,7 +188,12 @@ export class Metadata {
    *
    * @example
    * ```ts
-   * const client = await connect(url, { ...actionNetwork, apiKey });
+   * import { actionNetwork, connect } from 'adis-sdk';
+   *
+   * const client = await connect('https://actionnetwork.org/api/v2/', {
+   *   ...actionNetwork,
+   *   apiKey: process.env.ACTION_NETWORK_KEY,
+   * });
    * const fields = await (await client.metadata()).customFields();
    * fields.map((field) => field.name); // ['employer', 'volunteer', …]
    * ```

@@ -28,7 +28,7 @@ import {
  *
  * @example
  * ```ts
- * await resource.follow('std:people', { variables: { page: 2 } });
+ * const page = await client.follow('std:people', { variables: { page: 2 } });
  * ```
  */
 export interface FollowOptions extends CallOptions {
@@ -47,7 +47,7 @@ export interface FollowOptions extends CallOptions {
  *
  * @example
  * ```ts
- * const person = await client.people.get(url);
+ * const person = await client.people.get('https://api.example.org/api/v1/people/1');
  * console.log(person.data.given_name, person.url);
  * const updated = await person.update({ family_name: 'Lopez' });
  * ```
@@ -78,12 +78,6 @@ export class Resource<T extends object, I = T> {
    *   whole answer about it: the URL a GET of it answered, or the `Location` of its
    *   create. Never a container's URL (a page, another record, a helper). Its `self`
    *   link, when it has one, wins.
-   *
-   * @example
-   * ```ts
-   * const person = new Resource(context, document, personKind, personUrl); // untyped methods
-   * const typed = context.wrap(personKind, document, personUrl); // what the SDK does: a PersonResource
-   * ```
    *
    * @internal
    */
@@ -124,11 +118,6 @@ export class Resource<T extends object, I = T> {
    * naming `self`, and so is every call that needs it (`update`, `delete`, `refresh`,
    * `linkTo`), never a request to the page's URL. {@link Resource.urlOrUndefined}
    * answers undefined instead.
-   *
-   * @example
-   * ```ts
-   * person.url; // 'https://api.example.org/api/v1/people/4c1e…'
-   * ```
    */
   get url(): string {
     const url = this.urlOrUndefined;
@@ -142,49 +131,23 @@ export class Resource<T extends object, I = T> {
    * The resource's address as {@link Resource.url} gives it, or undefined when it has
    * none (a record embedded without a `self` link): for code that can do without one,
    * such as a report or an export.
-   *
-   * @example
-   * ```ts
-   * const where = person.urlOrUndefined ?? '(no address)';
-   * ```
    */
   get urlOrUndefined(): string | undefined {
     return this.document.selfUrl ?? this.#address;
   }
 
-  /**
-   * The identifiers of the resource (`<system>:<id>`), or an empty list.
-   *
-   * @example
-   * ```ts
-   * person.identifiers; // ['adis:4c1e…', 'crm:881']
-   * ```
-   */
+  /** The identifiers of the resource (`<system>:<id>`), or an empty list. */
   get identifiers(): string[] {
     const value = (this.data as { identifiers?: unknown }).identifiers;
     return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
   }
 
-  /**
-   * The first link of a relation, or undefined.
-   *
-   * @example
-   * ```ts
-   * person.link('std:signatures')?.url();
-   * ```
-   */
+  /** The first link of a relation, or undefined. */
   link(rel: string): Link | undefined {
     return this.document.link(rel);
   }
 
-  /**
-   * All links of a relation.
-   *
-   * @example
-   * ```ts
-   * person.links('std:taggings').length;
-   * ```
-   */
+  /** All links of a relation. */
   links(rel: string): Link[] {
     return this.document.links(rel);
   }
@@ -192,11 +155,6 @@ export class Resource<T extends object, I = T> {
   /**
    * Follows a relation to the resource it points at. An embedded copy is used when the
    * document carries one, so no request is made.
-   *
-   * @example
-   * ```ts
-   * const petition = await signature.follow('std:petition');
-   * ```
    */
   async follow(rel: string, options: FollowOptions = {}): Promise<HalDocument> {
     const [embedded] = this.document.embedded(rel);
@@ -205,14 +163,7 @@ export class Resource<T extends object, I = T> {
     return this.context.get(this.requireLink(rel).url(variables), call);
   }
 
-  /**
-   * Reads the resource again from its URL.
-   *
-   * @example
-   * ```ts
-   * const fresh = await person.refresh();
-   * ```
-   */
+  /** Reads the resource again from its URL. */
   async refresh(options: CallOptions = {}): Promise<this> {
     const url = this.url;
     const document = await this.context.getRecord(url, options);
@@ -229,6 +180,7 @@ export class Resource<T extends object, I = T> {
    *
    * @example
    * ```ts
+   * const person = await client.people.get('https://api.example.org/api/v1/people/1');
    * const updated = await person.update({ family_name: 'Lopez', honorific_prefix: null });
    * await person.update({ given_name: 'Ana' }, { returnResponse: false });
    * const later = await person.update({ given_name: 'Ana' }, { background: true });
@@ -293,6 +245,7 @@ export class Resource<T extends object, I = T> {
    *
    * @example
    * ```ts
+   * const person = await client.people.get('https://api.example.org/api/v1/people/1');
    * await person.delete();
    * await person.delete({ background: true }); // DELETE …?background_request=true
    * ```
@@ -311,6 +264,9 @@ export class Resource<T extends object, I = T> {
    *
    * @example
    * ```ts
+   * import { signatureKind } from 'adis-sdk';
+   *
+   * const signature = await client.signatures.get('https://api.example.org/api/v1/signatures/1');
    * const signer = await signature.related(signatureKind.relations.person);
    * ```
    */
@@ -333,6 +289,9 @@ export class Resource<T extends object, I = T> {
    *
    * @example
    * ```ts
+   * import { petitionKind } from 'adis-sdk';
+   *
+   * const petition = await client.petitions.get('https://api.example.org/api/v1/petitions/1');
    * const signatures = petition.collection(petitionKind.relations.signatures);
    * ```
    */
@@ -370,7 +329,12 @@ export class Resource<T extends object, I = T> {
    *
    * @example
    * ```ts
-   * const result = await petition.callHelper(petitionKind.helpers.recordSignature, input);
+   * import { petitionKind } from 'adis-sdk';
+   *
+   * const petition = await client.petitions.get('https://api.example.org/api/v1/petitions/1');
+   * const result = await petition.callHelper(petitionKind.helpers.recordSignature, {
+   *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
+   * });
    * ```
    */
   async callHelper(
@@ -412,6 +376,9 @@ export class Resource<T extends object, I = T> {
    *
    * @example
    * ```ts
+   * import { taggingKind } from 'adis-sdk';
+   *
+   * const tagging = await client.taggings.get('https://api.example.org/api/v1/taggings/1');
    * const tagged = await tagging.firstRelated(taggingKind.relations.target);
    * ```
    */
@@ -425,14 +392,7 @@ export class Resource<T extends object, I = T> {
     return undefined;
   }
 
-  /**
-   * The link of a relation, or a LinkNotFoundError naming the relations present.
-   *
-   * @example
-   * ```ts
-   * const signaturesUrl = petition.requireLink('std:signatures').url();
-   * ```
-   */
+  /** The link of a relation, or a LinkNotFoundError naming the relations present. */
   requireLink(rel: string): Link {
     return this.document.requireLink(rel, this.urlOrUndefined ?? this.document.url);
   }
@@ -458,12 +418,6 @@ const derivedClasses = new WeakMap<AnyKind, DerivedClass>();
  * helper the kind declares, made once per kind. The methods are plain data lookups: a
  * relation's method calls {@link Resource.related}, {@link Resource.collection} or
  * {@link Resource.firstRelated}; a helper's calls {@link Resource.callHelper}.
- *
- * @example
- * ```ts
- * const signature = new (resourceClass(signatureKind))(context, document, signatureKind);
- * await signature.person(); // typed through ResourceOf<typeof signatureKind>
- * ```
  */
 export function resourceClass(kind: AnyKind): DerivedClass {
   let derived = derivedClasses.get(kind);
@@ -511,6 +465,10 @@ export function resourceClass(kind: AnyKind): DerivedClass {
  *
  * @example
  * ```ts
+ * import { isResourceOf, personKind, primaryEmail, taggingKind } from 'adis-sdk';
+ *
+ * const tagging = await client.taggings.get('https://api.example.org/api/v1/taggings/1');
+ * const target = await tagging.firstRelated(taggingKind.relations.target);
  * if (isResourceOf(target, personKind)) console.log(primaryEmail(target.data));
  * ```
  */

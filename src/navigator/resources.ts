@@ -143,6 +143,8 @@ export interface EmbedResource extends DerivedResource<typeof embedKind, Embed, 
  *
  * @example
  * ```ts
+ * import type { NamedKind } from 'adis-sdk';
+ *
  * type Named = NamedKind['singular']; // 'person' | 'petition' | … | 'event_campaign' | …
  * ```
  */
@@ -154,6 +156,9 @@ export type NamedKind = SpecKind | (typeof ACTION_NETWORK_KINDS)[number];
  *
  * @example
  * ```ts
+ * import type { ResourceNames } from 'adis-sdk';
+ *
+ * const url = 'https://api.example.org/api/v1/people/1';
  * const person: ResourceNames['person'] = await client.people.get(url); // a PersonResource
  * ```
  */

@@ -7,11 +7,6 @@ import { BODY_PREVIEW_LENGTH } from '../wire/body-preview.js';
 /**
  * A 2xx answer whose body is of the wrong shape for the call: `reason` says what was
  * expected, and the error adds what came (an empty body, JSON null, an array…).
- *
- * @example
- * ```ts
- * throw shapeError('GET', response, 'a record (a JSON object with members) was expected');
- * ```
  */
 export function shapeError(
   method: string,

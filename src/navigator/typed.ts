@@ -26,7 +26,10 @@ import type { NamedKind, ResourceNames } from './resources.js';
  *
  * @example
  * ```ts
- * const title: DataOf<typeof petitionKind>['title'] = petition.data.title;
+ * import type { DataOf, petitionKind } from 'adis-sdk';
+ *
+ * type Petition = DataOf<typeof petitionKind>;
+ * const titleOf = (petition: Petition) => petition.title ?? '(untitled)';
  * ```
  */
 export type DataOf<K extends AnyKind> = z.output<K['schema']>;
@@ -37,6 +40,8 @@ export type DataOf<K extends AnyKind> = z.output<K['schema']>;
  *
  * @example
  * ```ts
+ * import type { InputOf, personKind } from 'adis-sdk';
+ *
  * const input: InputOf<typeof personKind> = { given_name: 'Ana', gender: 'Female' };
  * ```
  */
@@ -99,6 +104,9 @@ export type HelperMethod<H> =
  *
  * @example
  * ```ts
+ * import type { HelperNotice } from 'adis-sdk';
+ *
+ * const message = await client.messages.get('https://api.example.org/api/v1/messages/1');
  * const { notice }: HelperNotice = await message.send();
  * ```
  */
@@ -117,7 +125,17 @@ export interface HelperNotice {
  *
  * @example
  * ```ts
- * interface RallyResource extends DerivedResource<typeof rallyKind, Rally, RallyInput> {}
+ * import type { DerivedResource } from 'adis-sdk';
+ * import { defineKind, optional } from 'adis-sdk/schema';
+ * import * as z from 'zod/mini';
+ *
+ * const rallyKind = defineKind({
+ *   singular: 'rally',
+ *   plural: 'rallies',
+ *   description: 'A rally',
+ *   shape: () => ({ title: optional(z.string()) }),
+ * });
+ * type RallyResource = DerivedResource<typeof rallyKind>; // data.title, update({ title })
  * ```
  */
 export type DerivedResource<
@@ -135,6 +153,9 @@ export type DerivedResource<
  *
  * @example
  * ```ts
+ * import type { ResourceOf, signatureKind } from 'adis-sdk';
+ *
+ * const url = 'https://api.example.org/api/v1/signatures/1';
  * const signature: ResourceOf<typeof signatureKind> = await client.signatures.get(url);
  * const signer = await signature.person();
  * console.log(signer.data.given_name, signature.data.comments);
@@ -152,6 +173,8 @@ export type ResourceOf<K extends AnyKind> = K extends NamedKind
  *
  * @example
  * ```ts
+ * import type { CollectionOf, personKind } from 'adis-sdk';
+ *
  * const people: CollectionOf<typeof personKind> = client.people;
  * ```
  */
@@ -168,7 +191,9 @@ export type Camel<S extends string> = S extends `${infer Head}_${infer Tail}`
  *
  * @example
  * ```ts
- * const pages: Collections<typeof personKind>['people'] = client.people;
+ * import type { Collections, personKind } from 'adis-sdk';
+ *
+ * const people: Collections<typeof personKind>['people'] = client.people;
  * ```
  */
 export type Collections<K extends AnyKind = SpecKind> = {
@@ -177,14 +202,7 @@ export type Collections<K extends AnyKind = SpecKind> = {
   [D in K as Camel<D['plural']>]: Collection<ResourceOf<D>>;
 };
 
-/**
- * The method name a collection of `plural` gets on the client: camel case.
- *
- * @example
- * ```ts
- * collectionName('fundraising_pages'); // 'fundraisingPages'
- * ```
- */
+/** The method name a collection of `plural` gets on the client: camel case. */
 export function collectionName(plural: string): string {
   return plural.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }

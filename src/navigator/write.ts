@@ -6,8 +6,9 @@ import type { CallOptions, NavigatorContext, SendResult } from './context.js';
  *
  * @example
  * ```ts
+ * const person = { given_name: 'Ana', family_name: 'Lopez' };
  * await client.people.create(person, { returnResponse: false });
- * await client.people.create(person, { idempotencyKey: `import-${row.id}` });
+ * await client.people.create(person, { idempotencyKey: 'import-row-17' });
  * await client.people.create(person, { background: true }); // a BackgroundWriteResult
  * ```
  */
@@ -45,11 +46,6 @@ export interface WriteOptions extends CallOptions {
 /**
  * Options of a delete: the call's signal and timeout, and `background` (see
  * {@link WriteOptions.background}), which asks the server to delete later.
- *
- * @example
- * ```ts
- * await person.delete({ background: true }); // DELETE …/people/4c1e…?background_request=true
- * ```
  */
 export interface DeleteOptions extends CallOptions {
   /**
@@ -66,8 +62,8 @@ export interface DeleteOptions extends CallOptions {
  *
  * @example
  * ```ts
- * const result = await client.people.create(input, { background: true });
- * if (result.accepted) console.log('queued', result.status);
+ * const result = await client.people.create({ given_name: 'Ana' }, { background: true });
+ * if (result.accepted) console.log('queued', result.status, result.location ?? 'no Location');
  * else console.log('created', result.record.url);
  * ```
  */
@@ -78,6 +74,7 @@ export type BackgroundWriteResult<W> = ProcessedWrite<W> | AcceptedWrite;
  *
  * @example
  * ```ts
+ * const person = await client.people.get('https://api.example.org/api/v1/people/1');
  * const result = await person.update({ family_name: 'Lopez' }, { background: true });
  * if (!result.accepted) console.log(result.record.data.family_name);
  * ```
@@ -95,12 +92,6 @@ export interface ProcessedWrite<W> {
  * A background write the server took to do later: its answer carried no record (202
  * Accepted, or 200 `{}` as Action Network answers). Nothing is known to be written yet,
  * and a failure of the work is not reported to this call.
- *
- * @example
- * ```ts
- * const result = await client.people.create(input, { background: true });
- * if (result.accepted) console.log(result.status, result.location ?? 'no Location');
- * ```
  */
 export interface AcceptedWrite {
   /** Always true: the server took the write to do later. */
@@ -119,12 +110,6 @@ export interface AcceptedWrite {
  * carries one (a document with links, as for any write), else an {@link AcceptedWrite}.
  * An empty answer is never read as the record, nor followed up with a GET: the record
  * may not exist yet.
- *
- * @example
- * ```ts
- * const result = await context.send('POST', context.writeUrl(url, true), body);
- * return writeResult(result, (document) => context.wrap(kind, document, result.location));
- * ```
  */
 export function writeResult<W>(
   result: SendResult,
@@ -141,11 +126,6 @@ export function writeResult<W>(
  * The control member to add to a write body, under the server's own prefix for the
  * specification's curie (`std:control` on most servers, `osdi:control` on others).
  * Nothing is added for the default behaviour, to keep requests minimal.
- *
- * @example
- * ```ts
- * controlMember(context, false); // { 'std:control': { return_response: false } }
- * ```
  */
 export function controlMember(
   context: NavigatorContext,
@@ -162,6 +142,10 @@ export function controlMember(
  *
  * @example
  * ```ts
+ * import { linkTo } from 'adis-sdk';
+ *
+ * const petition = await client.petitions.get('https://api.example.org/api/v1/petitions/1');
+ * const person = await client.people.create({ given_name: 'Ana' });
  * await petition.signatures().create({ comments: 'Yes!', _links: { 'std:person': linkTo(person) } });
  * ```
  */
@@ -173,12 +157,6 @@ export function linkTo(target: { readonly url: string } | string): { href: strin
  * The body of a write as sent: the validated fields less the members the server owns
  * (`serverOwned`, a kind's `readOnly`), the `_links` relations renamed from the SDK's
  * `std:` to the server's own prefix, and the control member.
- *
- * @example
- * ```ts
- * outgoingBody(context, { _links: { 'std:person': { href } } }, false);
- * // on an osdi server: { _links: { 'osdi:person': { href } }, 'osdi:control': { return_response: false } }
- * ```
  */
 export function outgoingBody(
   context: NavigatorContext,
