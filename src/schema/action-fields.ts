@@ -25,6 +25,8 @@ export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
  *
  * @example
  * ```ts
+ * import { currency } from './action-fields.js';
+ *
  * currency('strict').parse('EUR'); // 'EUR'
  * currency('strict').safeParse('euro').success; // false
  * ```
@@ -46,6 +48,8 @@ export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
  *
  * @example
  * ```ts
+ * import { money } from './action-fields.js';
+ *
  * money('read').parse('25.00'); // '25.00'
  * money('write').parse(25); // 25
  * money('strict').parse('25.00'); // 25
@@ -72,6 +76,8 @@ const MONEY_TYPE = 'must be a number or a decimal string such as 3.00';
  *
  * @example
  * ```ts
+ * import { amountValue } from 'adis-sdk';
+ *
  * amountValue('20.00'); // 20
  * amountValue(7.5); // 7.5
  * amountValue(undefined); // undefined
@@ -95,11 +101,6 @@ export const MAX_AMOUNT = 1_000_000_000;
  * answer or canvass): where it was made and when. `action_date` is typed "string" in
  * the spec but described as a date and time, so the reference server takes an ISO 8601
  * date-time, like every other date-time (a `Date` is sent as one).
- *
- * @example
- * ```ts
- * const shape = { ...actionFields('write'), comments: optional(z.string()) };
- * ```
  */
 export function actionFields(mode: Mode) {
   return {
@@ -111,11 +112,6 @@ export function actionFields(mode: Mode) {
 /**
  * {@link actionFields} plus `referrer_data`, for the actions a person takes from a page
  * (signatures, donations, attendances, submissions): the page was reached from somewhere.
- *
- * @example
- * ```ts
- * const shape = { ...commonFields(mode), ...referredActionFields(mode) };
- * ```
  */
 export function referredActionFields(mode: Mode) {
   return {
@@ -127,11 +123,6 @@ export function referredActionFields(mode: Mode) {
 /**
  * The members of something sold or given at a price: a ticket of an attendance (and,
  * with a limit and totals, an event's ticket level).
- *
- * @example
- * ```ts
- * const shape = { ...pricedFields(mode), attended: optional(bool(mode)) };
- * ```
  */
 export function pricedFields(mode: Mode) {
   return {
@@ -142,14 +133,7 @@ export function pricedFields(mode: Mode) {
   };
 }
 
-/**
- * Recipient of a donation (element of `recipients`): who got how much of it.
- *
- * @example
- * ```ts
- * recipientSchema('write').parse({ display_name: 'Park Fund', amount: 20 });
- * ```
- */
+/** Recipient of a donation (element of `recipients`): who got how much of it. */
 export function recipientSchema(mode: Mode) {
   return object(
     {
@@ -169,14 +153,7 @@ export const PAYMENT_METHODS = [
   'Electronic Funds Transfer',
 ] as const;
 
-/**
- * Payment of a donation (`payment`).
- *
- * @example
- * ```ts
- * paymentSchema('write').parse({ method: 'Check', reference_number: '1042' });
- * ```
- */
+/** Payment of a donation (`payment`). */
 export function paymentSchema(mode: Mode) {
   return object(
     {
@@ -211,16 +188,6 @@ function ticketHolder(mode: Mode): z.ZodMiniType<string, string> {
  * attendance helper inlines the ticket holder as a Person; a stored ticket refers to
  * that person by href in `person` (the person may differ from the buyer, who is the
  * attendance's `std:person`).
- *
- * @example
- * ```ts
- * ticketSchema('write').parse({
- *   title: 'General admission',
- *   amount: 15,
- *   currency: 'USD',
- *   person: 'https://api.example.org/api/v1/people/4c1e',
- * });
- * ```
  */
 export function ticketSchema(mode: Mode) {
   return object(

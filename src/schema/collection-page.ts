@@ -8,6 +8,9 @@ import { integer, optional } from './fields.js';
  *
  * @example
  * ```ts
+ * import { CollectionPageSchema } from 'adis-sdk/schema';
+ *
+ * const json: unknown = await (await fetch('https://api.example.org/api/v1/people?page=2')).json();
  * const { page, total_pages } = CollectionPageSchema.parse(json);
  * ```
  */

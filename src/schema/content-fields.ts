@@ -43,11 +43,6 @@ export const SHARE_MEMBER_PATTERN = /^[a-z][a-z0-9_]*_share$/;
  * Kinds of outreach the spec lists for an advocacy campaign and an outreach; any other
  * string is accepted (flexenum). Here rather than in advocacy-campaign.ts because the
  * outreach's schema needs it while the two modules import each other.
- *
- * @example
- * ```ts
- * OUTREACH_TYPES.includes('phone'); // true
- * ```
  */
 export const OUTREACH_TYPES = ['email', 'in-person', 'phone', 'postal mail'] as const;
 
@@ -62,11 +57,6 @@ export const DUPLICATE_TICKET_LEVEL_TITLE = RuleCode.DUPLICATE_TICKET_LEVEL_TITL
  * members failed their own checks (zod skips refinements after a type error by
  * default), so every broken rule is reported in the same answer as the other
  * problems. The rules must then read members defensively.
- *
- * @example
- * ```ts
- * schema.check(z.superRefine((event, ctx) => check(event, ctx), EVEN_WITH_INVALID_MEMBERS));
- * ```
  */
 export const EVEN_WITH_INVALID_MEMBERS: z.core.$ZodSuperRefineParams = {
   when: (payload) =>
@@ -76,11 +66,6 @@ export const EVEN_WITH_INVALID_MEMBERS: z.core.$ZodSuperRefineParams = {
 /**
  * A count or size: an integer, at least 0 for the reference server. Numeric strings are
  * read.
- *
- * @example
- * ```ts
- * nonNegativeInteger('write').parse(120); // capacity of an event
- * ```
  */
 export function nonNegativeInteger(mode: Mode) {
   return isServerMode(mode) ? z.number().check(z.int(), z.gte(0)) : integer(mode);
@@ -91,11 +76,6 @@ export function nonNegativeInteger(mode: Mode) {
  * `total_shares`, a ticket level's `total_tickets`): typed on read, accepted as
  * anything on write and ignored, like the top-level read-only fields, so that a
  * document read from a server can be written back unchanged.
- *
- * @example
- * ```ts
- * const shape = { total_shares: computedMember(integer('read'), mode) };
- * ```
  */
 export function computedMember<T extends z.ZodMiniType>(schema: T, mode: Mode) {
   // Typed as the read schema on both sides: what a client sends back is ignored, and a
@@ -105,14 +85,7 @@ export function computedMember<T extends z.ZodMiniType>(schema: T, mode: Mode) {
   >;
 }
 
-/**
- * A unique list of RFC 5646 language tags (`languages_spoken`).
- *
- * @example
- * ```ts
- * languageTags('write').parse(['en', 'es-MX']);
- * ```
- */
+/** A unique list of RFC 5646 language tags (`languages_spoken`). */
 export function languageTags(mode: Mode) {
   return uniqueStrings(mode, code(LANGUAGE_PATTERN, 'RFC 5646 language tag such as en-US', mode));
 }
@@ -121,11 +94,6 @@ export function languageTags(mode: Mode) {
  * The naming fields of a content resource (`origin_system`, `name`, `title`,
  * `description`, `summary`), as the spec's Petition table defines them. The question
  * has only these.
- *
- * @example
- * ```ts
- * const shape = { ...describedFields(), question_type: optional(z.string()) };
- * ```
  */
 export function describedFields() {
   return {
@@ -140,11 +108,6 @@ export function describedFields() {
 /**
  * The descriptive fields of a record people browse and administer by name (a list, a
  * query, a share page): the naming fields plus its two addresses.
- *
- * @example
- * ```ts
- * const shape = { ...commonFields(mode), ...describedRecordFields() };
- * ```
  */
 export function describedRecordFields() {
   return {
@@ -160,11 +123,6 @@ export function describedRecordFields() {
  * plain strings, as for a person: the spec gives no format, and servers in the wild
  * send relative ones. A share page has these without `featured_image_url`
  * (`describedRecordFields`).
- *
- * @example
- * ```ts
- * const shape = { ...commonFields(mode), ...contentFields(mode), call_to_action: optional(z.string()) };
- * ```
  */
 export function contentFields(mode: Mode) {
   return {
@@ -179,11 +137,6 @@ export function contentFields(mode: Mode) {
  * specification; Action Network's documented member on messages and every action (a
  * plain member, not `action_network:tag_list`), declared so that what it sends is
  * written back; the reference server refuses it ({@link outsideSpec}).
- *
- * @example
- * ```ts
- * const shape = { ...commonFields(mode), ...taggedFields(mode), subject: optional(z.string()) };
- * ```
  */
 export function taggedFields(mode: Mode) {
   return { tag_list: optional(outsideSpec(z.array(z.string()), mode)) };
@@ -231,15 +184,6 @@ function otherNetworkShareSchema(mode: Mode) {
  * its name is `<name>_share` and it is an object of strings, and any other member is
  * refused as unknown (a typo). Each network's `total_shares` is the count reported by
  * the system that saw the shares; the resource's `total_shares` is their sum.
- *
- * @example
- * ```ts
- * shareOptionSchema('write').parse({
- *   network_a_share: { title: 'Save the park', image: 'https://example.org/park.jpg' },
- *   email_share: { subject: 'Sign this', body: 'Please sign: {share_url}' },
- *   facebook_share: { title: 'Save the park' },
- * });
- * ```
  */
 export function shareOptionSchema(mode: Mode) {
   const known = {
@@ -292,11 +236,6 @@ export function shareOptionSchema(mode: Mode) {
 /**
  * The writable sharing fields of a shareable resource: `share_url` and
  * `share_options`. Its computed `total_shares` is in {@link SHARING_TOTALS}.
- *
- * @example
- * ```ts
- * const shape = { ...contentFields(), ...sharingFields(mode) };
- * ```
  */
 export function sharingFields(mode: Mode) {
   return {
@@ -308,22 +247,10 @@ export function sharingFields(mode: Mode) {
 /**
  * The computed sharing total of a shareable resource, for the second argument of
  * `resourceSchemas`.
- *
- * @example
- * ```ts
- * resourceSchemas(shape, { total_signatures: optional(integer('read')), ...SHARING_TOTALS });
- * ```
  */
 export const SHARING_TOTALS = { total_shares: optional(integer('read')) };
 
-/**
- * An element of a petition's `target`: the spec's smaller target object, a name only.
- *
- * @example
- * ```ts
- * petitionTargetSchema('write').parse({ name: 'Springfield City Council' });
- * ```
- */
+/** An element of a petition's `target`: the spec's smaller target object, a name only. */
 export function petitionTargetSchema(mode: Mode) {
   return object({ name: optional(z.string()) }, mode);
 }
@@ -332,11 +259,6 @@ export function petitionTargetSchema(mode: Mode) {
  * The postal addresses, email addresses and phone numbers of a person, an
  * organization or a target, each with at most one primary member (for the reference
  * server).
- *
- * @example
- * ```ts
- * const shape = { organization: optional(z.string()), ...contactListFields(mode) };
- * ```
  */
 export function contactListFields(mode: Mode) {
   return {
@@ -346,20 +268,7 @@ export function contactListFields(mode: Mode) {
   };
 }
 
-/**
- * Target: who an advocacy campaign or an outreach addresses (a legislator, an office).
- *
- * @example
- * ```ts
- * targetSchema('write').parse({
- *   title: 'Senator',
- *   given_name: 'Ana',
- *   family_name: 'Lopez',
- *   ocdid: 'ocd-division/country:us/state:il',
- *   phone_numbers: [{ number: '12025550123', primary: true }],
- * });
- * ```
- */
+/** Target: who an advocacy campaign or an outreach addresses (a legislator, an office). */
 export function targetSchema(mode: Mode) {
   return object(
     {
@@ -379,11 +288,6 @@ export function targetSchema(mode: Mode) {
  * Ticket Level of a ticketed event. `limit` is the number of tickets still available
  * (those already sold not counted), so at least 0. `total_tickets` and `total_amount`
  * are computed from the tickets sold: accepted on write only to be ignored.
- *
- * @example
- * ```ts
- * ticketLevelSchema('write').parse({ title: 'Supporter', amount: 25, currency: 'USD', limit: 100 });
- * ```
  */
 export function ticketLevelSchema(mode: Mode) {
   return object(
@@ -409,6 +313,8 @@ export function ticketLevelSchema(mode: Mode) {
  *
  * @example
  * ```ts
+ * import { ticketLevelsSchema } from './content-fields.js';
+ *
  * ticketLevelsSchema('strict').safeParse([{ title: 'Adult' }, { title: 'adult ' }]).success; // false
  * ```
  */
@@ -438,14 +344,7 @@ export function ticketLevelsSchema(mode: Mode) {
   );
 }
 
-/**
- * Reminder of an event: how (`email` or `sms`) and how many minutes before the start.
- *
- * @example
- * ```ts
- * reminderSchema('write').parse({ method: 'email', minutes: 1440 });
- * ```
- */
+/** Reminder of an event: how (`email` or `sms`) and how many minutes before the start. */
 export function reminderSchema(mode: Mode) {
   return object(
     {
@@ -460,11 +359,6 @@ export function reminderSchema(mode: Mode) {
  * An event's `location`: the members of a postal address without its status (venue,
  * address_lines, locality, region, postal_code, country, language, location) plus
  * `public` (false: shared only with people who RSVP).
- *
- * @example
- * ```ts
- * eventLocationSchema('write').parse({ venue: 'Town Hall', locality: 'Springfield', region: 'IL', country: 'US', public: true });
- * ```
  */
 export function eventLocationSchema(mode: Mode) {
   return object({ ...addressMembers(mode), public: optional(bool(mode)) }, mode);
@@ -474,11 +368,6 @@ export function eventLocationSchema(mode: Mode) {
  * An event's `contact`: who to ask about the event. For the reference server
  * `email_address` must be an email and `phone_number` digits with the country code, as
  * everywhere else in the spec (its Limits section).
- *
- * @example
- * ```ts
- * eventContactSchema('write').parse({ name: 'Ana Lopez', email_address: 'ana@example.org', public: false });
- * ```
  */
 export function eventContactSchema(mode: Mode) {
   return object(
@@ -500,11 +389,6 @@ export function eventContactSchema(mode: Mode) {
  * record), `name` (administrative) and `title` (public). The rules on keys and names
  * (alphanumeric keys, unique keys, the name pattern) are the question's, so that they
  * are reported with the spec's error codes: see `questionRuleIssues`.
- *
- * @example
- * ```ts
- * questionResponseSchema('write').parse({ key: 'yes', name: 'Supports the measure', title: 'Yes' });
- * ```
  */
 export function questionResponseSchema(mode: Mode) {
   return object(

@@ -8,6 +8,9 @@ import { integer, optional } from './fields.js';
  *
  * @example
  * ```ts
+ * import { EntryPointSchema } from 'adis-sdk/schema';
+ *
+ * const json: unknown = await (await fetch('https://api.example.org/api/v1/')).json();
  * const entry = EntryPointSchema.parse(json);
  * console.log(entry.product_name, entry.max_pagesize);
  * ```
@@ -37,6 +40,8 @@ export type EntryPoint = z.output<typeof EntryPointSchema>;
  *
  * @example
  * ```ts
+ * import { entryPointVersion } from 'adis-sdk/schema';
+ *
  * entryPointVersion({ std_version: '1.0' }); // '1.0'
  * entryPointVersion({ osdi_version: '1.1' }, 'osdi'); // '1.1'
  * entryPointVersion({ acme_version: '2' }, 'acme'); // '2'

@@ -32,7 +32,11 @@ export type Mode = 'read' | 'write' | 'strict' | 'extended';
  *
  * @example
  * ```ts
- * const name = isServerMode(mode) ? z.string().check(z.trim()) : z.string();
+ * import type { Mode } from 'adis-sdk/schema';
+ * import { isServerMode } from 'adis-sdk/server-kit';
+ * import * as z from 'zod/mini';
+ *
+ * const name = (mode: Mode) => (isServerMode(mode) ? z.string().check(z.trim()) : z.string());
  * ```
  */
 export function isServerMode(mode: Mode): mode is 'strict' | 'extended' {
@@ -45,6 +49,8 @@ export function isServerMode(mode: Mode): mode is 'strict' | 'extended' {
  *
  * @example
  * ```ts
+ * import { flexenum } from 'adis-sdk/schema';
+ *
  * const numberType = flexenum(['Home', 'Work', 'Mobile']);
  * numberType.parse('Pager'); // 'Pager'
  * ```
@@ -65,6 +71,8 @@ export function flexenum<const T extends readonly string[]>(
  *
  * @example
  * ```ts
+ * import { enumeration } from 'adis-sdk/schema';
+ *
  * enumeration(['Female', 'Male', 'Other'], 'strict').parse('Female');
  * enumeration(['Female', 'Male', 'Other'], 'write').parse('female'); // passes: the server decides
  * ```
@@ -89,11 +97,6 @@ function asInput<T>(schema: z.ZodMiniType<T, unknown>): z.ZodMiniType<T, T> {
 /**
  * Runs `fn` on the raw value before `schema` parses it: zod/mini's spelling of classic
  * zod's `z.preprocess` (a pipe from a transform into the schema, as zod builds it).
- *
- * @example
- * ```ts
- * preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string());
- * ```
  */
 export function preprocess<U extends z.core.$ZodType, B = unknown>(
   fn: (value: B) => unknown,
@@ -111,6 +114,8 @@ const FALSE_STRINGS = new Set(['false', '0', 'no']);
  *
  * @example
  * ```ts
+ * import { bool } from 'adis-sdk/schema';
+ *
  * bool('read').parse('true'); // true
  * ```
  */
@@ -134,6 +139,8 @@ export function bool(mode: Mode): z.ZodMiniType<boolean, boolean> {
  *
  * @example
  * ```ts
+ * import { integer } from 'adis-sdk/schema';
+ *
  * integer('read').parse('12'); // 12
  * ```
  */
@@ -154,6 +161,8 @@ export function integer(mode: Mode): z.ZodMiniType<number, number> {
  *
  * @example
  * ```ts
+ * import { float } from 'adis-sdk/schema';
+ *
  * float('read').parse('10.50'); // 10.5
  * ```
  */
@@ -204,6 +213,8 @@ function fromLenientText(value: unknown): unknown {
  *
  * @example
  * ```ts
+ * import { datetime } from 'adis-sdk/schema';
+ *
  * datetime('write').parse(new Date(Date.UTC(2026, 0, 1, 10))); // '2026-01-01T10:00:00.000Z'
  * datetime('strict').parse('2026-01-01T10:00:00Z');
  * datetime('extended').parse('2026-01-01 10:00:00'); // '2026-01-01T10:00:00Z'
@@ -241,7 +252,10 @@ function dateTimeText(
  *
  * @example
  * ```ts
- * const shape = { tag_list: optional(outsideSpec(z.array(z.string()), mode)) };
+ * import { type Mode, optional, outsideSpec } from 'adis-sdk/schema';
+ * import * as z from 'zod/mini';
+ *
+ * const shape = (mode: Mode) => ({ tag_list: optional(outsideSpec(z.array(z.string()), mode)) });
  * ```
  */
 export function outsideSpec<T extends z.ZodMiniType>(schema: T, mode: Mode): T {
@@ -254,11 +268,6 @@ export function outsideSpec<T extends z.ZodMiniType>(schema: T, mode: Mode): T {
 /**
  * An ISO 8601 calendar date (`YYYY-MM-DD`) for the reference server; any string on
  * read and write.
- *
- * @example
- * ```ts
- * date('strict').parse('2026-05-01');
- * ```
  */
 export function date(mode: Mode): z.ZodMiniType<string, string> {
   return isServerMode(mode) ? z.iso.date() : z.string();
@@ -267,11 +276,6 @@ export function date(mode: Mode): z.ZodMiniType<string, string> {
 /**
  * A string matching `pattern` for the reference server (ISO codes and the like), any
  * string on read and write.
- *
- * @example
- * ```ts
- * code(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 country code', 'strict').parse('US');
- * ```
  */
 export function code(pattern: RegExp, what: string, mode: Mode): z.ZodMiniType<string, string> {
   return isServerMode(mode) ? z.string().check(z.regex(pattern, `must be an ${what}`)) : z.string();
@@ -280,11 +284,6 @@ export function code(pattern: RegExp, what: string, mode: Mode): z.ZodMiniType<s
 /**
  * An array whose members must be unique for the reference server (identifiers,
  * ethnicities, languages).
- *
- * @example
- * ```ts
- * uniqueStrings('strict').parse(['en', 'es']);
- * ```
  */
 export function uniqueStrings(mode: Mode, item: z.ZodMiniType<string, string> = z.string()) {
   const list = z.array(item);
@@ -302,11 +301,6 @@ export function uniqueStrings(mode: Mode, item: z.ZodMiniType<string, string> = 
  * silently dropping it would lose data) but open to vendor members (`<prefix>:<name>`,
  * kept as sent at any depth). Typed with {@link VendorMembers} on both sides, so
  * `data.givn_name` does not compile while `data['action_network:hidden']` does.
- *
- * @example
- * ```ts
- * const profile = object({ provider: optional(z.string()) }, 'read');
- * ```
  */
 export function object<S extends z.core.$ZodShape>(shape: S, mode: Mode): VendorObject<S> {
   return mode === 'read' ? openObject(shape) : closedObject(shape);
@@ -315,11 +309,6 @@ export function object<S extends z.core.$ZodShape>(shape: S, mode: Mode): Vendor
 /**
  * An optional member that may also be `null`: `null` is how a PUT clears a field, and
  * some servers send `null` for "unset".
- *
- * @example
- * ```ts
- * const shape = { title: optional(z.string()) };
- * ```
  */
 export function optional<T extends z.core.SomeType>(schema: T) {
   return z.nullish(schema);
@@ -331,11 +320,6 @@ export const IDENTIFIER_PATTERN = /^[^:\s]+:\S.*$/;
 /**
  * The writable field every resource has: `identifiers`. The read-only common fields
  * (`created_date`, `modified_date`) are added by `resourceSchemas`.
- *
- * @example
- * ```ts
- * const shape = { ...commonFields('write'), name: optional(z.string()) };
- * ```
  */
 export function commonFields(mode: Mode) {
   return {
@@ -390,6 +374,8 @@ const NOT_RFC_3339 =
  *
  * @example
  * ```ts
+ * import { givenCreatedDate } from './fields.js';
+ *
  * givenCreatedDate('write').parse('2024-05-01 12:00:00'); // as sent
  * givenCreatedDate('write').safeParse('yesterday').success; // false
  * givenCreatedDate('strict').parse('2024-05-01T12:00:00+02:00');
@@ -415,11 +401,6 @@ const triggerRead = z.looseObject({
  * records on the record the helper created: read-only, so a record read back and PUT
  * again is not refused for carrying them. Used by the records helpers create (signature,
  * outreach, attendance, donation, submission, canvass) and the person (signup helper).
- *
- * @example
- * ```ts
- * const schemas = resourceSchemas(signatureShape, HELPER_COMPUTED_FIELDS);
- * ```
  */
 export const HELPER_COMPUTED_FIELDS = {
   triggers: optional(
@@ -438,8 +419,9 @@ export const HELPER_COMPUTED_FIELDS = {
  *
  * @example
  * ```ts
- * import { type Ignored, PetitionWriteSchema } from 'adis-sdk';
- * const totalSignatures: Ignored = PetitionWriteSchema.shape.total_signatures;
+ * import { type Ignored, petitionKind } from 'adis-sdk';
+ *
+ * const totalSignatures: Ignored = petitionKind.writeSchema.shape.total_signatures;
  * ```
  */
 export type Ignored = z.ZodMiniOptional<z.ZodMiniNullable<z.ZodMiniUnknown>>;
@@ -447,11 +429,6 @@ export type Ignored = z.ZodMiniOptional<z.ZodMiniNullable<z.ZodMiniUnknown>>;
 /**
  * The same members accepted as anything: a read-only field that a client sends back
  * (for example after `update(resource.data)`) is not an error; the server ignores it.
- *
- * @example
- * ```ts
- * ignoredOnWrite({ total_signatures: optional(integer('read')) }); // { total_signatures: unknown }
- * ```
  */
 export function ignoredOnWrite<S extends z.core.$ZodShape>(shape: S): { [K in keyof S]: Ignored } {
   const out: Record<string, Ignored> = {};
@@ -512,6 +489,9 @@ export interface ResourceOptions<G extends boolean = false> {
  *
  * @example
  * ```ts
+ * import { commonFields, integer, optional, resourceSchemas } from './fields.js';
+ * import * as z from 'zod/mini';
+ *
  * const petition = resourceSchemas(
  *   (mode) => ({ ...commonFields(mode), title: optional(z.string()) }),
  *   { total_signatures: optional(integer('read')) },
@@ -552,11 +532,6 @@ export function resourceSchemas<
 /**
  * HAL members a written document may carry: `_links` (for example `std:person` when
  * creating a signature) and `_embedded`, which a server ignores on write.
- *
- * @example
- * ```ts
- * const shape = { ...halMembers(), name: optional(z.string()) };
- * ```
  */
 export function halMembers() {
   return {

@@ -24,6 +24,9 @@ import type * as z from 'zod/mini';
  *
  * @example
  * ```ts
+ * import { personKind } from 'adis-sdk/schema';
+ * import { fitsAsIs } from './fits.js';
+ *
  * fitsAsIs(personKind.schema, { given_name: 'Ana' }); // true: parsing changes nothing
  * fitsAsIs(personKind.schema, { given_name: 12 }); // false: zod must report it
  * ```

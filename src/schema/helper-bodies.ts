@@ -52,6 +52,7 @@ const questionResponse = closedObject({
  * ```ts
  * import * as z from 'zod';
  * import { ActionFunctionsShape, personKind } from 'adis-sdk';
+ *
  * const MyHelperBody = z.strictObject({ person: personKind.writeSchema, ...ActionFunctionsShape });
  * MyHelperBody.parse({ person: { given_name: 'Ana' }, add_tags: ['volunteer'] });
  * ```
@@ -101,19 +102,14 @@ function actionFunctions(mode: BodyMode) {
  *
  * @example
  * ```ts
+ * import { ActionFunctionsSchema } from 'adis-sdk/schema';
+ *
  * ActionFunctionsSchema.parse({ add_lists: ['Newsletter'], triggers: { autoresponse: { enabled: true } } });
  * ```
  */
 export const ActionFunctionsSchema = closedObject(ActionFunctionsShape);
 
-/**
- * The action functions a helper body may carry. Derived from {@link ActionFunctionsSchema}.
- *
- * @example
- * ```ts
- * const functions: ActionFunctionsInput = { add_tags: ['volunteer'], add_lists_uri: [list.url] };
- * ```
- */
+/** The action functions a helper body may carry. Derived from {@link ActionFunctionsSchema}. */
 export type ActionFunctionsInput = z.input<typeof ActionFunctionsSchema>;
 
 /**
@@ -205,6 +201,7 @@ function actionBody<K extends AnyKind & { writeSchema: { shape: z.core.$ZodShape
  * @example
  * ```ts
  * import { RecordSignatureBodySchema } from 'adis-sdk/schema';
+ *
  * RecordSignatureBodySchema.parse({
  *   comments: 'Keep the park public!',
  *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org', primary: true }] },
@@ -217,11 +214,6 @@ export const RecordSignatureBodySchema = actionBody(signatureKind, 'write');
 /**
  * What a caller sends to the record signature helper. Derived from
  * {@link RecordSignatureBodySchema}.
- *
- * @example
- * ```ts
- * const input: RecordSignatureInput = { person: { given_name: 'Ana' }, comments: 'Yes!' };
- * ```
  */
 export interface RecordSignatureInput
   extends z.input<typeof RecordSignatureBodySchema>,
@@ -235,6 +227,7 @@ export interface RecordSignatureInput
  * @example
  * ```ts
  * import { RecordOutreachBodySchema } from 'adis-sdk/schema';
+ *
  * RecordOutreachBodySchema.parse({
  *   type: 'email',
  *   subject: 'Vote no on the parking lot',
@@ -248,11 +241,6 @@ export const RecordOutreachBodySchema = actionBody(outreachKind, 'write');
 /**
  * What a caller sends to the record outreach helper. Derived from
  * {@link RecordOutreachBodySchema}.
- *
- * @example
- * ```ts
- * const input: RecordOutreachInput = { type: 'phone', duration: 180, person: { given_name: 'Ana' } };
- * ```
  */
 export interface RecordOutreachInput
   extends z.input<typeof RecordOutreachBodySchema>,
@@ -283,6 +271,7 @@ function buildAttendanceBody(mode: BodyMode) {
  * @example
  * ```ts
  * import { RecordAttendanceBodySchema } from 'adis-sdk/schema';
+ *
  * RecordAttendanceBodySchema.parse({
  *   status: 'accepted',
  *   person: { given_name: 'Ana' },
@@ -295,11 +284,6 @@ export const RecordAttendanceBodySchema = buildAttendanceBody('write');
 /**
  * What a caller sends to the record attendance helper. Derived from
  * {@link RecordAttendanceBodySchema}.
- *
- * @example
- * ```ts
- * const input: RecordAttendanceInput = { status: 'accepted', person: { given_name: 'Ana' } };
- * ```
  */
 export interface RecordAttendanceInput
   extends z.input<typeof RecordAttendanceBodySchema>,
@@ -347,6 +331,8 @@ function buildDonationBody(mode: BodyMode) {
  * @example
  * ```ts
  * import { RecordDonationBodySchema } from 'adis-sdk/schema';
+ *
+ * const attendance = { url: 'https://api.example.org/api/v1/events/1/attendances/7' };
  * RecordDonationBodySchema.parse({
  *   amount: 25,
  *   currency: 'USD',
@@ -361,11 +347,6 @@ export const RecordDonationBodySchema = buildDonationBody('write');
 /**
  * What a caller sends to the record donation helper. Derived from
  * {@link RecordDonationBodySchema}.
- *
- * @example
- * ```ts
- * const input: RecordDonationInput = { amount: 10, currency: 'EUR', person: { given_name: 'Ana' } };
- * ```
  */
 export interface RecordDonationInput
   extends z.input<typeof RecordDonationBodySchema>,
@@ -419,6 +400,8 @@ function buildCanvassBody(mode: BodyMode) {
  * @example
  * ```ts
  * import { RecordCanvassBodySchema } from 'adis-sdk/schema';
+ *
+ * const question = { url: 'https://api.example.org/api/v1/questions/3' };
  * RecordCanvassBodySchema.parse({
  *   canvass: {
  *     contact_type: 'door',
@@ -435,11 +418,6 @@ export const RecordCanvassBodySchema = buildCanvassBody('write');
 /**
  * What a caller sends to the record canvass helper. Derived from
  * {@link RecordCanvassBodySchema}.
- *
- * @example
- * ```ts
- * const input: RecordCanvassInput = { canvass: { success: false, status_code: 'not_home' } };
- * ```
  */
 export interface RecordCanvassInput
   extends z.input<typeof RecordCanvassBodySchema>,
@@ -452,6 +430,7 @@ export interface RecordCanvassInput
  * @example
  * ```ts
  * import { RecordSubmissionBodySchema } from 'adis-sdk/schema';
+ *
  * RecordSubmissionBodySchema.parse({
  *   custom_fields: { t_shirt: 'M' },
  *   person: { given_name: 'Ana' },
@@ -463,11 +442,6 @@ export const RecordSubmissionBodySchema = actionBody(submissionKind, 'write');
 /**
  * What a caller sends to the record submission helper. Derived from
  * {@link RecordSubmissionBodySchema}.
- *
- * @example
- * ```ts
- * const input: RecordSubmissionInput = { person: { given_name: 'Ana' }, add_lists: ['Volunteers'] };
- * ```
  */
 export interface RecordSubmissionInput
   extends z.input<typeof RecordSubmissionBodySchema>,
@@ -480,6 +454,7 @@ export interface RecordSubmissionInput
  * @example
  * ```ts
  * import { PersonSignupBodySchema } from 'adis-sdk/schema';
+ *
  * PersonSignupBodySchema.parse({
  *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
  *   add_lists: ['Newsletter'],
@@ -499,11 +474,6 @@ function buildSignupBody(mode: BodyMode) {
 /**
  * What a caller sends to the person signup helper. Derived from
  * {@link PersonSignupBodySchema}.
- *
- * @example
- * ```ts
- * const input: PersonSignupInput = { person: { given_name: 'Ana' }, add_tags: ['volunteer'] };
- * ```
  */
 export interface PersonSignupInput extends z.input<typeof PersonSignupBodySchema>, VendorMembers {}
 
@@ -516,6 +486,7 @@ export interface PersonSignupInput extends z.input<typeof PersonSignupBodySchema
  * @example
  * ```ts
  * import { HELPER_BODIES } from 'adis-sdk/schema';
+ *
  * HELPER_BODIES.recordSignature.parse({ person: { given_name: 'Ana' } });
  * ```
  */
@@ -534,11 +505,6 @@ export const HELPER_BODIES = {
  * What a caller sends to each helper of {@link HELPER_BODIES}, by the same names, as
  * named types: a mistake in a helper call's body then reads "… does not exist in type
  * 'RecordSignatureInput'" rather than the expanded body.
- *
- * @example
- * ```ts
- * const body: HelperBodyInputs['recordSignature'] = { person: { given_name: 'Ana' } };
- * ```
  */
 export interface HelperBodyInputs {
   recordSignature: RecordSignatureInput;
@@ -579,7 +545,8 @@ function serverHelperBodies(mode: 'strict' | 'extended'): typeof HELPER_BODIES {
  *
  * @example
  * ```ts
- * import { strictHelperBodies } from 'adis-sdk/schema';
+ * import { strictHelperBodies } from 'adis-sdk/server-kit';
+ *
  * strictHelperBodies().personSignup.safeParse({ person: { email_addresses: [{ address: 'x' }] } }).success; // false
  * ```
  */
@@ -596,7 +563,8 @@ export function strictHelperBodies(): typeof HELPER_BODIES {
  *
  * @example
  * ```ts
- * import { extendedHelperBodies } from 'adis-sdk/schema';
+ * import { extendedHelperBodies } from 'adis-sdk/server-kit';
+ *
  * extendedHelperBodies().personSignup.parse({ person: { given_name: 'Ana' }, remove_tags: ['lapsed'] });
  * ```
  */

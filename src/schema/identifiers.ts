@@ -18,6 +18,8 @@ export interface ParsedIdentifier {
  *
  * @example
  * ```ts
+ * import { parseIdentifier } from 'adis-sdk/schema';
+ *
  * parseIdentifier('crm:881'); // { system: 'crm', id: '881' }
  * parseIdentifier('vendor:urn:x:1'); // { system: 'vendor', id: 'urn:x:1' }
  * ```
@@ -37,11 +39,6 @@ export function parseIdentifier(identifier: string): ParsedIdentifier {
 /**
  * Builds `<system>:<id>`. Throws a TypeError when the system name is empty or has a
  * colon or whitespace, or the id is empty.
- *
- * @example
- * ```ts
- * formatIdentifier('crm', '881'); // 'crm:881'
- * ```
  */
 export function formatIdentifier(system: string, id: string): string {
   if (system === '' || /[:\s]/.test(system) || id === '') {
@@ -55,6 +52,8 @@ export function formatIdentifier(system: string, id: string): string {
  *
  * @example
  * ```ts
+ * import { identifiersOf } from 'adis-sdk/schema';
+ *
  * identifiersOf(['adis:1', 'crm:7', 'crm:8'], 'crm'); // ['crm:7', 'crm:8']
  * ```
  */
@@ -71,6 +70,8 @@ export function identifiersOf(identifiers: readonly string[], system: string): s
  *
  * @example
  * ```ts
+ * import { localIdentifier } from 'adis-sdk/schema';
+ *
  * localIdentifier(['crm:7', 'adis:4c1e'], 'adis'); // 'adis:4c1e'
  * ```
  */
@@ -86,6 +87,8 @@ export function localIdentifier(
  *
  * @example
  * ```ts
+ * import { localId } from 'adis-sdk/schema';
+ *
  * localId(['crm:7', 'adis:4c1e'], 'adis'); // '4c1e'
  * ```
  */

@@ -10,6 +10,8 @@
  * @example
  * ```ts
  * import { personKind } from 'adis-sdk/schema';
+ *
+ * const row = { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] };
  * const result = personKind.writeSchema.safeParse(row);
  * if (!result.success) console.error(result.error.issues);
  * ```

@@ -7,11 +7,6 @@
 /**
  * The specification's kinds, singular name to plural: the names of `KINDS`
  * (`schema/kinds/index.ts`), in its order. A test holds the two equal.
- *
- * @example
- * ```ts
- * SPEC_KIND_NAMES.outreach; // 'outreaches'
- * ```
  */
 export const SPEC_KIND_NAMES = {
   person: 'people',
@@ -43,11 +38,6 @@ export const SPEC_KIND_NAMES = {
  * The kinds the server presets declare beside the specification's (Action Network's
  * event campaigns, campaigns, unique id lists, custom fields and embeds), singular
  * name to plural. A test holds them equal to the presets' kinds.
- *
- * @example
- * ```ts
- * PRESET_KIND_NAMES.event_campaign; // 'event_campaigns'
- * ```
  */
 export const PRESET_KIND_NAMES = {
   event_campaign: 'event_campaigns',
@@ -63,6 +53,8 @@ export const PRESET_KIND_NAMES = {
  *
  * @example
  * ```ts
+ * import { declaredPlural } from './kind-names.js';
+ *
  * declaredPlural('outreach'); // 'outreaches'
  * declaredPlural('event_campaign'); // 'event_campaigns'
  * declaredPlural('review'); // undefined
@@ -81,11 +73,6 @@ export function declaredPlural(singular: string): string | undefined {
 /**
  * The plurals of the specification's kinds: the collections every compliant entry point
  * may link.
- *
- * @example
- * ```ts
- * specPlurals().includes('outreaches'); // true
- * ```
  */
 export function specPlurals(): string[] {
   return Object.values(SPEC_KIND_NAMES);
@@ -94,11 +81,6 @@ export function specPlurals(): string[] {
 /**
  * Every declared kind's plural (specification first, then presets): the collections an
  * entry point may link.
- *
- * @example
- * ```ts
- * declaredPlurals().includes('people'); // true
- * ```
  */
 export function declaredPlurals(): string[] {
   return [...specPlurals(), ...Object.values(PRESET_KIND_NAMES)];

@@ -189,8 +189,8 @@ export interface KindSpec<
  *
  * @example
  * ```ts
- * import * as z from 'zod/mini';
  * import { defineKind, many, one, optional } from 'adis-sdk/schema';
+ * import * as z from 'zod/mini';
  *
  * const review = defineKind({
  *   singular: 'review',
@@ -283,6 +283,8 @@ function curied(rel: string): string {
  *
  * @example
  * ```ts
+ * import { one } from 'adis-sdk/schema';
+ *
  * const relations = {
  *   person: one('person', { required: true }), // std:person
  *   creator: one('person'), // std:creator, optional
@@ -308,6 +310,8 @@ export function one<const K extends string, const R extends boolean = false>(
  *
  * @example
  * ```ts
+ * import { many } from 'adis-sdk/schema';
+ *
  * const relations = { attendances: many('attendance', { alternatives: ['attendance'] }) };
  * ```
  */
@@ -328,6 +332,8 @@ export function many<const K extends string>(
  *
  * @example
  * ```ts
+ * import { anyOf, one } from 'adis-sdk/schema';
+ *
  * const relations = { person: one('person'), petition: one('petition'), target: anyOf('person', 'petition') };
  * ```
  */
@@ -341,6 +347,8 @@ export function anyOf<const K extends string>(...of: K[]): AnyOfRelation<K> {
  *
  * @example
  * ```ts
+ * import { recordHelper } from 'adis-sdk/schema';
+ *
  * const helpers = {
  *   recordSignature: recordHelper('record_signature_helper', 'recordSignature', 'signature', { anonymous: true }),
  * };
@@ -361,6 +369,8 @@ export function recordHelper<const B extends string, const K extends string>(
  *
  * @example
  * ```ts
+ * import { noticeHelper } from 'adis-sdk/schema';
+ *
  * const helpers = {
  *   send: noticeHelper('send_helper', 'POST'),
  *   schedule: noticeHelper('schedule_helper', 'POST', 'messageSchedule'),

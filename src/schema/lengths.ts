@@ -51,6 +51,8 @@ function atMost(max: number) {
  *
  * @example
  * ```ts
+ * import { shortText } from './lengths.js';
+ *
  * shortText('strict').safeParse('x'.repeat(256)).success; // false: at most 255 characters
  * shortText('read').safeParse('x'.repeat(256)).success; // true
  * ```
@@ -69,6 +71,9 @@ export function shortText(mode: Mode): z.ZodMiniString<string> {
  *
  * @example
  * ```ts
+ * import * as z from 'zod/mini';
+ * import { emailLengthChecks } from './lengths.js';
+ *
  * const address = z.email('must be an email address').check(...emailLengthChecks());
  * address.safeParse(`${'a'.repeat(65)}@example.org`).success; // false: 65 before the @
  * ```

@@ -43,17 +43,6 @@ export interface RuleIssue {
  * Reports a broken rule from inside a `superRefine`, with the rule's code and hint in
  * `params` where servers and callers can read them.
  *
- * @example
- * ```ts
- * schema.check(
- *   z.superRefine((event, ctx) => {
- *     if (event.start_date && event.end_date && event.start_date > event.end_date) {
- *       addRuleIssue(ctx, { code: RuleCode.START_DATE_AFTER_END_DATE, message: 'start_date is after end_date', path: ['start_date'] });
- *     }
- *   }),
- * );
- * ```
- *
  * @internal
  */
 export function addRuleIssue(ctx: z.core.$RefinementCtx, issue: RuleIssue): void {

@@ -31,14 +31,7 @@ export const LANGUAGE_PATTERN = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{1,8})*$/;
  */
 export const PHONE_NUMBER_PATTERN = /^\d{7,15}$/;
 
-/**
- * Geocode of an address (`location` of a postal address or an event location).
- *
- * @example
- * ```ts
- * locationSchema('read').parse({ latitude: 38.9, longitude: -77.0, accuracy: 'Rooftop' });
- * ```
- */
+/** Geocode of an address (`location` of a postal address or an event location). */
 export function locationSchema(mode: Mode) {
   return object(
     {
@@ -53,11 +46,6 @@ export function locationSchema(mode: Mode) {
 /**
  * The address members shared by postal addresses, an employer's address and an
  * event's location.
- *
- * @example
- * ```ts
- * const location = object({ ...addressMembers(mode), public: optional(bool(mode)) }, mode);
- * ```
  */
 export function addressMembers(mode: Mode) {
   return {
@@ -72,14 +60,7 @@ export function addressMembers(mode: Mode) {
   };
 }
 
-/**
- * Postal Address (element of `postal_addresses`).
- *
- * @example
- * ```ts
- * postalAddressSchema('write').parse({ primary: true, locality: 'Washington', region: 'DC', country: 'US' });
- * ```
- */
+/** Postal Address (element of `postal_addresses`). */
 export function postalAddressSchema(mode: Mode) {
   return object(
     {
@@ -98,11 +79,6 @@ export function postalAddressSchema(mode: Mode) {
 /**
  * Employer address of a person: the address members without `primary`, with a
  * smaller status list.
- *
- * @example
- * ```ts
- * employerAddressSchema('read').parse({ locality: 'Springfield' });
- * ```
  */
 export function employerAddressSchema(mode: Mode) {
   return object(
@@ -156,6 +132,8 @@ function subscriptionStatus(mode: Mode) {
  *
  * @example
  * ```ts
+ * import { emailText } from './shared.js';
+ *
  * emailText('strict').safeParse('not an email').success; // false
  * emailText('strict').safeParse(`${'a'.repeat(65)}@example.org`).success; // false
  * emailText('read').safeParse(`${'a'.repeat(65)}@example.org`).success; // true
@@ -167,14 +145,7 @@ export function emailText(mode: Mode): z.ZodMiniType<string, string> {
     : z.string();
 }
 
-/**
- * Email Address (element of `email_addresses`).
- *
- * @example
- * ```ts
- * emailAddressSchema('write').parse({ primary: true, address: 'ana@example.org', status: 'previous bounce' });
- * ```
- */
+/** Email Address (element of `email_addresses`). */
 export function emailAddressSchema(mode: Mode) {
   return object(
     {
@@ -195,6 +166,8 @@ export function emailAddressSchema(mode: Mode) {
  *
  * @example
  * ```ts
+ * import { phoneNumberSchema } from './shared.js';
+ *
  * phoneNumberSchema('read').parse({ primary: 'true', number: 12025550123 });
  * // { primary: true, number: '12025550123' }
  * ```
@@ -233,14 +206,7 @@ export function phoneNumberSchema(mode: Mode) {
   );
 }
 
-/**
- * Profile (element of `profiles`): an account on an online service.
- *
- * @example
- * ```ts
- * profileSchema('write').parse({ provider: 'Mastodon', handle: 'ana' });
- * ```
- */
+/** Profile (element of `profiles`): an account on an online service. */
 export function profileSchema(mode: Mode) {
   return object(
     {
@@ -262,11 +228,6 @@ export function profileSchema(mode: Mode) {
  * Custom Fields: string keys to string values for the reference server. On read,
  * numbers and booleans are kept as they came rather than failing the whole record, and
  * written back as they were read.
- *
- * @example
- * ```ts
- * customFieldsSchema('strict').parse({ volunteer_shift: 'morning' });
- * ```
  */
 export function customFieldsSchema(mode: Mode) {
   return isServerMode(mode)
@@ -274,14 +235,7 @@ export function customFieldsSchema(mode: Mode) {
     : z.record(z.string(), z.unknown());
 }
 
-/**
- * Referrer Data (`referrer_data`): where an action came from.
- *
- * @example
- * ```ts
- * referrerDataSchema('write').parse({ source: 'email-0412' });
- * ```
- */
+/** Referrer Data (`referrer_data`): where an action came from. */
 export function referrerDataSchema(mode: Mode) {
   return object(
     {
@@ -303,11 +257,6 @@ export const MULTIPLE_PRIMARY = RuleCode.MULTIPLE_PRIMARY;
  * `params.code` {@link MULTIPLE_PRIMARY}, so a server can map it to an error code
  * without reading the message. The check sits on the list itself so that it runs even
  * when other members of the person are invalid: every problem is reported at once.
- *
- * @example
- * ```ts
- * primaryList(emailAddressSchema('write'), 'email_addresses', 'write');
- * ```
  */
 export function primaryList<
   T extends z.ZodMiniType<{ primary?: boolean | null | undefined }, unknown>,

@@ -12,11 +12,6 @@ import { isJsonObject } from '../wire/json-object.js';
  * compile error, while `'action_network:hidden': true` type-checks. The type cannot say
  * that the prefix and the name are not empty and hold no spaces, which the schemas check
  * at run time ({@link VENDOR_MEMBER_PATTERN}): `':hidden'` type-checks and is refused.
- *
- * @example
- * ```ts
- * const extra: VendorMembers = { 'action_network:hidden': true };
- * ```
  */
 export type VendorMembers = { [member: `${string}:${string}`]: unknown };
 
@@ -26,14 +21,7 @@ export interface VendorConfig {
   in: VendorMembers;
 }
 
-/**
- * An object schema of `shape` whose type admits {@link VendorMembers}.
- *
- * @example
- * ```ts
- * const link: VendorObject<{ href: z.ZodMiniString }> = object({ href: z.string() }, 'write');
- * ```
- */
+/** An object schema of `shape` whose type admits {@link VendorMembers}. */
 export type VendorObject<S extends z.core.$ZodShape> = z.ZodMiniObject<S, VendorConfig>;
 
 /**
@@ -47,6 +35,8 @@ export const VENDOR_MEMBER_PATTERN = /^[^:\s]+:\S+$/;
  *
  * @example
  * ```ts
+ * import { isVendorMember } from 'adis-sdk/schema';
+ *
  * isVendorMember('action_network:hidden'); // true
  * isVendorMember('hidden'); // false
  * ```
@@ -61,6 +51,9 @@ export function isVendorMember(name: string): boolean {
  *
  * @example
  * ```ts
+ * import * as z from 'zod/mini';
+ * import { openObject } from './vendor.js';
+ *
  * openObject({ title: z.optional(z.string()) }).parse({ title: 'x', extra: 1 }); // extra kept
  * ```
  */
@@ -76,6 +69,9 @@ export function openObject<S extends z.core.$ZodShape>(shape: S): VendorObject<S
  *
  * @example
  * ```ts
+ * import * as z from 'zod/mini';
+ * import { closedObject } from './vendor.js';
+ *
  * const o = closedObject({ title: z.optional(z.string()) });
  * o.parse({ title: 'x', 'acme:score': 3 }); // kept
  * o.safeParse({ titel: 'x' }).success; // false: unknown member "titel"

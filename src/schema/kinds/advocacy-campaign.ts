@@ -42,6 +42,7 @@ function advocacyCampaignShape(mode: Mode) {
  * @example
  * ```ts
  * import { advocacyCampaignKind } from 'adis-sdk/schema';
+ *
  * advocacyCampaignKind.writeSchema.parse({
  *   title: 'Call your senator about the parks bill',
  *   type: 'phone',

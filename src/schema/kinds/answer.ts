@@ -31,6 +31,7 @@ function answerShape(mode: Mode) {
  * @example
  * ```ts
  * import { answerKind } from 'adis-sdk/schema';
+ *
  * answerKind.schema.parse({ responses: ['yes'] }).responses; // ['yes']
  * const twice = { responses: ['yes', 'yes'] };
  * answerKind.writeSchema.safeParse(twice).success; // true: the server decides

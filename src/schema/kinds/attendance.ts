@@ -45,6 +45,7 @@ function attendanceShape(mode: Mode) {
  * @example
  * ```ts
  * import { attendanceKind } from 'adis-sdk/schema';
+ *
  * const data = attendanceKind.schema.parse({ status: 'accepted', tickets: [{ amount: '15' }] });
  * data.tickets?.[0]?.amount; // '15'
  * ```

@@ -35,6 +35,7 @@ function canvassShape(mode: Mode) {
  * @example
  * ```ts
  * import { canvassKind } from 'adis-sdk/schema';
+ *
  * canvassKind.schema.parse({ success: 'false', status_code: 'not_home' }).success; // false
  * canvassKind.writeSchema.safeParse({ success: true, status_code: 'not_home' }).success; // true
  * canvassKind.strictSchema.safeParse({ success: true, status_code: 'not_home' }).success; // false

@@ -52,6 +52,8 @@ const MONEY_TOLERANCE = 1e-6;
  *
  * @example
  * ```ts
+ * import { recipientsProblem } from 'adis-sdk/schema';
+ *
  * recipientsProblem(20, [{ amount: 15 }, { amount: 10 }]);
  * // 'the recipients' amounts add up to 25, more than the amount 20'
  * ```
@@ -100,6 +102,7 @@ function moneyOf(value: unknown): number | undefined {
  * @example
  * ```ts
  * import { donationKind } from 'adis-sdk/schema';
+ *
  * donationKind.schema.parse({ amount: '25.00', currency: 'USD' }).amount; // '25.00'
  * donationKind.strictSchema.safeParse({
  *   amount: 20,

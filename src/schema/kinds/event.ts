@@ -42,6 +42,8 @@ const timeZoneCache = new Map<string, boolean>();
  *
  * @example
  * ```ts
+ * import { isIanaTimeZone } from 'adis-sdk/schema';
+ *
  * isIanaTimeZone('Europe/Kyiv'); // true
  * isIanaTimeZone('Mars/Olympus_Mons'); // false
  * ```
@@ -116,6 +118,8 @@ const writtenDateTime = datetime('strict');
  *
  * @example
  * ```ts
+ * import { eventRuleIssues } from 'adis-sdk/server-kit';
+ *
  * eventRuleIssues({ start_date: '2026-05-01T18:00:00-04:00', end_date: '2026-05-01T21:00:00Z' });
  * // [{ code: 'START_DATE_AFTER_END_DATE', path: ['start_date'], ... }]
  * ```
@@ -151,6 +155,7 @@ export function eventRuleIssues(event: EventRuleInput): RuleIssue[] {
  * @example
  * ```ts
  * import { eventKind } from 'adis-sdk/schema';
+ *
  * const late = { start_date: '2026-05-02T13:00:00Z', end_date: '2026-05-02T12:00:00Z' };
  * eventKind.writeSchema.safeParse(late).success; // true: the server decides
  * eventKind.strictSchema.safeParse(late).success; // false: START_DATE_AFTER_END_DATE

@@ -23,6 +23,7 @@ function formShape(mode: Mode) {
  * @example
  * ```ts
  * import { formKind } from 'adis-sdk/schema';
+ *
  * formKind.writeSchema.parse({ title: 'Volunteer with us', call_to_action: 'Sign up' });
  * ```
  */

@@ -26,7 +26,9 @@ function fundraisingPageShape(mode: Mode) {
  * @example
  * ```ts
  * import { fundraisingPageKind } from 'adis-sdk/schema';
+ *
  * fundraisingPageKind.writeSchema.parse({ title: 'Fund the park cleanup', currency: 'USD' });
+ * const json: unknown = await (await fetch('https://api.example.org/api/v1/fundraising_pages/1')).json();
  * const page = fundraisingPageKind.schema.parse(json);
  * console.log(`${page.total_amount} ${page.currency} from ${page.total_donations} donations`);
  * ```

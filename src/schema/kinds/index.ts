@@ -34,6 +34,7 @@ import { wrapperKind } from './wrapper.js';
  * @example
  * ```ts
  * import { KINDS } from 'adis-sdk/schema';
+ *
  * KINDS.map((kind) => kind.plural); // ['people', 'organizations', 'petitions', …]
  * ```
  */
@@ -77,6 +78,8 @@ export type KindNamed<N extends string> = Extract<SpecKind, { singular: N }>;
  *
  * @example
  * ```ts
+ * import { kindNamed } from 'adis-sdk/schema';
+ *
  * kindNamed('signature')?.plural; // 'signatures'
  * ```
  */

@@ -23,7 +23,9 @@ function itemShape(mode: Mode) {
  * @example
  * ```ts
  * import { itemKind } from 'adis-sdk/schema';
+ *
  * itemKind.schema.parse({ item_type: 'person' }).item_type; // 'person'
+ * const person = { url: 'https://api.example.org/api/v1/people/1' };
  * itemKind.writeSchema.parse({ origin_system: 'CRM', _links: { 'std:person': { href: person.url } } });
  * ```
  */

@@ -23,6 +23,7 @@ function listShape(mode: Mode) {
  * @example
  * ```ts
  * import { listKind } from 'adis-sdk/schema';
+ *
  * listKind.schema.parse({ name: 'volunteers', total_items: '42' }).total_items; // 42
  * listKind.writeSchema.parse({ name: 'volunteers-2026', title: 'Volunteers 2026' });
  * ```

@@ -142,6 +142,7 @@ const messageDeclaration = defineKind({
  * @example
  * ```ts
  * import { messageKind } from 'adis-sdk/schema';
+ *
  * messageKind.schema.parse({ status: 'scheduled', scheduled_end_date: '2026-05-02T00:00:00Z' })
  *   .scheduled_stop_date; // '2026-05-02T00:00:00Z'
  * messageKind.writeSchema.parse({
@@ -185,6 +186,7 @@ export const messageKind = {
  * @example
  * ```ts
  * import { MessageScheduleSchema } from 'adis-sdk';
+ *
  * MessageScheduleSchema.parse({
  *   scheduled_start_date: '2026-05-01T09:00:00Z',
  *   scheduled_end_date: '2026-05-01T21:00:00Z',
@@ -234,22 +236,12 @@ export const MessageScheduleSchema = z.pipe(
 /**
  * A schedule helper body as sent: `scheduled_stop_date` is the only spelling of the
  * stop. Derived from {@link MessageScheduleSchema}.
- *
- * @example
- * ```ts
- * const body: MessageSchedule = { scheduled_start_date: '2026-05-01T09:00:00Z' };
- * ```
  */
 export type MessageSchedule = z.output<typeof MessageScheduleSchema>;
 
 /**
  * A schedule helper body as a caller writes it, `scheduled_end_date` allowed. Derived
  * from {@link MessageScheduleSchema}.
- *
- * @example
- * ```ts
- * const input: MessageScheduleInput = { scheduled_start_date: start, scheduled_stop_date: stop };
- * ```
  */
 export type MessageScheduleInput = z.input<typeof MessageScheduleSchema>;
 
@@ -261,19 +253,13 @@ export type MessageScheduleInput = z.input<typeof MessageScheduleSchema>;
  * @example
  * ```ts
  * import { MessageNoticeSchema } from 'adis-sdk';
+ *
  * MessageNoticeSchema.parse({ notice: 'Message scheduled' }).notice; // 'Message scheduled'
  * ```
  */
 export const MessageNoticeSchema = z.looseObject({ notice: optional(z.string()) });
 
-/**
- * The answer of a send or schedule helper. Derived from {@link MessageNoticeSchema}.
- *
- * @example
- * ```ts
- * const answer: MessageNotice = { notice: 'Sending stopped' };
- * ```
- */
+/** The answer of a send or schedule helper. Derived from {@link MessageNoticeSchema}. */
 export type MessageNotice = z.output<typeof MessageNoticeSchema>;
 
 /** A message as read from a server: the output of `messageKind.schema`. */

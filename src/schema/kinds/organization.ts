@@ -45,6 +45,7 @@ function organizationShape(mode: Mode) {
  * @example
  * ```ts
  * import { organizationKind } from 'adis-sdk/schema';
+ *
  * organizationKind.writeSchema.parse({
  *   organization: 'SPA',
  *   summary: 'Springfield Parks Alliance',

@@ -35,6 +35,7 @@ function outreachShape(mode: Mode) {
  * @example
  * ```ts
  * import { outreachKind } from 'adis-sdk/schema';
+ *
  * outreachKind.writeSchema.parse({
  *   action_date: '2026-03-02T15:04:00Z',
  *   type: 'phone',

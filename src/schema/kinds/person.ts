@@ -166,6 +166,8 @@ function personShape(mode: Mode) {
  * @example
  * ```ts
  * import { personKind } from 'adis-sdk/schema';
+ *
+ * const json: unknown = await (await fetch('https://api.example.org/api/v1/people/1')).json();
  * const person = personKind.schema.parse(json);
  * console.log(person.given_name, person.email_addresses?.[0]?.address);
  * personKind.writeSchema.safeParse({ givn_name: 'Ana' }).success; // false: a typo
@@ -232,7 +234,11 @@ export type PhoneNumber = NonNullable<Person['phone_numbers']>[number];
  *
  * @example
  * ```ts
- * primaryEmail(person.data); // 'ana@example.org'
+ * import { primaryEmail } from 'adis-sdk/schema';
+ *
+ * primaryEmail({
+ *   email_addresses: [{ address: 'bo@example.org' }, { address: 'ana@example.org', primary: true }],
+ * }); // 'ana@example.org'
  * ```
  */
 export function primaryEmail(person: Person): string | undefined {

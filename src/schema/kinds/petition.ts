@@ -30,6 +30,7 @@ function petitionShape(mode: Mode) {
  * @example
  * ```ts
  * import { petitionKind } from 'adis-sdk/schema';
+ *
  * petitionKind.writeSchema.parse({
  *   title: 'Save the park',
  *   petition_text: 'We ask the council to keep Elm Park public.',

@@ -29,6 +29,7 @@ function queryShape(mode: Mode) {
  * @example
  * ```ts
  * import { queryKind } from 'adis-sdk/schema';
+ *
  * queryKind.writeSchema.parse({ name: 'recent', filter: "modified_date gt '2026-01-01T00:00:00Z'" });
  * ```
  */

@@ -9,11 +9,6 @@ import type { VendorMembers } from '../vendor.js';
  * The question types the spec lists. Its table types `question_type` as a string, but
  * the list is exhaustive and the rules depend on it (a Paragraph has no responses), so
  * it is a closed enum for the reference server; on read and write any string passes.
- *
- * @example
- * ```ts
- * QUESTION_TYPES.includes('MultiChoice'); // true
- * ```
  */
 export const QUESTION_TYPES = ['Paragraph', 'SingleChoice', 'MultiChoice'] as const;
 
@@ -25,6 +20,8 @@ export const QUESTION_TYPES = ['Paragraph', 'SingleChoice', 'MultiChoice'] as co
  *
  * @example
  * ```ts
+ * import { RESPONSE_KEY_PATTERN } from 'adis-sdk/schema';
+ *
  * RESPONSE_KEY_PATTERN.test('yes2026'); // true
  * RESPONSE_KEY_PATTERN.test('strongly_agree'); // false
  * ```
@@ -41,6 +38,8 @@ export const RESPONSE_KEY_PATTERN = /^[A-Za-z0-9]{1,64}$/;
  *
  * @example
  * ```ts
+ * import { RESPONSE_NAME_PATTERN } from 'adis-sdk/schema';
+ *
  * RESPONSE_NAME_PATTERN.test('Sí, con condiciones'); // true
  * RESPONSE_NAME_PATTERN.test('<b>Yes</b>'); // false
  * ```
@@ -114,6 +113,8 @@ function responseIssues(responses: readonly unknown[]): RuleIssue[] {
  *
  * @example
  * ```ts
+ * import { questionRuleIssues } from 'adis-sdk/server-kit';
+ *
  * questionRuleIssues({ question_type: 'Paragraph', responses: [{ key: 'a', name: '<b>' }] })
  *   .map((issue) => issue.code); // ['PARAGRAPH_CANNOT_HAVE_RESPONSES', 'RESPONSE_NAME_INVALID']
  * ```
@@ -145,6 +146,7 @@ export function questionRuleIssues(question: QuestionRuleInput): RuleIssue[] {
  * @example
  * ```ts
  * import { questionKind } from 'adis-sdk/schema';
+ *
  * questionKind.writeSchema.parse({
  *   name: 'Parks bill support',
  *   title: 'Do you support SB 12?',

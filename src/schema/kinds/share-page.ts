@@ -27,6 +27,7 @@ function sharePageShape(mode: Mode) {
  * @example
  * ```ts
  * import { sharePageKind } from 'adis-sdk/schema';
+ *
  * sharePageKind.writeSchema.parse({
  *   title: 'Tell your friends',
  *   share_url: 'https://parks.example.org/join',

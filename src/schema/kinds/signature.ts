@@ -22,6 +22,8 @@ function signatureShape(mode: Mode) {
  * @example
  * ```ts
  * import { signatureKind } from 'adis-sdk/schema';
+ *
+ * const json: unknown = await (await fetch('https://api.example.org/api/v1/petitions/1/signatures/1')).json();
  * const data = signatureKind.schema.parse(json);
  * console.log(data.comments, data.referrer_data?.source);
  * ```

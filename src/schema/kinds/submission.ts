@@ -30,6 +30,8 @@ function submissionShape(mode: Mode) {
  * @example
  * ```ts
  * import { submissionKind } from 'adis-sdk/schema';
+ *
+ * const json: unknown = await (await fetch('https://api.example.org/api/v1/forms/1/submissions/1')).json();
  * const data = submissionKind.schema.parse(json);
  * console.log(data.action_date, data.custom_fields?.shirt_size);
  * ```

@@ -39,6 +39,7 @@ function tagShape(mode: Mode) {
  * @example
  * ```ts
  * import { tagKind } from 'adis-sdk/schema';
+ *
  * tagKind.writeSchema.parse({ name: ' volunteer ' }).name; // ' volunteer ': sent as given
  * tagKind.strictSchema.parse({ name: ' volunteer ' }).name; // 'volunteer'
  * ```

@@ -48,8 +48,12 @@ function taggingShape(mode: Mode) {
  * @example
  * ```ts
  * import { taggingKind } from 'adis-sdk/schema';
+ *
  * taggingKind.strictSchema.safeParse({
- *   _links: { 'std:person': { href: a.url }, 'std:petition': { href: b.url } },
+ *   _links: {
+ *     'std:person': { href: 'https://api.example.org/api/v1/people/1' },
+ *     'std:petition': { href: 'https://api.example.org/api/v1/petitions/1' },
+ *   },
  * }).success; // false: a tagging tags one record
  * ```
  */

@@ -29,6 +29,7 @@ function wrapperShape(mode: Mode) {
  * @example
  * ```ts
  * import { wrapperKind } from 'adis-sdk/schema';
+ *
  * wrapperKind.writeSchema.parse({
  *   name: 'Parks newsletter',
  *   wrapper_type: 'email',
