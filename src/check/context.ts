@@ -72,14 +72,7 @@ export interface CheckContext {
   request(url: string, init?: Parameters<Prober['request']>[1]): Promise<ProbeResponse>;
 }
 
-/**
- * A new context.
- *
- * @example
- * ```ts
- * const context = createContext(prober, { entryUrl, keyHeader: 'STD-API-Token', hasKey: true, write: false, followDocs: false });
- * ```
- */
+/** A new context. */
 export function createContext(
   prober: Prober,
   init: {
@@ -125,11 +118,6 @@ export function createContext(
 /**
  * Whether `url` is on `origin` (the server under test's); a URL that does not parse is
  * on no origin.
- *
- * @example
- * ```ts
- * onOrigin('https://docs.example.org/{rel}', 'https://api.example.org'); // false
- * ```
  */
 export function onOrigin(url: string, origin: string): boolean {
   try {

@@ -56,6 +56,8 @@ export interface Judgement {
  *
  * @example
  * ```ts
+ * import { withinScope } from './departures.js';
+ *
  * withinScope({ collection: 'people', missing: true }, { collection: 'people', members: ['total_pages'], missing: true }); // true
  * withinScope({ collection: 'people' }, { collection: 'tags' }); // false
  * ```
@@ -84,6 +86,9 @@ export function withinScope(scope: FindingScope, subject: FindingScope): boolean
  *
  * @example
  * ```ts
+ * import { judge } from './departures.js';
+ * import { ACTION_NETWORK } from './known-servers.js';
+ *
  * judge(ACTION_NETWORK, 'paging.totals', 'fail', 'tags: total_pages 3 does not match…', { collection: 'tags', members: ['total_pages'] });
  * // { status: 'fail', … }: Action Network documents no totals on people, nothing of tags
  * ```

@@ -21,7 +21,10 @@ const LEVEL_WIDTH = Math.max(...Object.keys(REQUIREMENTS).map((level) => level.l
  *
  * @example
  * ```ts
- * process.stdout.write(formatReport(await checkServer(url, { apiKey })));
+ * import { checkServer, formatReport } from 'adis-sdk/check';
+ *
+ * const report = await checkServer('https://api.example.org/api/v1/', { apiKey: process.env.ADIS_KEY });
+ * process.stdout.write(formatReport(report));
  * ```
  */
 export function formatReport(report: CheckReport): string {

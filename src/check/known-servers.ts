@@ -127,6 +127,8 @@ export const KNOWN_SERVERS: readonly KnownServer[] = [ACTION_NETWORK];
  *
  * @example
  * ```ts
+ * import { detectServer } from 'adis-sdk/check';
+ *
  * detectServer({ url: 'https://actionnetwork.org/api/v2/', curies: [] })?.server.name; // 'Action Network'
  * ```
  */

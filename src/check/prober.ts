@@ -85,11 +85,9 @@ export class RequestBudgetError extends Error {
   readonly code = 'REQUEST_BUDGET' as const;
   override readonly name = 'RequestBudgetError';
   /**
+   * Builds the error; the message names the budget and the option that sets it.
+   *
    * @param maxRequests - The budget that is spent.
-   * @example
-   * ```ts
-   * throw new RequestBudgetError(500);
-   * ```
    */
   constructor(readonly maxRequests: number) {
     super(`the request budget of ${maxRequests} is spent (--max-requests)`);
@@ -108,10 +106,6 @@ export class OffOriginError extends Error {
    * @param url - The URL on another origin.
    * @param origin - The server under test's origin.
    * @param from - The URL that redirected there, when it was a redirect.
-   * @example
-   * ```ts
-   * throw new OffOriginError('https://docs.example.org/people', 'https://api.example.org');
-   * ```
    */
   constructor(
     readonly url: string,
@@ -129,7 +123,9 @@ export class OffOriginError extends Error {
  *
  * @example
  * ```ts
- * const prober = new Prober({ keyHeaders: { 'STD-API-Token': key }, origin: 'https://api.example.org', rate: 4 });
+ * import { Prober } from './prober.js';
+ *
+ * const prober = new Prober({ keyHeaders: { 'STD-API-Token': 'secret' }, origin: 'https://api.example.org', rate: 4 });
  * const answer = await prober.request('https://api.example.org/api/v1/');
  * answer.status; // 200
  * ```
@@ -167,11 +163,6 @@ export class Prober {
    * Sends one request and reads its whole answer. Rejects with RequestBudgetError when
    * the budget is spent, NetworkError when no answer came (or not within `timeoutMs`),
    * OffOriginError (nothing sent) for another origin than `origin` without `elsewhere`.
-   *
-   * @example
-   * ```ts
-   * const page = await prober.request(url, { headers: { Accept: 'application/hal+json' } });
-   * ```
    */
   async request(url: string, init: ProbeInit = {}): Promise<ProbeResponse> {
     const method = init.method ?? 'GET';

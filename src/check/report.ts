@@ -38,6 +38,8 @@ export type CheckArea = (typeof CHECK_AREAS)[number];
  *
  * @example
  * ```ts
+ * import type { Check } from 'adis-sdk/check';
+ *
  * const check: Check = {
  *   area: 'collections', rule: 'paging.next-loops', status: 'fail', requirement: 'required',
  *   message: 'people: next of page 3 leads back to page 1', spec: 'Collection document',
@@ -96,7 +98,9 @@ export interface DetectedServer {
  *
  * @example
  * ```ts
- * const report = await checkServer('https://api.example.org/api/v1/', { apiKey });
+ * import { checkServer } from 'adis-sdk/check';
+ *
+ * const report = await checkServer('https://api.example.org/api/v1/', { apiKey: process.env.ADIS_KEY });
  * if (report.counts.fail > 0) process.exitCode = 1;
  * ```
  */
@@ -116,6 +120,8 @@ export interface CheckReport {
  *
  * @example
  * ```ts
+ * import { countChecks } from 'adis-sdk/check';
+ *
  * countChecks([{ area: 'errors', rule: 'x', status: 'pass', requirement: 'required', message: '' }]).pass; // 1
  * ```
  */

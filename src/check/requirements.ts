@@ -21,6 +21,8 @@ export type Requirement = 'required' | 'optional' | 'advice' | 'run';
  *
  * @example
  * ```ts
+ * import { REQUIREMENTS } from 'adis-sdk/check';
+ *
  * REQUIREMENTS.optional; // 'the specification lists it and lets a server leave it out: …'
  * ```
  */
@@ -39,6 +41,8 @@ export const REQUIREMENTS: Readonly<Record<Requirement, string>> = {
  *
  * @example
  * ```ts
+ * import { RULE_REQUIREMENTS } from 'adis-sdk/check';
+ *
  * RULE_REQUIREMENTS['entry-point.max-pagesize']; // 'optional': listed, not required
  * ```
  */
@@ -126,12 +130,6 @@ export type RuleName = keyof typeof RULE_REQUIREMENTS;
 /**
  * What `rule` finding its subject missing is: a fail when the specification requires
  * it, a warn otherwise (a server may leave out what the specification only lists).
- *
- * @example
- * ```ts
- * missingStatus('entry-point.version'); // 'fail'
- * missingStatus('entry-point.max-pagesize'); // 'warn'
- * ```
  */
 export function missingStatus(rule: RuleName): 'fail' | 'warn' {
   return RULE_REQUIREMENTS[rule] === 'required' ? 'fail' : 'warn';

@@ -22,17 +22,7 @@ interface Finding {
   skipped: string[];
 }
 
-/**
- * Collects findings by rule, then adds one check a rule.
- *
- * @example
- * ```ts
- * const tally = new Tally();
- * tally.pass('records', 'records.self', 'people', SPEC.resources);
- * tally.problem('records', 'records.self', 'fail', 'petitions: 3 records without self', SPEC.resources, { collection: 'petitions' });
- * tally.addTo(context, (rule, passed) => `${passed.length} collections`);
- * ```
- */
+/** Collects findings by rule, then adds one check a rule. */
 export class Tally {
   readonly #rules = new Map<RuleName, Finding>();
 

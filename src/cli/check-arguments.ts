@@ -54,11 +54,6 @@ export interface CheckRequest {
 /**
  * The command line, checked: the request, or `help`/`version`; a CheckUsage (exit 2)
  * saying what is wrong otherwise.
- *
- * @example
- * ```ts
- * parseCheckCommandLine(['https://api.example.org/api/v1/', '--json'], process.env);
- * ```
  */
 export function parseCheckCommandLine(
   argv: readonly string[],

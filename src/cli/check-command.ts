@@ -28,13 +28,6 @@ export interface CheckIO {
 /**
  * Runs `adis-check` with `argv` (the arguments after the command name) and resolves
  * with its exit code. The report goes to stdout, progress and errors to stderr.
- *
- * @example
- * ```ts
- * const code = await checkMain(['https://api.example.org/api/v1/', '--json'], {
- *   stdout: process.stdout, stderr: process.stderr, env: process.env,
- * });
- * ```
  */
 export async function checkMain(argv: readonly string[], io: CheckIO): Promise<number> {
   let request: CheckRequest;

@@ -71,11 +71,6 @@ export interface ExportRequest {
 /**
  * The command line, checked: the request, or `help`/`version`; a UsageError (exit 2)
  * saying what is wrong otherwise. The key may come from `ADIS_KEY` in `env`.
- *
- * @example
- * ```ts
- * parseCommandLine(['people', '--url', 'https://api.example.org/v1/', '-o', 'p.csv'], process.env);
- * ```
  */
 export function parseCommandLine(
   argv: readonly string[],
@@ -183,14 +178,7 @@ function parseOptions(argv: readonly string[]) {
 /** An HTTP header name (a token of RFC 9110). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/**
- * The preset `--server` names; a usage error listing the known ones otherwise.
- *
- * @example
- * ```ts
- * serverPreset('action-network').apiKeyHeader; // 'OSDI-API-Token'
- * ```
- */
+/** The preset `--server` names; a usage error listing the known ones otherwise. */
 export function serverPreset(name: string): ServerPreset {
   const preset = presetNamed(name);
   if (preset === undefined) {

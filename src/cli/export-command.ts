@@ -18,13 +18,6 @@ export type { CommandIO, CommandStream } from './export-io.js';
  * Runs `adis-export` with `argv` (the arguments after the command name) and resolves
  * with its exit code. It writes records to stdout or `--output`, and progress, the
  * summary and errors to stderr.
- *
- * @example
- * ```ts
- * const code = await main(['people', '--url', url, '-o', 'people.csv'], {
- *   stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(),
- * });
- * ```
  */
 export async function main(argv: readonly string[], io: CommandIO): Promise<number> {
   let request: ExportRequest;

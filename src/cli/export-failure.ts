@@ -16,14 +16,7 @@ import { requestedWait } from '../wire/retry-after.js';
 import type { ExportRequest } from './export-arguments.js';
 import { waitText } from './wait-notice.js';
 
-/**
- * What an interrupted export says: how far it got, and how to continue when it can.
- *
- * @example
- * ```ts
- * io.stderr.write(interruptedMessage(progress, 'people', true));
- * ```
- */
+/** What an interrupted export says: how far it got, and how to continue when it can. */
 export function interruptedMessage(
   last: ExportProgress,
   label: string,
@@ -34,14 +27,7 @@ export function interruptedMessage(
   return `\n${done} Run the same command with --resume to continue where it stopped.\n`;
 }
 
-/**
- * The one-line message for a failure, naming what to check.
- *
- * @example
- * ```ts
- * io.stderr.write(`adis-export: ${describeFailure(error, request)}\n`);
- * ```
- */
+/** The one-line message for a failure, naming what to check. */
 export function describeFailure(error: unknown, request: ExportRequest): string {
   if (isHTTPError(error)) {
     if (error.status === 401 || error.status === 403) {
@@ -99,6 +85,8 @@ const integer = new Intl.NumberFormat('en-US');
  *
  * @example
  * ```ts
+ * import { count } from './export-failure.js';
+ *
  * count(12500); // '12,500'
  * ```
  */

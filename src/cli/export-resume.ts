@@ -24,11 +24,6 @@ export interface Settings {
 /**
  * What a run uses: the request's own settings, or (with `--resume`) the checkpoint's,
  * refusing an option that contradicts the export being resumed (a UsageError naming it).
- *
- * @example
- * ```ts
- * const settings = settle(request, checkpoint, outputPath);
- * ```
  */
 export function settle(
   request: ExportRequest,
@@ -105,11 +100,6 @@ export function settle(
 /**
  * Refuses to write over an earlier export, finished or not (a UsageError saying how
  * to resume or replace it).
- *
- * @example
- * ```ts
- * await refuseToOverwrite('/tmp/people.csv', false);
- * ```
  */
 export async function refuseToOverwrite(path: string, unfinished: boolean): Promise<void> {
   if (unfinished) {

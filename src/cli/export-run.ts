@@ -25,11 +25,6 @@ import { namingWaits } from './wait-notice.js';
 /**
  * The command's work once the arguments are known to be well formed; resolves with the
  * exit code.
- *
- * @example
- * ```ts
- * const code = await exportWith(request, io);
- * ```
  */
 export async function exportWith(request: ExportRequest, io: CommandIO): Promise<number> {
   const outputPath = request.output === undefined ? undefined : resolve(io.cwd, request.output);

@@ -5,11 +5,6 @@ import { readFile } from 'node:fs/promises';
  * module sits two folders under the package root both as source (`src/cli/`) and as
  * built code (`dist/cli/`), in the repository as in a global install
  * (`lib/node_modules/adis-sdk/dist/cli/`); `bin` links are resolved to that real file.
- *
- * @example
- * ```ts
- * console.log(`adis-export ${await packageVersion()}`); // 'adis-export 0.1.0'
- * ```
  */
 export async function packageVersion(): Promise<string> {
   const file = new URL('../../package.json', import.meta.url);

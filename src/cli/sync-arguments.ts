@@ -92,11 +92,6 @@ export interface SyncCommandRequest {
 /**
  * The command line, checked: the request, or `help`/`version`; a {@link SyncUsage}
  * (exit 2) saying what is wrong otherwise.
- *
- * @example
- * ```ts
- * parseSyncCommandLine(['https://a.example/api/v1/', 'https://b.example/api/v1/', '--state', 's.json']);
- * ```
  */
 export function parseSyncCommandLine(
   argv: readonly string[],

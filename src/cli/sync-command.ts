@@ -52,14 +52,6 @@ export interface SyncIO {
 /**
  * Runs `adis-sync` with `argv` (the arguments after the command name) and resolves with
  * its exit code. The summary goes to stdout; progress, refusals and errors to stderr.
- *
- * @example
- * ```ts
- * const code = await syncMain(
- *   ['https://a.example/api/v1/', 'https://b.example/api/v1/', '--state', 'sync-state.json'],
- *   { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() },
- * );
- * ```
  */
 export async function syncMain(argv: readonly string[], io: SyncIO): Promise<number> {
   let request: SyncCommandRequest;

@@ -24,11 +24,6 @@ export class SyncConnectError extends Error {
   /**
    * @param side - The side that failed.
    * @param message - The whole message, naming the server.
-   *
-   * @example
-   * ```ts
-   * throw new SyncConnectError('from', 'cannot reach the source (from) http://…: …');
-   * ```
    */
   constructor(side: SyncSide, message: string, options?: ErrorOptions) {
     super(message, options);
@@ -42,14 +37,7 @@ export class MaxRequestsReached extends Error {
   /** The requests sent, both sides together. */
   readonly sent: number;
 
-  /**
-   * @param sent - The requests sent, both sides together (the limit).
-   *
-   * @example
-   * ```ts
-   * controller.abort(new MaxRequestsReached(500));
-   * ```
-   */
+  /** @param sent - The requests sent, both sides together (the limit). */
   constructor(sent: number) {
     super(`--max-requests reached: ${sent} requests sent`);
     this.name = 'MaxRequestsReached';
@@ -71,8 +59,11 @@ export interface RequestCounts {
  *
  * @example
  * ```ts
- * const budget = new RequestBudget(500, controller);
- * const client = await connect(url, { fetch: budget.fetchFor('from') });
+ * import { connect } from 'adis-sdk';
+ * import { RequestBudget } from './sync-connect.js';
+ *
+ * const budget = new RequestBudget(500, new AbortController());
+ * const client = await connect('https://a.example/api/v1/', { fetch: budget.fetchFor('from') });
  * budget.counts(); // { from: 1, to: 0 }
  * ```
  */
@@ -91,14 +82,7 @@ export class RequestBudget {
     this.#controller = controller;
   }
 
-  /**
-   * A fetch that counts for `side`, sending through `base`.
-   *
-   * @example
-   * ```ts
-   * const fetch = budget.fetchFor('to', io.fetch);
-   * ```
-   */
+  /** A fetch that counts for `side`, sending through `base`. */
   fetchFor(
     side: SyncSide,
     base: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init),
@@ -115,26 +99,12 @@ export class RequestBudget {
     };
   }
 
-  /**
-   * The requests sent so far, by side (a copy).
-   *
-   * @example
-   * ```ts
-   * const { from, to } = budget.counts();
-   * ```
-   */
+  /** The requests sent so far, by side (a copy). */
   counts(): RequestCounts {
     return { ...this.#counts };
   }
 
-  /**
-   * The stop, once the limit was reached; undefined before.
-   *
-   * @example
-   * ```ts
-   * if (budget.reached()) console.error(`stopped after ${budget.reached()?.sent} requests`);
-   * ```
-   */
+  /** The stop, once the limit was reached; undefined before. */
   reached(): MaxRequestsReached | undefined {
     return this.#reached;
   }
@@ -184,6 +154,8 @@ export interface ConnectedSide {
  *
  * @example
  * ```ts
+ * import { sideName } from './sync-connect.js';
+ *
  * sideName('from', 'https://a.example/api/v1/'); // 'the source (from) https://a.example/api/v1/'
  * ```
  */
@@ -195,12 +167,6 @@ export function sideName(side: SyncSide, url: string): string {
  * Connects one side: with the named preset, or the one its entry point gives away (read
  * once without the key: a host, `vendor_name`, `namespace`, curie or 401 that says
  * Action Network), or none. A failure is a {@link SyncConnectError} naming the side.
- *
- * @example
- * ```ts
- * const { client, detected } = await connectSide({ side: 'from', url, apiKey, preset: undefined,
- *   rate: undefined, timeoutMs: undefined, fetch: budget.fetchFor('from'), signal });
- * ```
  */
 export async function connectSide(settings: SideSettings): Promise<ConnectedSide> {
   let detected = settings.preset === undefined ? await detectPreset(settings) : undefined;
@@ -240,12 +206,6 @@ function connectWithPreset(
  * The preset a side's entry point gives away, read once without the key, and the sign
  * that did; undefined when it says nothing known. An entry point that does not answer
  * is a {@link SyncConnectError}.
- *
- * @example
- * ```ts
- * await detectPreset({ url: 'https://actionnetwork.org/api/v2/', fetch, side: 'to', signal, timeoutMs });
- * // { name: 'action-network', server: 'Action Network', evidence: 'its host, actionnetwork.org' }
- * ```
  */
 export async function detectPreset(
   settings: Pick<SideSettings, 'side' | 'url' | 'fetch' | 'signal' | 'timeoutMs'>,

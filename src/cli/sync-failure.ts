@@ -28,11 +28,6 @@ export interface SyncPair {
 /**
  * Which side an address is on: the entry point it shares the most of (origin, then
  * path), or undefined when it is on neither's origin.
- *
- * @example
- * ```ts
- * sideOf('http://127.0.0.1:8002/api/v1/people/1', pair); // 'to'
- * ```
  */
 export function sideOf(
   url: string | undefined,
@@ -63,11 +58,6 @@ export function sideOf(
 /**
  * The one-line message for a failure, naming the server it came from (`the target (to)
  * https://…`) and what to do.
- *
- * @example
- * ```ts
- * io.stderr.write(`adis-sync: ${describeSyncFailure(error, pair)}\n`);
- * ```
  */
 export function describeSyncFailure(error: unknown, pair: SyncPair): string {
   if (error instanceof SyncConnectError) return error.message;
@@ -127,11 +117,6 @@ export function describeSyncFailure(error: unknown, pair: SyncPair): string {
  * Whether a failure is none of those the command knows (the SDK's errors, a side that
  * cannot be connected, a file that cannot be used): a fault of the command itself, whose
  * stack is worth printing for a report.
- *
- * @example
- * ```ts
- * if (isUnexpectedFailure(error)) io.stderr.write(`${(error as Error).stack}\n`);
- * ```
  */
 export function isUnexpectedFailure(error: unknown): boolean {
   return !(isAdisError(error) || error instanceof SyncConnectError || isFileError(error));

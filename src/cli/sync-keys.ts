@@ -20,11 +20,6 @@ export const KEY_SOURCES = {
  * A side's key: the key file's content, trimmed (a missing, unreadable or empty file is
  * a {@link SyncUsage} naming it), else the environment variable's value; undefined when
  * neither is there (the server may need none, or answers 401, which then names both).
- *
- * @example
- * ```ts
- * const key = await readSyncKey('to', request.toKeyFile, process.env, process.cwd());
- * ```
  */
 export async function readSyncKey(
   side: SyncSide,

@@ -15,11 +15,6 @@ const number = new Intl.NumberFormat('en-US');
 /**
  * The exit code of a run that finished: 1 when the target refused any record (or could
  * not hold it), 0 otherwise.
- *
- * @example
- * ```ts
- * syncExitCode(summary); // 1 when summary.kinds.people.refused is 3
- * ```
  */
 export function syncExitCode(summary: SyncSummary): 0 | 1 {
   return Object.values(summary.kinds).some((tally) => tally.refused > 0) ? 1 : 0;
@@ -50,13 +45,6 @@ export interface ReporterOptions {
  * redrawn in place; a line per kind done (but those with nothing read); a line per refusal (the first
  * {@link REFUSALS_SHOWN}, then a count); a line per kind skipped. Not on a terminal, no
  * progress line. Under `json` nothing but notices; under `quiet` refusals and notices only.
- *
- * @example
- * ```ts
- * const reporter = new SyncReporter(process.stderr, { json: false, quiet: false });
- * await runSync({ ...request, onEvent: (event) => reporter.event(event) });
- * reporter.finish();
- * ```
  */
 export class SyncReporter {
   readonly #stream: ReportStream;
@@ -77,14 +65,7 @@ export class SyncReporter {
     this.#now = options.now ?? (() => performance.now());
   }
 
-  /**
-   * Takes one event of the run.
-   *
-   * @example
-   * ```ts
-   * reporter.event({ type: 'kind-start', kind: 'people', total: 1200 });
-   * ```
-   */
+  /** Takes one event of the run. */
   event(event: SyncEvent): void {
     const { json, quiet } = this.#options;
     const chatty = !json && !quiet;
@@ -131,24 +112,12 @@ export class SyncReporter {
   /**
    * Writes a line (a wait the server asks for, a detected preset) without breaking the
    * progress line, which is drawn again at the next event.
-   *
-   * @example
-   * ```ts
-   * reporter.notice('adis-sync: the target (to) … asks to wait 30 s\n');
-   * ```
    */
   notice(line: string): void {
     this.#line(line);
   }
 
-  /**
-   * Clears the progress line and tells how many refusals were not shown one by one.
-   *
-   * @example
-   * ```ts
-   * reporter.finish();
-   * ```
-   */
+  /** Clears the progress line and tells how many refusals were not shown one by one. */
   finish(): void {
     this.#bar?.done();
     this.#bar = undefined;
@@ -160,14 +129,7 @@ export class SyncReporter {
     }
   }
 
-  /**
-   * The kinds skipped whole, in the order told.
-   *
-   * @example
-   * ```ts
-   * reporter.skipped(); // [{ kind: 'lists', reason: 'the target links no lists' }]
-   * ```
-   */
+  /** The kinds skipped whole, in the order told. */
   skipped(): SkippedKind[] {
     return [...this.#skipped];
   }
@@ -181,11 +143,6 @@ export class SyncReporter {
 /**
  * The line told when a kind is done: `people: 1,200 read, 1,150 created, 40 updated,
  * 10 unchanged, 0 refused (12.3 s)`.
- *
- * @example
- * ```ts
- * kindLine('tags', tally, 1.5); // 'tags: 3 read, 3 created, 0 updated, 0 unchanged, 0 refused (1.5 s)'
- * ```
  */
 export function kindLine(kind: string, tally: KindTally, seconds: number | undefined): string {
   const parts = [
@@ -225,11 +182,6 @@ const COLUMNS = [
  * The summary as text: a table of the kinds (read, created, updated, unchanged, refused,
  * vanished), the reasons for refusals, what vanished from the source, the kinds skipped,
  * and the requests sent. A dry run says `would create` and `would update`.
- *
- * @example
- * ```ts
- * io.stdout.write(formatSyncSummary(summary, { from, to, deletions: undefined, requests, skipped: [] }));
- * ```
  */
 export function formatSyncSummary(summary: SyncSummary, context: SummaryContext): string {
   const dry = summary.dryRun;
@@ -326,11 +278,6 @@ export function formatSyncSummary(summary: SyncSummary, context: SummaryContext)
 /**
  * The summary as JSON (for scripts): the run's {@link SyncSummary}, the kinds skipped,
  * the requests sent to each side, and the exit code.
- *
- * @example
- * ```ts
- * io.stdout.write(syncSummaryJson(summary, { requests, skipped: [], exitCode: 0 }));
- * ```
  */
 export function syncSummaryJson(
   summary: SyncSummary,
@@ -342,11 +289,6 @@ export function syncSummaryJson(
 /**
  * A run that could not finish, as JSON (for scripts): the message, the requests sent and
  * the exit code (2).
- *
- * @example
- * ```ts
- * io.stdout.write(syncFailureJson('the target (to) … refused the key', requests));
- * ```
  */
 export function syncFailureJson(message: string, requests: RequestCounts, exitCode = 2): string {
   return `${JSON.stringify({ error: message, requests, exitCode }, null, 2)}\n`;

@@ -11,11 +11,6 @@ import { requestedWait } from '../wire/retry-after.js';
  *
  * The header is read by the same function the transport decides with (`requestedWait`),
  * so what is printed is what is waited.
- *
- * @example
- * ```ts
- * const client = await connect(url, { fetch: namingWaits((line) => process.stderr.write(line)) });
- * ```
  */
 export function namingWaits(
   say: (line: string) => void,
@@ -61,6 +56,8 @@ function waitNotice(
  *
  * @example
  * ```ts
+ * import { waitText } from './wait-notice.js';
+ *
  * waitText(90_000); // '90 s (1m 30s)'
  * ```
  */

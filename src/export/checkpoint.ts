@@ -55,6 +55,8 @@ export type Checkpoint = z.infer<typeof CheckpointSchema>;
  *
  * @example
  * ```ts
+ * import { checkpointPath } from './checkpoint.js';
+ *
  * checkpointPath('people.ndjson'); // 'people.ndjson.export-state.json'
  * ```
  */
@@ -65,11 +67,6 @@ export function checkpointPath(outputPath: string): string {
 /**
  * Reads a checkpoint; undefined when there is none. A file that is not a checkpoint
  * is an error that names it, never silently ignored: it may hold someone's data.
- *
- * @example
- * ```ts
- * const saved = await readCheckpoint(checkpointPath('people.ndjson'));
- * ```
  */
 export async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {
   let text: string;
@@ -95,11 +92,6 @@ export async function readCheckpoint(path: string): Promise<Checkpoint | undefin
 /**
  * Replaces the checkpoint atomically: a reader sees the old one or the new one, never
  * half of either.
- *
- * @example
- * ```ts
- * await writeCheckpoint(checkpointPath('people.ndjson'), { ...saved, next, records, bytes });
- * ```
  */
 export async function writeCheckpoint(path: string, checkpoint: Checkpoint): Promise<void> {
   const aside = `${path}.tmp`;
@@ -107,14 +99,7 @@ export async function writeCheckpoint(path: string, checkpoint: Checkpoint): Pro
   await rename(aside, path);
 }
 
-/**
- * Removes the checkpoint of a finished (or abandoned) export.
- *
- * @example
- * ```ts
- * await removeCheckpoint(checkpointPath('people.ndjson'));
- * ```
- */
+/** Removes the checkpoint of a finished (or abandoned) export. */
 export async function removeCheckpoint(path: string): Promise<void> {
   await rm(path, { force: true });
   await rm(`${path}.tmp`, { force: true });

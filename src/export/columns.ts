@@ -27,11 +27,6 @@ const SEGMENT = /^([A-Za-z_$][\w$-]*|\d+)?((?:\[(?:primary|\d+)\])*)$/;
 /**
  * Parses a column path such as `email_addresses[primary].address`; throws a TypeError
  * that names the path when it is malformed.
- *
- * @example
- * ```ts
- * parseColumn('postal_addresses[primary].locality').steps.length; // 3
- * ```
  */
 export function parseColumn(path: string): Column {
   const trimmed = path.trim();
@@ -59,6 +54,9 @@ export function parseColumn(path: string): Column {
  *
  * @example
  * ```ts
+ * import { columnValue, parseColumn } from './columns.js';
+ *
+ * const person = { email_addresses: [{ address: 'bo@example.org' }, { address: 'ana@example.org', primary: true }] };
  * columnValue(parseColumn('email_addresses[primary].address'), person); // 'ana@example.org'
  * ```
  */
@@ -87,6 +85,9 @@ export function columnValue(column: Column, record: unknown): unknown {
  *
  * @example
  * ```ts
+ * import { personKind } from 'adis-sdk';
+ * import { defaultColumns } from './columns.js';
+ *
  * defaultColumns(personKind).map((c) => c.header).slice(0, 3);
  * // ['url', 'email_addresses[primary].address', 'phone_numbers[primary].number']
  * ```

@@ -31,6 +31,9 @@ export interface RecordFormat {
  *
  * @example
  * ```ts
+ * import { ndjsonFormat } from './formats.js';
+ *
+ * const url = 'https://api.example.org/api/v1/people/1';
  * ndjsonFormat().encode({ url, body: { given_name: 'Ana' } }); // '{"given_name":"Ana"}\n'
  * ```
  */
@@ -57,6 +60,9 @@ export function ndjsonFormat(): RecordFormat {
  *
  * @example
  * ```ts
+ * import { parseColumn } from './columns.js';
+ * import { csvFormat } from './formats.js';
+ *
  * const csv = csvFormat([parseColumn('url'), parseColumn('given_name')]);
  * csv.header(); // 'url,given_name\r\n'
  * ```

@@ -17,6 +17,8 @@ export const EXPORTABLE_COLLECTIONS: readonly string[] = KINDS.map((kind) => kin
  *
  * @example
  * ```ts
+ * import { exportableKind } from './kinds.js';
+ *
  * exportableKind('std:signatures')?.singular; // 'signature'
  * ```
  */

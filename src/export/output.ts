@@ -25,11 +25,6 @@ export interface Output {
 /**
  * Opens a file for a new export: fails if it exists unless `overwrite`, so that no
  * earlier export is lost by a repeated command.
- *
- * @example
- * ```ts
- * const output = await createFileOutput('people.ndjson', { overwrite: false });
- * ```
  */
 export async function createFileOutput(
   path: string,
@@ -41,11 +36,6 @@ export async function createFileOutput(
 /**
  * Opens the file of an interrupted export to append to it after cutting it back to
  * `bytes`, the length its checkpoint vouches for.
- *
- * @example
- * ```ts
- * const output = await resumeFileOutput('people.ndjson', saved.bytes);
- * ```
  */
 export async function resumeFileOutput(path: string, bytes: number): Promise<Output> {
   let size: number;
@@ -92,11 +82,6 @@ function fileOutput(handle: FileHandle, start: number): Output {
 /**
  * Writes to a stream (stdout), waiting when it is full so that memory stays flat
  * however fast pages come.
- *
- * @example
- * ```ts
- * const output = streamOutput(process.stdout);
- * ```
  */
 export function streamOutput(stream: Pick<Writable, 'write'>): Output {
   let bytes = 0;
@@ -125,14 +110,6 @@ export function streamOutput(stream: Pick<Writable, 'write'>): Output {
  * record writes its bytes straight in, with no string of the whole page and no new
  * buffer per page for the garbage collector (measured: a quarter of the CPU the export
  * spent writing NDJSON, on top of encoding it).
- *
- * @example
- * ```ts
- * const page = new Utf8Buffer();
- * for (const line of lines) page.append(line);
- * await output.write(page.bytes);
- * page.clear();
- * ```
  */
 export class Utf8Buffer {
   #buffer: Buffer;
@@ -143,14 +120,7 @@ export class Utf8Buffer {
     this.#buffer = Buffer.allocUnsafe(size);
   }
 
-  /**
-   * Appends `text` as UTF-8 (a lone surrogate as U+FFFD, as `Buffer.from` does).
-   *
-   * @example
-   * ```ts
-   * page.append('{"given_name":"Zoë"}\n');
-   * ```
-   */
+  /** Appends `text` as UTF-8 (a lone surrogate as U+FFFD, as `Buffer.from` does). */
   append(text: string): void {
     // A UTF-16 code unit takes at most 3 bytes of UTF-8: with that much room the text
     // fits whole (Buffer#write would cut it short otherwise).
@@ -166,24 +136,12 @@ export class Utf8Buffer {
   /**
    * The bytes appended since the last {@link Utf8Buffer.clear}: a view of the buffer,
    * valid until the next `append` or `clear`.
-   *
-   * @example
-   * ```ts
-   * await output.write(page.bytes);
-   * ```
    */
   get bytes(): Uint8Array {
     return this.#buffer.subarray(0, this.#length);
   }
 
-  /**
-   * Empties the buffer, keeping its memory for the next page.
-   *
-   * @example
-   * ```ts
-   * page.clear();
-   * ```
-   */
+  /** Empties the buffer, keeping its memory for the next page. */
   clear(): void {
     this.#length = 0;
   }

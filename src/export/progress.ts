@@ -22,6 +22,8 @@ const number = new Intl.NumberFormat('en-US');
  *
  * @example
  * ```ts
+ * import { renderProgress } from './progress.js';
+ *
  * renderProgress('people', { records: 500, total: 1000, recordsThisRun: 500, elapsedMs: 5000 }, 80);
  * // 'people [##########----------]  50%  500/1,000  100/s  ETA 5s'
  * ```
@@ -49,6 +51,8 @@ export function renderProgress(label: string, snapshot: ProgressSnapshot, width:
  *
  * @example
  * ```ts
+ * import { duration } from './progress.js';
+ *
  * duration(185); // '3m 05s'
  * ```
  */
@@ -74,13 +78,6 @@ export interface ProgressStream {
  * Redraws the progress line in place (carriage return, no scrolling), at most ten
  * times a second, and clears it when the export ends so that the summary after it
  * stands alone.
- *
- * @example
- * ```ts
- * const bar = new ProgressBar(process.stderr, 'people');
- * bar.update(500, 1000);
- * bar.done();
- * ```
  */
 export class ProgressBar {
   readonly #stream: ProgressStream;
@@ -109,14 +106,7 @@ export class ProgressBar {
     this.#startRecords = startRecords;
   }
 
-  /**
-   * Shows `records` of `total` done; skipped when the last draw was under 100 ms ago.
-   *
-   * @example
-   * ```ts
-   * bar.update(page.records, page.totalRecords);
-   * ```
-   */
+  /** Shows `records` of `total` done; skipped when the last draw was under 100 ms ago. */
   update(records: number, total: number | undefined): void {
     const now = this.#now();
     if (now - this.#lastDraw < 100) return;
@@ -137,14 +127,7 @@ export class ProgressBar {
     this.#drawn = true;
   }
 
-  /**
-   * Clears the line, leaving the cursor at its start.
-   *
-   * @example
-   * ```ts
-   * bar.done();
-   * ```
-   */
+  /** Clears the line, leaving the cursor at its start. */
   done(): void {
     if (this.#drawn) this.#stream.write('\r\x1b[K');
     this.#drawn = false;

@@ -74,6 +74,10 @@ export interface ExportRun {
  *
  * @example
  * ```ts
+ * import { ndjsonFormat } from './formats.js';
+ * import { streamOutput } from './output.js';
+ * import { runExport } from './run-export.js';
+ *
  * const done = await runExport({
  *   collection: client.people,
  *   format: ndjsonFormat(),

@@ -16,7 +16,10 @@ export type { ServerPreset } from './server-preset.js';
  * import { connect, SERVER_PRESETS } from 'adis-sdk';
  *
  * const preset = SERVER_PRESETS['action-network'];
- * const client = await connect(url, { ...preset, apiKey });
+ * const client = await connect('https://actionnetwork.org/api/v2/', {
+ *   ...preset,
+ *   apiKey: process.env.ACTION_NETWORK_KEY,
+ * });
  * Object.keys(SERVER_PRESETS); // ['action-network']
  * ```
  */
@@ -30,6 +33,8 @@ export const SERVER_PRESETS: Readonly<Record<string, ServerPreset>> = {
  *
  * @example
  * ```ts
+ * import { presetNamed } from 'adis-sdk';
+ *
  * presetNamed('action-network'); // { apiKeyHeader: 'OSDI-API-Token', … }
  * presetNamed('toString'); // undefined
  * ```

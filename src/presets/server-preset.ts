@@ -14,11 +14,20 @@ import type { ClientOptions } from '../navigator/client.js';
  * @example
  * ```ts
  * import { connect, type ServerPreset } from 'adis-sdk';
+ * import { defineKind, optional } from 'adis-sdk/schema';
+ * import * as z from 'zod/mini';
  *
+ * const apiKey = process.env.ACME_KEY;
  * const acmeCrm: ServerPreset = { apiKeyHeader: 'X-Acme-Key', curiePrefix: 'acme', rateLimit: 8 };
  * const client = await connect('https://api.acme.example/osdi/', { ...acmeCrm, apiKey });
  *
  * // With its own kinds: `client.surveys` is typed.
+ * const surveyKind = defineKind({
+ *   singular: 'survey',
+ *   plural: 'surveys',
+ *   description: 'A survey',
+ *   shape: () => ({ title: optional(z.string()) }),
+ * });
  * const acmeWithSurveys = { ...acmeCrm, kinds: [surveyKind] } as const satisfies ServerPreset;
  * const typed = await connect('https://api.acme.example/osdi/', { ...acmeWithSurveys, apiKey });
  * for await (const survey of typed.surveys) console.log(survey.data.title);

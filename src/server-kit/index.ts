@@ -16,8 +16,11 @@
  * import { strictHelperBodies } from 'adis-sdk/server-kit';
  *
  * const bodies = strictHelperBodies();
- * const result = bodies.recordSignature.safeParse(await request.json());
- * if (!result.success) return new Response(JSON.stringify(result.error.issues), { status: 400 });
+ * async function recordSignature(request: Request): Promise<Response> {
+ *   const result = bodies.recordSignature.safeParse(await request.json());
+ *   if (!result.success) return new Response(JSON.stringify(result.error.issues), { status: 400 });
+ *   return new Response(null, { status: 201 });
+ * }
  * ```
  *
  * @packageDocumentation

@@ -31,11 +31,6 @@ const HAL_MEMBERS = ['_links', '_embedded'];
  * The source's identifiers as the copy carries them: the source's own (`adis:4c1e`)
  * as `<sourceSystem>:4c1e`, others as they are, none in the target's namespace (the
  * target's own records' names, which it refuses from a client).
- *
- * @example
- * ```ts
- * copiedIdentifiers(['adis:4c1e', 'crm:7'], names); // ['origin:4c1e', 'crm:7']
- * ```
  */
 export function copiedIdentifiers(identifiers: readonly string[], names: CopyNames): string[] {
   const out: string[] = [];
@@ -70,12 +65,6 @@ export function sourceIdentifier(resource: Resource<object>, names: CopyNames): 
  * server's, its identifiers copied, and `_links` to the copies of what it links (the
  * placement's parent is not linked: the copy is written under it). A required link
  * whose record has no copy makes it uncopyable (the reason says which).
- *
- * @example
- * ```ts
- * const made = copyBody(planned, signature, names);
- * if (made.ok) await petitionCopy.signatures().create(made.body);
- * ```
  */
 export function copyBody(
   planned: PlannedKind,
@@ -131,6 +120,8 @@ function linksTarget(planned: PlannedKind, rel: string): boolean {
  *
  * @example
  * ```ts
+ * import { personMatch } from './copy-body.js';
+ *
  * personMatch({ email_addresses: [{ address: 'ana@example.org', primary: true }] });
  * // { email: 'ana@example.org' }
  * ```
@@ -159,6 +150,8 @@ function pick(list: unknown, member: string): string | undefined {
  *
  * @example
  * ```ts
+ * import { inlinePerson } from './copy-body.js';
+ *
  * inlinePerson({ email: 'ana@example.org' }); // { email_addresses: [{ address: 'ana@example.org' }] }
  * ```
  */

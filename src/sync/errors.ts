@@ -12,8 +12,13 @@ export type SyncErrorCode = 'STATE_OF_ANOTHER_PAIR' | 'STATE_DAMAGED' | 'SOURCE_
  *
  * @example
  * ```ts
+ * import { connect } from 'adis-sdk';
+ * import { memorySyncState, runSync, SyncSetupError } from 'adis-sdk/sync';
+ *
+ * const from = await connect('https://old.example.org/api/v1/', { apiKey: process.env.OLD_KEY });
+ * const to = await connect('https://new.example.org/api/v1/', { apiKey: process.env.NEW_KEY });
  * try {
- *   await runSync({ from, to, state });
+ *   await runSync({ from, to, state: memorySyncState() });
  * } catch (error) {
  *   if (error instanceof SyncSetupError && error.reason === 'SOURCE_SYSTEM_NEEDED') {
  *     console.error(error.message); // …give sourceSystem (--source-system)
@@ -30,13 +35,10 @@ export class SyncSetupError extends AdisError {
   readonly reason: SyncErrorCode;
 
   /**
+   * Builds the error from its reason and its message.
+   *
    * @param reason - What is wrong.
    * @param message - What is wrong and what to do, in a sentence.
-   *
-   * @example
-   * ```ts
-   * new SyncSetupError('STATE_DAMAGED', 'sync-state.json is not a sync state: …');
-   * ```
    */
   constructor(reason: SyncErrorCode, message: string) {
     super(message);

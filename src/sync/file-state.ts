@@ -38,6 +38,8 @@ export interface SyncPair {
  *
  * @example
  * ```ts
+ * import { journalPath } from 'adis-sdk/sync';
+ *
  * journalPath('sync-state.json'); // 'sync-state.json.copies'
  * ```
  */
@@ -176,9 +178,14 @@ async function compact(path: string, copies: Map<string, string>): Promise<void>
  *
  * @example
  * ```ts
- * const state = await openSyncState('sync-state.json', { from: source.root.url, to: target.root.url });
+ * import { connect } from 'adis-sdk';
+ * import { openSyncState, runSync } from 'adis-sdk/sync';
+ *
+ * const from = await connect('https://old.example.org/api/v1/', { apiKey: process.env.OLD_KEY });
+ * const to = await connect('https://new.example.org/api/v1/', { apiKey: process.env.NEW_KEY });
+ * const state = await openSyncState('sync-state.json', { from: from.root.url, to: to.root.url });
  * try {
- *   await runSync({ from: source, to: target, state });
+ *   await runSync({ from, to, state });
  * } finally {
  *   await state.close();
  * }
@@ -233,14 +240,7 @@ export async function openSyncState(path: string, pair: SyncPair): Promise<SyncS
   };
 }
 
-/**
- * Removes a state and its journal: the next sync copies everything again.
- *
- * @example
- * ```ts
- * await removeSyncState('sync-state.json');
- * ```
- */
+/** Removes a state and its journal: the next sync copies everything again. */
 export async function removeSyncState(path: string): Promise<void> {
   await rm(path, { force: true });
   await rm(journalPath(path), { force: true });

@@ -96,6 +96,8 @@ function placementOf(kind: AnyKind, kinds: readonly AnyKind[]): Placement | unde
  *
  * @example
  * ```ts
+ * import { syncPlan } from 'adis-sdk/sync';
+ *
  * syncPlan(['signatures']).map((k) => k.kind.plural); // ['people', 'petitions', 'signatures']
  * ```
  */

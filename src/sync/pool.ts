@@ -2,11 +2,6 @@
  * Runs `work` on every item with at most `concurrency` at once, and resolves with the
  * results in the items' order; the first failure rejects once the calls under way are
  * settled (none is left running behind the caller's back).
- *
- * @example
- * ```ts
- * const outcomes = await inPool(page.items, 4, (record) => writeCopy(writer, planned, record));
- * ```
  */
 export async function inPool<T, R>(
   items: readonly T[],

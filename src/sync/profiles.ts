@@ -38,6 +38,8 @@ export const SYNC_PROFILES: Readonly<Record<string, SyncTargetProfile>> = {
  *
  * @example
  * ```ts
+ * import { saysActionNetwork } from 'adis-sdk/sync';
+ *
  * if (saysActionNetwork(client)) console.log('pages by number');
  * ```
  */
@@ -56,7 +58,9 @@ export function saysActionNetwork(client: BaseClient): boolean {
  *
  * @example
  * ```ts
- * detectTarget(to).childWrites; // 'helper' against Action Network
+ * import { detectTarget } from 'adis-sdk/sync';
+ *
+ * detectTarget(client).childWrites; // 'helper' against Action Network
  * ```
  */
 export function detectTarget(client: BaseClient): SyncTargetProfile {

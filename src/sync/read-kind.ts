@@ -24,14 +24,7 @@ export interface SourcePage {
   next: KindRun | null;
 }
 
-/**
- * Whether the source lists the kind in a collection of its own (its entry point links it).
- *
- * @example
- * ```ts
- * listsAtTop(source, planned); // false for signatures on Action Network
- * ```
- */
+/** Whether the source lists the kind in a collection of its own (its entry point links it). */
 export function listsAtTop(client: BaseClient, planned: PlannedKind): boolean {
   return lists(client, planned.kind);
 }
@@ -39,11 +32,6 @@ export function listsAtTop(client: BaseClient, planned: PlannedKind): boolean {
 /**
  * Whether the source has the kind's records at all: in a collection of their own, or
  * under parents it lists.
- *
- * @example
- * ```ts
- * hasRecords(actionNetwork, plannedCanvasses); // false: it has no canvasses
- * ```
  */
 export function hasRecords(client: BaseClient, planned: PlannedKind): boolean {
   const parent = planned.placement?.parent;
@@ -65,14 +53,6 @@ function changedSince<C extends { filter(filter: { toString(): string }): C }>(
 /**
  * The pages of the kind's records changed in `run` (all of them when `run.after` is
  * null), from where the run stands: its cursor, the parents it has done.
- *
- * @example
- * ```ts
- * for await (const page of readKind(source, planned, run, signal)) {
- *   await copyAll(page.items);
- *   if (page.next) await save(page.next);
- * }
- * ```
  */
 export async function* readKind(
   client: BaseClient,

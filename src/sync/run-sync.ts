@@ -324,8 +324,8 @@ function status(outcome: object): { status?: number } {
  * import { connect } from 'adis-sdk';
  * import { openSyncState, runSync } from 'adis-sdk/sync';
  *
- * const from = await connect('https://old.example.org/api/v1/', { apiKey: oldKey });
- * const to = await connect('https://new.example.org/api/v1/', { apiKey: newKey });
+ * const from = await connect('https://old.example.org/api/v1/', { apiKey: process.env.OLD_KEY });
+ * const to = await connect('https://new.example.org/api/v1/', { apiKey: process.env.NEW_KEY });
  * const state = await openSyncState('sync-state.json', { from: from.root.url, to: to.root.url });
  * try {
  *   const summary = await runSync({ from, to, state, onEvent: (event) => console.log(event.type) });

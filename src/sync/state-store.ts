@@ -116,6 +116,11 @@ export interface SyncStateStore {
  *
  * @example
  * ```ts
+ * import { connect } from 'adis-sdk';
+ * import { memorySyncState, runSync } from 'adis-sdk/sync';
+ *
+ * const from = await connect('https://old.example.org/api/v1/', { apiKey: process.env.OLD_KEY });
+ * const to = await connect('https://new.example.org/api/v1/', { apiKey: process.env.NEW_KEY });
  * const state = memorySyncState();
  * await runSync({ from, to, state, sourceSystem: 'crm' });
  * ```

@@ -19,6 +19,9 @@ const SAFE_STATUS = 'unsubscribed';
  *
  * @example
  * ```ts
+ * import { ACTION_NETWORK_TARGET } from './profiles.js';
+ * import { adjustPerson } from './target-members.js';
+ *
  * const body = { email_addresses: [{ address: 'ana@example.org', status: 'bouncing' }] };
  * adjustPerson(body, ACTION_NETWORK_TARGET);
  * // ['Action Network takes only subscribed and unsubscribed: a bouncing email address is written unsubscribed']

@@ -126,8 +126,13 @@ export interface KindTally {
  *
  * @example
  * ```ts
- * const total = emptyTally();
- * for (const tally of Object.values(summary.kinds)) total.created += tally.created;
+ * import { emptyTally, type SyncSummary } from 'adis-sdk/sync';
+ *
+ * function created(summary: SyncSummary): number {
+ *   const total = emptyTally();
+ *   for (const tally of Object.values(summary.kinds)) total.created += tally.created;
+ *   return total.created;
+ * }
  * ```
  */
 export function emptyTally(): KindTally {

@@ -33,6 +33,8 @@ function wholeSecond(ms: number): string {
  *
  * @example
  * ```ts
+ * import { firstWindow } from './windows.js';
+ *
  * firstWindow(null, Date.parse('2026-12-01T10:00:00Z')); // { after: null, before: '2026-12-01T10:00:01Z' }
  * ```
  */
@@ -146,12 +148,6 @@ async function* walks(records: Records, signal: AbortSignal | undefined) {
  * The pages of a kind's records changed in `run`, read by windows: the last window of
  * `run.windows` is read with one request, and either copied (it was whole) or put back
  * as its two halves; the run to save after each says the windows left.
- *
- * @example
- * ```ts
- * const run = { after: null, mark, cursor: null, windows: [firstWindow(null, now)] };
- * for await (const page of readByWindows(source, planned, run, signal)) await copy(page.items);
- * ```
  */
 export async function* readByWindows(
   client: BaseClient,

@@ -215,12 +215,6 @@ class RefusedCopy extends Error {}
  * parent) to the target, and says what became of it; `again` writes a copy of the same
  * version once more (`WRITTEN_AGAIN_AFTER`). Throws only what stops the run:
  * a failure whose outcome is unknown twice over, the network, an abort.
- *
- * @example
- * ```ts
- * const outcome = await writeCopy(writer, planned, signature, petition.url);
- * if (outcome.type === 'refused') console.error(outcome.reason);
- * ```
  */
 export async function writeCopy(
   writer: CopyWriter,

@@ -11,12 +11,6 @@ export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = 4 * 1024 * 1024;
  * The body of a request, read to its end unless it passes `maxBytes`: then `undefined`,
  * as soon as the chunk that passes it arrives (or at once, when its `Content-Length`
  * says so), so memory never holds much more than the cap.
- *
- * @example
- * ```ts
- * const bytes = await readBoundedBody(request, DEFAULT_WEBHOOK_MAX_BODY_BYTES);
- * if (bytes === undefined) return new Response(null, { status: 413 });
- * ```
  */
 export async function readBoundedBody(
   request: Request,

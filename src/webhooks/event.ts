@@ -43,8 +43,10 @@ export interface WebhookGenericRecord extends WebhookRecordMembers {
  *
  * @example
  * ```ts
- * function comments(record: WebhookRecords['signature']): string | undefined {
- *   return record.comments;
+ * import type { WebhookRecords } from 'adis-sdk/webhooks';
+ *
+ * function comments(record: WebhookRecords['signature']): string {
+ *   return record.comments ?? ''; // null or absent when the signer left none
  * }
  * ```
  */
@@ -72,11 +74,6 @@ export interface WebhookRecords {
 /**
  * The event types the SDK names: the key of an element's record after its prefix
  * (`osdi:signature` is `signature`, `action_network:action` is `action`).
- *
- * @example
- * ```ts
- * const type: WebhookEventType = 'donation';
- * ```
  */
 export type WebhookEventType = keyof WebhookRecords;
 
@@ -96,11 +93,6 @@ const EVENT_TYPE_SET: { readonly [T in WebhookEventType]: true } = {
 /**
  * Every {@link WebhookEventType}, at run time: an element of another type is an
  * `unknown` event.
- *
- * @example
- * ```ts
- * WEBHOOK_EVENT_TYPES.includes('donation'); // true
- * ```
  */
 export const WEBHOOK_EVENT_TYPES = Object.freeze(
   Object.keys(EVENT_TYPE_SET) as WebhookEventType[],
@@ -110,12 +102,6 @@ export const WEBHOOK_EVENT_TYPES = Object.freeze(
  * The links of an event's record, as URLs, by relation name without its prefix
  * (`osdi:petition` is `petition`). `action` is the record's action (the petition,
  * event, form, fundraising page or advocacy campaign) whatever its relation.
- *
- * @example
- * ```ts
- * const links: WebhookLinks = { self: 'https://…/signatures/1', person: 'https://…/people/7' };
- * await client.people.get(links.person ?? '');
- * ```
  */
 export interface WebhookLinks {
   /** The record itself. */
@@ -159,6 +145,8 @@ export interface WebhookEventBase {
  *
  * @example
  * ```ts
+ * import type { KnownWebhookEvent } from 'adis-sdk/webhooks';
+ *
  * function onSignature(event: KnownWebhookEvent<'signature'>) {
  *   console.log(event.record.comments, event.links.petition);
  * }
@@ -177,7 +165,11 @@ export interface KnownWebhookEvent<T extends WebhookEventType> extends WebhookEv
  *
  * @example
  * ```ts
- * if (event.type === 'unknown') console.warn(`no handler for ${event.name}`, event.body);
+ * import type { UnknownWebhookEvent } from 'adis-sdk/webhooks';
+ *
+ * function onUnknown(event: UnknownWebhookEvent) {
+ *   console.warn(`no handler for ${event.name}`, event.body);
+ * }
  * ```
  */
 export interface UnknownWebhookEvent extends WebhookEventBase {
@@ -192,11 +184,15 @@ export interface UnknownWebhookEvent extends WebhookEventBase {
  *
  * @example
  * ```ts
- * for (const event of parseWebhook(body)) {
- *   switch (event.type) {
- *     case 'signature': console.log(event.record.comments); break;
- *     case 'donation': console.log(event.record.amount); break;
- *     case 'unknown': console.warn(event.name); break;
+ * import { parseWebhook } from 'adis-sdk/webhooks';
+ *
+ * function handle(body: string): void {
+ *   for (const event of parseWebhook(body)) {
+ *     switch (event.type) {
+ *       case 'signature': console.log(event.record.comments); break;
+ *       case 'donation': console.log(event.record.amount); break;
+ *       case 'unknown': console.warn(event.name); break;
+ *     }
  *   }
  * }
  * ```

@@ -10,6 +10,7 @@
  * @example
  * ```ts
  * import { webhookHandler } from 'adis-sdk/webhooks';
+ *
  * export const POST = webhookHandler({
  *   secret: process.env.ADIS_WEBHOOK_SECRET,
  *   on: { signature: (event) => console.log(event.person?.email_addresses, event.links.petition) },

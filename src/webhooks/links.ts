@@ -32,6 +32,8 @@ function resolved(href: string, base: string | undefined): string {
  *
  * @example
  * ```ts
+ * import { readLinks } from './links.js';
+ *
  * readLinks({ self: { href: 'https://an.example/api/v2/signatures/1' }, 'osdi:petition': { href: '/api/v2/petitions/9' } });
  * // { self: 'https://an.example/api/v2/signatures/1', petition: 'https://an.example/api/v2/petitions/9', action: 'https://an.example/api/v2/petitions/9' }
  * ```

@@ -100,6 +100,7 @@ function fetchHeaders(request: NodeWebhookRequest): Headers {
  * ```ts
  * import { createServer } from 'node:http';
  * import { toNodeListener, webhookHandler } from 'adis-sdk/webhooks';
+ *
  * const handler = webhookHandler({ on: { signature: (event) => console.log(event.record) } });
  * createServer(toNodeListener(handler)).listen(3000);
  * // Express: app.post('/webhooks/adis', toNodeListener(handler));

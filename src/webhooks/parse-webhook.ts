@@ -233,14 +233,21 @@ function validated(
  * @example
  * ```ts
  * import { parseWebhook } from 'adis-sdk/webhooks';
- * for (const event of parseWebhook(await request.text())) {
- *   if (event.type === 'signature') console.log(event.person?.given_name, event.links.petition);
+ *
+ * async function receive(request: Request): Promise<Response> {
+ *   for (const event of parseWebhook(await request.text())) {
+ *     if (event.type === 'signature') console.log(event.person?.given_name, event.links.petition);
+ *   }
+ *   return new Response(null, { status: 204 });
  * }
  * ```
  *
  * @example
  * ```ts
  * import { signatureKind } from 'adis-sdk/schema';
+ * import { parseWebhook } from 'adis-sdk/webhooks';
+ *
+ * const text = '[{"osdi:signature": {"comments": "Yes!"}}]';
  * const events = parseWebhook(text, { validate: { signature: signatureKind } });
  * ```
  */

@@ -13,6 +13,13 @@
  *
  * @example
  * ```ts
+ * import type { SeenStore } from 'adis-sdk/webhooks';
+ *
+ * // A Redis client (node-redis), for instance:
+ * declare const redis: {
+ *   exists(key: string): Promise<number>;
+ *   set(key: string, value: string, options: { NX: true; EX: number }): Promise<unknown>;
+ * };
  * const seen: SeenStore = {
  *   has: async (key) => (await redis.exists(`webhook:${key}`)) === 1,
  *   add: async (key) => { await redis.set(`webhook:${key}`, '1', { NX: true, EX: 86_400 }); },
@@ -49,7 +56,12 @@ export const DEFAULT_SEEN_TTL_MS = 24 * 60 * 60 * 1000;
  *
  * @example
  * ```ts
- * const handler = webhookHandler({ on: { signature: save }, seen: memorySeenStore({ maxKeys: 50_000 }) });
+ * import { memorySeenStore, webhookHandler } from 'adis-sdk/webhooks';
+ *
+ * const handler = webhookHandler({
+ *   on: { signature: (event) => console.log(event.record.comments) },
+ *   seen: memorySeenStore({ maxKeys: 50_000 }),
+ * });
  * ```
  */
 export function memorySeenStore(options: MemorySeenStoreOptions = {}): SeenStore {

@@ -22,8 +22,11 @@ import { memorySeenStore, type SeenStore } from './seen-store.js';
  *
  * @example
  * ```ts
+ * import type { WebhookEventHandlers } from 'adis-sdk/webhooks';
+ *
+ * const signatures: unknown[] = [];
  * const on: WebhookEventHandlers = {
- *   async signature(event) { await db.signatures.insert(event.record); },
+ *   signature(event) { signatures.push(event.record); },
  *   event(event) { console.log(event.type, event.idempotencyKey); },
  * };
  * ```
@@ -140,11 +143,12 @@ const SIGNATURE_REFUSALS: Record<Exclude<WebhookSignatureCheck, 'ok'>, string> =
  * @example
  * ```ts
  * import { webhookHandler } from 'adis-sdk/webhooks';
+ *
  * const handler = webhookHandler({
  *   secret: process.env.WEBHOOK_SECRET,
  *   on: {
- *     async signature(event) { await saveSignature(event.record, event.person); },
- *     async donation(event) { await thankDonor(event.person, event.record.amount); },
+ *     signature(event) { console.log('signed:', event.person?.given_name, event.record.comments); },
+ *     donation(event) { console.log('gave:', event.person?.given_name, event.record.amount); },
  *   },
  * });
  * export default { fetch: handler }; // Cloudflare Workers; Bun.serve({ fetch: handler }); Deno.serve(handler)

@@ -11,10 +11,5 @@
  * Why not `background_processing`, which earlier versions of the SDK sent: Action
  * Network documents no such parameter, so there the option did nothing, and no error
  * said so. The reference server still accepts it, for the clients that send it.
- *
- * @example
- * ```ts
- * url.searchParams.set(DEFAULT_BACKGROUND_PARAMETER, 'true'); // …?background_request=true
- * ```
  */
 export const DEFAULT_BACKGROUND_PARAMETER = 'background_request';

@@ -5,6 +5,8 @@
  *
  * @example
  * ```ts
+ * import { collectionRelation } from 'adis-sdk/server-kit';
+ *
  * collectionRelation('people'); // 'std:people'
  * ```
  */

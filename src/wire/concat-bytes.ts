@@ -1,11 +1,6 @@
 /**
  * The chunks of a body read in pieces, as one array of `length` bytes (the sum of their
  * lengths): the only chunk itself, without a copy, when there is one.
- *
- * @example
- * ```ts
- * concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])], 3); // Uint8Array [1, 2, 3]
- * ```
  */
 export function concatBytes(chunks: readonly Uint8Array[], length: number): Uint8Array {
   if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];

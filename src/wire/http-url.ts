@@ -4,6 +4,8 @@
  *
  * @example
  * ```ts
+ * import { isHttpUrl } from 'adis-sdk/server-kit';
+ *
  * isHttpUrl(new URL('https://api.example.org/api/v1/')); // true
  * isHttpUrl(new URL('file:///etc/passwd')); // false
  * ```
@@ -18,6 +20,8 @@ export function isHttpUrl(url: URL): boolean {
  *
  * @example
  * ```ts
+ * import { httpUrlOrUndefined } from 'adis-sdk/server-kit';
+ *
  * httpUrlOrUndefined('http://127.0.0.1:8000/api/v1/')?.host; // '127.0.0.1:8000'
  * httpUrlOrUndefined('ftp://example.org/'); // undefined
  * httpUrlOrUndefined('not a url'); // undefined

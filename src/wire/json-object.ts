@@ -4,6 +4,8 @@
  *
  * @example
  * ```ts
+ * import { isJsonObject } from 'adis-sdk/server-kit';
+ *
  * isJsonObject({}); // true
  * isJsonObject([]); // false
  * isJsonObject(null); // false

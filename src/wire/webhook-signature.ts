@@ -53,6 +53,8 @@ function sameText(a: string, b: string): boolean {
  *
  * @example
  * ```ts
+ * import { signWebhookBody } from 'adis-sdk/webhooks';
+ *
  * const header = await signWebhookBody(['whsec_1'], '[]', Math.floor(Date.now() / 1000));
  * // 't=1764165600,v1=5d41…'
  * ```
@@ -74,8 +76,14 @@ export async function signWebhookBody(
  *
  * @example
  * ```ts
- * const check = await checkWebhookSignature(request.headers.get(WEBHOOK_SIGNATURE_HEADER), body, secret);
- * if (check !== 'ok') return new Response(null, { status: 401 });
+ * import { checkWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from 'adis-sdk/webhooks';
+ *
+ * async function receive(request: Request, secret: string): Promise<Response> {
+ *   const body = await request.text();
+ *   const check = await checkWebhookSignature(request.headers.get(WEBHOOK_SIGNATURE_HEADER), body, secret);
+ *   if (check !== 'ok') return new Response(null, { status: 401 });
+ *   return new Response(null, { status: 204 });
+ * }
  * ```
  */
 export async function checkWebhookSignature(

@@ -7,14 +7,7 @@ import { DEFAULT_API_KEY_HEADER } from '../../wire/api-key-header.js';
 import { type CheckContext, SPEC } from '../context.js';
 import { checkErrorBody } from './errors.js';
 
-/**
- * Sends requests without a key and with a wrong one.
- *
- * @example
- * ```ts
- * await checkAuthentication(context);
- * ```
- */
+/** Sends requests without a key and with a wrong one. */
 export async function checkAuthentication(context: CheckContext): Promise<void> {
   const area = 'authentication';
   context.add(

@@ -22,14 +22,7 @@ export interface CollectionWalk {
   pages: number;
 }
 
-/**
- * Walks the first pages of every linked collection, then adds one check a rule.
- *
- * @example
- * ```ts
- * await checkCollections(context, { pages: 2 });
- * ```
- */
+/** Walks the first pages of every linked collection, then adds one check a rule. */
 export async function checkCollections(context: CheckContext, walk: CollectionWalk): Promise<void> {
   const tally = new Tally();
   const findings: RecordFindings = { vendorMembers: new Set() };

@@ -13,6 +13,8 @@ import type { RuleName } from '../requirements.js';
  *
  * @example
  * ```ts
+ * import { contentTypeVerdict } from './content-type.js';
+ *
  * contentTypeVerdict({ contentType: 'application/json' }); // 'warn'
  * ```
  */
@@ -23,14 +25,7 @@ export function contentTypeVerdict(answer: { contentType: string }): 'pass' | 'w
   return 'fail';
 }
 
-/**
- * Adds a check of `answer`'s content type.
- *
- * @example
- * ```ts
- * checkContentType(context, 'entry point', 'entry-point.content-type', answer);
- * ```
- */
+/** Adds a check of `answer`'s content type. */
 export function checkContentType(
   context: CheckContext,
   area: CheckArea,

@@ -7,14 +7,7 @@ import { type CheckContext, SPEC } from '../context.js';
 
 const ORIGIN = 'https://adis-check.example';
 
-/**
- * Sends preflights (OPTIONS) and one GET with an `Origin`.
- *
- * @example
- * ```ts
- * await checkCors(context);
- * ```
- */
+/** Sends preflights (OPTIONS) and one GET with an `Origin`. */
 export async function checkCors(context: CheckContext): Promise<void> {
   const area = 'cors';
   const extra = (url: string) => ({ spec: SPEC.cors, url });

@@ -24,11 +24,6 @@ const VENDOR_KINDS = new Map<string, AnyKind>(
 /**
  * Checks the entry point's answer and, when it is a HAL document, keeps it and the
  * collections it links in `context`. Returns false when nothing else can be checked.
- *
- * @example
- * ```ts
- * if (!checkEntryPoint(context, await context.request(entryUrl))) return report;
- * ```
  */
 export function checkEntryPoint(context: CheckContext, answer: ProbeResponse): boolean {
   const url = answer.url;
@@ -92,11 +87,6 @@ export function checkEntryPoint(context: CheckContext, answer: ProbeResponse): b
  * without the key. On another origin it is read only when the user asked
  * (`--follow-docs`): the server under test is the entry point's origin. A failure to
  * read it, wherever it is, is a warning about that link, and the run goes on.
- *
- * @example
- * ```ts
- * await checkCurieDocs(context); // entry-point.curie-docs: pass, warn, or skip (elsewhere)
- * ```
  */
 export async function checkCurieDocs(context: CheckContext): Promise<void> {
   const entry = context.entry;

@@ -10,14 +10,7 @@ import { type CheckContext, SPEC } from '../context.js';
 import type { ProbeResponse } from '../prober.js';
 import type { RuleName } from '../requirements.js';
 
-/**
- * Asks for a record that does not exist, and checks the answer and its body.
- *
- * @example
- * ```ts
- * await checkErrors(context);
- * ```
- */
+/** Asks for a record that does not exist, and checks the answer and its body. */
 export async function checkErrors(context: CheckContext): Promise<void> {
   const sample = [...context.samples.values()][0]?.selfUrl;
   if (!sample) {
@@ -44,14 +37,7 @@ export async function checkErrors(context: CheckContext): Promise<void> {
   checkErrorBody(context, 'errors', 'errors.std-error', answer);
 }
 
-/**
- * Checks an error answer's body: none, or a `std:error` (any prefix) that decodes.
- *
- * @example
- * ```ts
- * checkErrorBody(context, 'errors', 'errors.std-error', answer);
- * ```
- */
+/** Checks an error answer's body: none, or a `std:error` (any prefix) that decodes. */
 export function checkErrorBody(
   context: CheckContext,
   area: 'errors' | 'authentication',

@@ -13,14 +13,7 @@ import { RequestBudgetError } from '../prober.js';
 const PAST = '2000-01-01T00:00:00Z';
 const FUTURE = '2999-01-01T00:00:00Z';
 
-/**
- * Checks `modified_date gt` and `lt` on a collection that has records.
- *
- * @example
- * ```ts
- * await checkFiltering(context);
- * ```
- */
+/** Checks `modified_date gt` and `lt` on a collection that has records. */
 export async function checkFiltering(context: CheckContext): Promise<void> {
   const collection = context.collections.find(
     (candidate) => context.samples.has(candidate.plural) && !candidate.vendorKind,

@@ -24,14 +24,7 @@ interface Issue {
   keys?: string[];
 }
 
-/**
- * Validates `record` of collection `plural` against `kind`, adding to `tally`.
- *
- * @example
- * ```ts
- * validateRecord(tally, 'people', personKind, page.embedded('std:people')[0], { extended: false }, findings);
- * ```
- */
+/** Validates `record` of collection `plural` against `kind`, adding to `tally`. */
 export function validateRecord(
   tally: Tally,
   plural: string,
@@ -99,14 +92,7 @@ export function validateRecord(
     );
 }
 
-/**
- * How a record is named in a message: its first identifier, or its self, or its place.
- *
- * @example
- * ```ts
- * recordName(page.embedded('std:people')[0]); // 'adis:4c1e…'
- * ```
- */
+/** How a record is named in a message: its first identifier, or its self, or its place. */
 export function recordName(record: HalDocument): string {
   const identifiers = record.body.identifiers;
   if (Array.isArray(identifiers) && typeof identifiers[0] === 'string') return identifiers[0];

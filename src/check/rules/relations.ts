@@ -18,14 +18,7 @@ const SINGULARS = new Set<string>(KINDS.map((kind) => kind.singular));
 const SAMPLED = ['people', 'petitions', 'events'];
 const PER_RECORD = 8;
 
-/**
- * Follows the relations of up to three sample records.
- *
- * @example
- * ```ts
- * await checkRelations(context);
- * ```
- */
+/** Follows the relations of up to three sample records. */
 export async function checkRelations(context: CheckContext): Promise<void> {
   const tally = new Tally();
   const samples = SAMPLED.map((plural) => context.samples.get(plural)).filter(

@@ -7,14 +7,7 @@ import { type CheckContext, SPEC } from '../context.js';
 import { missingStatus } from '../requirements.js';
 import { contentTypeVerdict } from './content-type.js';
 
-/**
- * Adds the content-type and rate-limit summaries.
- *
- * @example
- * ```ts
- * summarise(context);
- * ```
- */
+/** Adds the content-type and rate-limit summaries. */
 export function summarise(context: CheckContext): void {
   const json = context.answers.filter((answer) => answer.json && answer.status < 300);
   const bad = json.filter((answer) => contentTypeVerdict(answer) === 'fail');

@@ -36,14 +36,7 @@ const SAMPLES: Readonly<Record<string, (tag: string) => Record<string, unknown>>
   questions: (tag) => ({ title: `adis-check ${tag}`, question_type: 'Paragraph' }),
 };
 
-/**
- * Creates, reads back, writes back and deletes; calls a helper; sends a key twice.
- *
- * @example
- * ```ts
- * if (options.write) await checkWrites(context);
- * ```
- */
+/** Creates, reads back, writes back and deletes; calls a helper; sends a key twice. */
 export async function checkWrites(context: CheckContext): Promise<void> {
   const leftovers: string[] = [];
   for (const collection of context.collections) {

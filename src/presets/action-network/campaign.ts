@@ -19,7 +19,12 @@ import type { VendorMembers } from '../../schema/vendor.js';
  *
  * @example
  * ```ts
- * const client = await connect('https://actionnetwork.org/api/v2/', { ...actionNetwork, apiKey });
+ * import { actionNetwork, connect } from 'adis-sdk';
+ *
+ * const client = await connect('https://actionnetwork.org/api/v2/', {
+ *   ...actionNetwork,
+ *   apiKey: process.env.ACTION_NETWORK_KEY,
+ * });
  * for await (const campaign of client.campaigns) {
  *   console.log(campaign.data.title, campaign.data.actions?.map((action) => action.title));
  * }

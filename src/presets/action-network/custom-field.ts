@@ -19,7 +19,12 @@ import type { VendorMembers } from '../../schema/vendor.js';
  *
  * @example
  * ```ts
- * const client = await connect('https://actionnetwork.org/api/v2/', { ...actionNetwork, apiKey });
+ * import { actionNetwork, connect } from 'adis-sdk';
+ *
+ * const client = await connect('https://actionnetwork.org/api/v2/', {
+ *   ...actionNetwork,
+ *   apiKey: process.env.ACTION_NETWORK_KEY,
+ * });
  * const fields = await (await client.metadata()).customFields();
  * console.log(fields.map((field) => field.name)); // ['employer', 'volunteer', …]
  * ```

@@ -11,6 +11,9 @@ import type { VendorMembers } from '../../schema/vendor.js';
  *
  * @example
  * ```ts
+ * import { EMBED_RELATION } from 'adis-sdk';
+ *
+ * const event = await client.events.get('https://actionnetwork.org/api/v2/events/1');
  * const embed = await event.related(EMBED_RELATION); // undefined when not linked
  * ```
  */
@@ -44,9 +47,15 @@ const EMBED_CODES = {
  *
  * @example
  * ```ts
- * const campaign = await client.eventCampaigns.get(url);
+ * import { actionNetwork, connect } from 'adis-sdk';
+ *
+ * const client = await connect('https://actionnetwork.org/api/v2/', {
+ *   ...actionNetwork,
+ *   apiKey: process.env.ACTION_NETWORK_KEY,
+ * });
+ * const campaign = await client.eventCampaigns.get('https://actionnetwork.org/api/v2/event_campaigns/1');
  * const embed = await campaign.embed();
- * page.insertAdjacentHTML('beforeend', String(embed?.data.embed_standard_default_styles));
+ * document.body.insertAdjacentHTML('beforeend', String(embed?.data.embed_standard_default_styles));
  * ```
  */
 export const embedKind = linkedAs(

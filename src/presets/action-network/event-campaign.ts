@@ -26,7 +26,10 @@ import { EMBED_RELATION } from './embed.js';
  * ```ts
  * import { actionNetwork, connect } from 'adis-sdk';
  *
- * const client = await connect('https://actionnetwork.org/api/v2/', { ...actionNetwork, apiKey });
+ * const client = await connect('https://actionnetwork.org/api/v2/', {
+ *   ...actionNetwork,
+ *   apiKey: process.env.ACTION_NETWORK_KEY,
+ * });
  * for await (const campaign of client.eventCampaigns) {
  *   console.log(campaign.data.title, campaign.data.total_events);
  *   for await (const event of campaign.events()) console.log('  ', event.data.title);

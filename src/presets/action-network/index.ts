@@ -22,6 +22,7 @@ export * from './unique-id-list.js';
  * @example
  * ```ts
  * import { ACTION_NETWORK_KINDS } from 'adis-sdk';
+ *
  * ACTION_NETWORK_KINDS.map((kind) => kind.plural);
  * // ['event_campaigns', 'campaigns', 'unique_id_lists', 'custom_fields', 'embeds']
  * ```

@@ -19,7 +19,12 @@ import type { VendorMembers } from '../../schema/vendor.js';
  *
  * @example
  * ```ts
- * const client = await connect('https://actionnetwork.org/api/v2/', { ...actionNetwork, apiKey });
+ * import { actionNetwork, connect } from 'adis-sdk';
+ *
+ * const client = await connect('https://actionnetwork.org/api/v2/', {
+ *   ...actionNetwork,
+ *   apiKey: process.env.ACTION_NETWORK_KEY,
+ * });
  * const list = await client.uniqueIdLists.create({
  *   name: 'Ward 3 volunteers',
  *   unique_ids: ['0f3b…', '9a21…'],
