@@ -1,14 +1,13 @@
 /**
- * Code in the docs that nothing else compiles is checked here, so that it cannot rot:
+ * Code in the guides that nothing else compiles is checked here, so that it cannot rot:
  *
- * - the TSDoc `@example` blocks of the files in TYPE_CHECKED type-check, each as a
- *   module of its own that imports `adis-sdk` (mapped to the source), with the names
- *   an example takes as given (`client`, `store`…) declared in GIVEN;
  * - the `ts` blocks of the guides in EXCERPTED are excerpts, word for word, of the
  *   example program or source they name (which `tsc` and the tests check), and the
  *   guides in SHOWN_WHOLE show the example file they name whole (a tested page);
  * - the message docs/export.md shows for an unreachable server is the one the built
  *   `adis-export` prints (npm test builds first).
+ *
+ * The TSDoc `@example` blocks of the source are type-checked by examples.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,27 +16,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** Source files whose `@example` blocks must type-check. */
-const TYPE_CHECKED = ['src/navigator/collection.ts'];
-
-/** What the examples take as given: declared globally, so an example may shadow them. */
-const GIVEN = `
-type Sdk = typeof import('${ROOT}/src/index.js');
-declare const client: import('${ROOT}/src/index.js').Client;
-declare const context: import('${ROOT}/src/navigator/context.js').NavigatorContext;
-declare const Collection: Sdk['Collection'];
-declare const personKind: Sdk['personKind'];
-declare const peopleUrl: string;
-declare function save(items: readonly unknown[]): void;
-declare function store(items: readonly unknown[]): Promise<void>;
-declare function loadCursor(): Promise<string | undefined>;
-declare function saveCursor(cursor: string | undefined): Promise<void>;
-`;
 
 /** Guides whose `ts` blocks are excerpts of the files named. */
 const EXCERPTED: Record<string, string[]> = {
@@ -48,57 +29,6 @@ const EXCERPTED: Record<string, string[]> = {
     'test/e2e/webhooks.test.ts',
   ],
 };
-
-/** The `@example` code blocks of a source file, their comment stars removed. */
-function tsdocExamples(file: string): { line: number; code: string }[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  const examples: { line: number; code: string }[] = [];
-  for (const match of text.matchAll(/@example\s*\n\s*\* ```ts\n([\s\S]*?)\n\s*\* ```/g)) {
-    const code = (match[1] ?? '')
-      .split('\n')
-      .map((line) => line.replace(/^\s*\* ?/, ''))
-      .join('\n');
-    examples.push({ line: text.slice(0, match.index).split('\n').length, code });
-  }
-  return examples;
-}
-
-/** Type-checks modules given by name and text; returns the diagnostics as text. */
-function typeCheck(modules: Record<string, string>): string[] {
-  const config = ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
-  const options: ts.CompilerOptions = {
-    ...parsed.options,
-    noEmit: true,
-    noUnusedLocals: false,
-    paths: { ...parsed.options.paths, 'adis-sdk': ['./src/index.ts'] },
-    baseUrl: ROOT,
-  };
-  const host = ts.createCompilerHost(options);
-  const virtual = new Map(Object.entries(modules).map(([name, text]) => [join(ROOT, name), text]));
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, language, ...rest) => {
-    const text = virtual.get(name);
-    return text === undefined
-      ? getSourceFile(name, language, ...rest)
-      : ts.createSourceFile(name, text, language);
-  };
-  const fileExists = host.fileExists.bind(host);
-  host.fileExists = (name) => virtual.has(name) || fileExists(name);
-  const readFile = host.readFile.bind(host);
-  host.readFile = (name) => virtual.get(name) ?? readFile(name);
-  const program = ts.createProgram([...virtual.keys()], options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
-    .filter((diagnostic) => diagnostic.file === undefined || virtual.has(diagnostic.file.fileName))
-    .map((diagnostic) => {
-      const where = diagnostic.file?.fileName.slice(ROOT.length + 1) ?? '';
-      const { line } = diagnostic.file?.getLineAndCharacterOfPosition(diagnostic.start ?? 0) ?? {
-        line: 0,
-      };
-      return `${where}:${line + 1}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
-    });
-}
 
 /** The `ts` code blocks of a markdown file. */
 function markdownBlocks(file: string): string[] {
@@ -117,30 +47,6 @@ function containsRun(haystack: string[], needle: string[]): boolean {
   }
   return false;
 }
-
-describe('TSDoc examples', () => {
-  it(`of ${TYPE_CHECKED.join(', ')} type-check, and a wrong one is caught`, () => {
-    const modules: Record<string, string> = { 'test/docs/__given__.d.ts': GIVEN };
-    for (const file of TYPE_CHECKED) {
-      const examples = tsdocExamples(file);
-      expect(examples.length, file).toBeGreaterThan(5);
-      for (const { line, code } of examples) {
-        // `export {}` makes each example a module: top-level await, names of its own.
-        modules[`test/docs/__${file.replace(/\W/g, '_')}_line_${line}__.ts`] =
-          `${code}\nexport {};\n`;
-      }
-    }
-    // The checker's own check, in the same program (one program: it takes seconds).
-    modules['test/docs/__wrong__.ts'] =
-      'const cursor: string = (await client.people.pages().next()).value?.cursor;\nexport {};\n';
-    const errors = typeCheck(modules);
-    const isWrong = (error: string) => error.includes('__wrong__');
-    expect(errors.filter(isWrong)).toEqual([
-      expect.stringMatching(/__wrong__\.ts:1: .*undefined.*not assignable to type 'string'/),
-    ]);
-    expect(errors.filter((error) => !isWrong(error))).toEqual([]);
-  }, 120_000);
-});
 
 /** Guides that show a whole example file in a code block. */
 const SHOWN_WHOLE: Record<string, string> = {
