@@ -6,10 +6,11 @@ import { TimeoutError } from '../errors/timeout-error.js';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyFor } from '../http/idempotency-key.js';
 import { bodyValue, parseBody } from '../http/json-body.js';
 import {
-  DEFAULT_RETRY_LIMIT,
-  DEFAULT_RETRY_STATUS_CODES,
-  isKeyedRetryStatus,
-  KEYED_POST_RETRY_STATUS_CODES,
+  backoffDelay,
+  type RetryFailure,
+  type RetryOptions,
+  retryPolicy,
+  retryVerdict,
 } from '../http/retry-policy.js';
 import { DEFAULT_API_KEY_HEADER } from '../wire/api-key-header.js';
 import { DEFAULT_BACKGROUND_PARAMETER } from '../wire/background-parameter.js';
@@ -19,12 +20,13 @@ import { isJsonObject } from '../wire/json-object.js';
 import { type HelperResult, isPartialSuccess, partialResult, successResult } from './result.js';
 
 // The light entry talks to `fetch` directly: the full SDK's transport (ky, rate limits,
-// trusted origins, hooks) is far beyond a page's budget. It keeps the smallest part of
-// its retries: a 429 (which applied nothing) is retried, and, where the page says the
-// server honours Idempotency-Key, a broken connection and a 5xx too, since a page on a
-// phone loses its connection more often than anything else goes wrong, and the key
-// then makes a repeat safe. It learns nothing from answers: one call is all it sees.
-// Retries stay inside the call's one deadline.
+// trusted origins, hooks) is far beyond a page's budget. Its retries follow the SDK's one
+// policy (http/retry-policy.ts), in a loop of its own: a 429 (which applied nothing) and
+// a refused connection are sent again, and, where the page says the server honours
+// Idempotency-Key, a broken connection and a 5xx too, since a page on a phone loses its
+// connection more often than anything else goes wrong, and the key then makes a repeat
+// safe. It learns nothing from answers: one call is all it sees. Retries stay inside the
+// call's one deadline: a wait that would pass it ends the call with the answer.
 
 /**
  * Options of the standalone helper functions (`recordSignature`, `callHelper`…).
@@ -55,6 +57,14 @@ export interface HelperCallOptions {
   /** Extra request headers. */
   headers?: Record<string, string>;
   /**
+   * When the call is sent again, the client's `retry` option in the same shape (a
+   * number is the limit, `false` none): which failures, how long to wait (the
+   * `Retry-After` a server names, seconds or date, up to `maxRetryAfter`), how many
+   * times. Default: 3 retries, backoff from 0.3 s up to 10 s, waits of at most 60 s;
+   * all within `timeout`. See docs/errors.md, "Retries".
+   */
+  retry?: RetryOptions | number | false;
+  /**
    * The call's `Idempotency-Key`. By default a new random key per call, sent again with
    * each retry (see `idempotencyKeysHonoured` for which failures are retried). A
    * string sends that key instead: keep one made with {@link newIdempotencyKey} across
@@ -69,10 +79,11 @@ export interface HelperCallOptions {
   /**
    * Whether the server honours `Idempotency-Key` (answers a repeated key with the first
    * answer instead of acting again), as the reference server does. Default false: the
-   * call is retried (up to 3 times, within `timeout`) only after a 429, which applied
-   * nothing, since a server that ignores the key would record a signature again on a
-   * retry after a lost answer. `true`, with a key: also retried on a network error,
-   * 408, 5xx and a 409 with `Retry-After`, and the server acts once.
+   * call is retried (up to `retry.limit` times, within `timeout`) only after a 429 or a
+   * refused connection, which applied nothing, since a server that ignores the key would
+   * record a signature again on a retry after a lost answer. `true`, with a key: also
+   * retried on a network error, 408, 5xx and a 409 with `Retry-After`, and the server
+   * acts once.
    *
    * @example
    * ```ts
@@ -113,11 +124,6 @@ export interface CallHelperOptions extends HelperCallOptions {
 
 const DEFAULT_TIMEOUT = 30_000;
 const ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.1';
-// What the transport retries on a POST with a key its server honours, and on any other.
-const RETRIED_STATUSES = [...DEFAULT_RETRY_STATUS_CODES, ...KEYED_POST_RETRY_STATUS_CODES];
-// A person is waiting on the page: a server that asks for a longer wait gets its error
-// back at once (with its Retry-After) instead of a page that hangs until the deadline.
-const LONGEST_RETRY_AFTER = 10_000;
 
 /**
  * POSTs a body to a helper link and reads the answer, with `fetch` only (no zod, no
@@ -162,7 +168,8 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
   // One key for the logical call, sent unchanged with each attempt.
   const key = idempotencyKeyFor(options.idempotencyKey, true, method, target);
   // A repeat after a failure that may come after the server acted is safe only then.
-  const honoured = key && options.idempotencyKeysHonoured;
+  const call = { repeatSafe: !!(key && options.idempotencyKeysHonoured), keyed: !!key };
+  const policy = retryPolicy(options.retry);
   const headers = new Headers(options.headers);
   headers.set('accept', ACCEPT);
   headers.set('content-type', 'application/json');
@@ -178,13 +185,15 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
   // One deadline for the headers and the body: a body that stalls cannot hold the page.
   const deadline = timeout === false ? undefined : AbortSignal.timeout(timeout);
   const combined = signal && deadline ? AbortSignal.any([signal, deadline]) : (signal ?? deadline);
-  let response: Response;
-  let text: string;
+  const ends = timeout === false ? Number.POSITIVE_INFINITY : Date.now() + timeout;
+  let last: Response | NetworkError;
+  let text = '';
   let wait = 0;
   for (let retries = 0; ; retries++) {
+    let failure: RetryFailure;
     try {
       if (retries > 0) await pause(wait, combined);
-      response = await fetcher(target, {
+      failure = last = await fetcher(target, {
         method,
         headers,
         body: json,
@@ -193,32 +202,26 @@ export async function callHelper<R = Record<string, unknown>, P = Record<string,
         redirect: options.apiKey === undefined ? 'follow' : 'manual',
         ...(combined ? { signal: combined } : {}),
       });
-      text = await response.text();
+      text = await last.text();
+      if (last.status < 400) break;
     } catch (error) {
       // A caller who aborted gets exactly the reason they aborted with.
       if (signal?.aborted) throw signal.reason;
       if (deadline?.aborted)
         throw new TimeoutError(method, target, timeout === false ? 0 : timeout, { cause: error });
-      if (!honoured || retries >= DEFAULT_RETRY_LIMIT)
-        throw new NetworkError(method, target, error);
-      wait = backoff(retries);
-      continue;
+      last = new NetworkError(method, target, error);
+      // A page cannot tell a refused connection from a lost answer: browsers report both
+      // alike, so the light entry counts every failed exchange as lost.
+      failure = 'lost';
     }
-    if (
-      retries >= DEFAULT_RETRY_LIMIT ||
-      // Without a key the server honours, only a 429 (UNAPPLIED_STATUS, spelled out: a
-      // page pays for every byte), which applied nothing.
-      !(honoured ? RETRIED_STATUSES : [429]).includes(response.status)
-    )
-      break;
-    const retryAfter = response.headers.get('retry-after');
-    // A 409 without Retry-After is a conflict, not a request with this key in progress.
-    if (retryAfter === null && isKeyedRetryStatus(response.status)) break;
-    // Retry-After in seconds; its date form is rare enough to wait the backoff instead.
-    const asked = 1000 * Number(retryAfter ?? Number.NaN);
-    wait = asked >= 0 ? asked : backoff(retries);
-    if (wait > LONGEST_RETRY_AFTER) break;
+    const verdict = retryVerdict(policy, failure, call);
+    wait = verdict.wait ?? backoffDelay(policy, retries + 1);
+    // A person is waiting on the page: past the limit or the deadline, the answer (with
+    // its Retry-After) comes back now, rather than a TimeoutError later.
+    if (!verdict.retry || retries >= policy.limit || Date.now() + wait >= ends) break;
   }
+  if (last instanceof NetworkError) throw last;
+  const response = last;
   const responseUrl = response.url || target;
   const parsed = parseBody(text);
   const value = bodyValue(parsed);
@@ -265,11 +268,6 @@ function checkedUrl(href: string): URL {
     documentUrl: undefined,
     reason: url ? 'not an http(s) URL' : 'not an absolute URL',
   });
-}
-
-// Full jitter over ky's schedule (0.3 s, 0.6 s, 1.2 s), as the transport waits.
-function backoff(retries: number): number {
-  return Math.random() * 300 * 2 ** retries;
 }
 
 // Rejects with the signal's reason when it aborts (the caller's, or the deadline),

@@ -16,6 +16,14 @@
  */
 import type { HTTPError } from '../errors/http-error.js';
 import { newIdempotencyKey } from '../http/idempotency-key.js';
+import { refusedBeforeSending } from '../http/refused-connection.js';
+import {
+  backoffDelay,
+  type RetryFailure,
+  type RetryPolicy,
+  retryPolicy,
+  retryVerdict,
+} from '../http/retry-policy.js';
 import { callHelper, type HelperCallOptions } from './call.js';
 import { openQueueStore, type QueuedCall, type QueueStore } from './queue-store.js';
 import type { HelperResult } from './result.js';
@@ -63,6 +71,12 @@ export interface QueueLocks {
 export type QueueFailureReason =
   /** The server refused it (a 4xx that sending again cannot fix). */
   | 'refused'
+  /**
+   * No answer came (or a 5xx), the call may have been recorded, and the server is not
+   * known to honour `Idempotency-Key`: sending it again could record it twice, so the
+   * page is told instead (`idempotencyKeysHonoured` keeps such a call and sends it again).
+   */
+  | 'unconfirmed'
   /** It was older than `maxAgeMs`. */
   | 'expired'
   /** The queue was full, so it was sent directly, and that failed. */
@@ -116,8 +130,6 @@ export interface SignupQueue {
 }
 
 const DAY = 86_400_000;
-/** The longest wait between two attempts of a call, ms. */
-const LONGEST_WAIT = 300_000;
 
 /**
  * Makes a queue of helper calls on this device, and sends what an earlier page left
@@ -147,6 +159,8 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
     locks = (globalThis.navigator as { locks?: QueueLocks } | undefined)?.locks,
     ...callOptions
   } = options;
+  const policy = retryPolicy(callOptions.retry);
+  const repeatSafe = !!callOptions.idempotencyKeysHonoured;
   const listeners = new Set<(event: QueueEvent) => void>();
   const emit = (event: QueueEvent) => {
     for (const listener of listeners) listener(event);
@@ -202,11 +216,11 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
       outcomes.set(call.id, { state: 'sent', result });
       emitEverywhere({ type: 'sent', call, result });
     } catch (error) {
-      const wait = retryWait(error, call.attempts);
-      if (wait === undefined) {
+      const wait = resendWait(error, call.attempts, policy, repeatSafe);
+      if (typeof wait === 'string') {
         await store.delete(call.id);
-        outcomes.set(call.id, { state: 'failed', error, reason: 'refused' });
-        emitEverywhere({ type: 'failed', call, error, reason: 'refused' });
+        outcomes.set(call.id, { state: 'failed', error, reason: wait });
+        emitEverywhere({ type: 'failed', call, error, reason: wait });
       } else {
         call.notBefore = Date.now() + wait;
         await store.put(call);
@@ -284,7 +298,8 @@ export function createSignupQueue(options: SignupQueueOptions = {}): SignupQueue
           return { state: 'sent', result };
         } catch (error) {
           // A refusal is a refusal; anything else could have been kept, had there been room.
-          const reason = retryWait(error, 1) === undefined ? 'refused' : store ? 'full' : 'unsaved';
+          const wait = resendWait(error, 1, policy, repeatSafe);
+          const reason = typeof wait === 'string' ? wait : store ? 'full' : 'unsaved';
           emit({ type: 'failed', call, error, reason });
           return { state: 'failed', error, reason };
         }
@@ -358,20 +373,39 @@ function online(): boolean {
 }
 
 /**
- * How long to wait before sending a failed call again, or undefined when sending it
- * again cannot help (a 4xx other than 408, 429 and a 409 with Retry-After; an answer
- * that is not JSON; a link that is no URL). No answer at all (offline, a timeout) and
- * a 5xx are waited out with backoff, a Retry-After as the server asks.
+ * How long to wait before sending a kept call again, or why it may not be, by the
+ * verdict of the call's own retries: `refused` for a 4xx other than 408, 429 and a 409
+ * with Retry-After, an answer that is not JSON or a link that is no URL; `unconfirmed`
+ * for a 5xx or a lost answer where the server is not known to honour the key (a repeat
+ * could record it twice). A failure while the browser says it is offline sent nothing, as
+ * a refused connection. The wait is the one the server asked for, even past
+ * `maxRetryAfter` (the call is kept on the device, not holding a page), or the policy's
+ * backoff, continued from the retries the call made: at most `backoffLimit`.
  */
-function retryWait(error: unknown, attempts: number): number | undefined {
+function resendWait(
+  error: unknown,
+  attempts: number,
+  policy: RetryPolicy,
+  repeatSafe: boolean,
+): number | QueueFailureReason {
   const code = (error as { code?: unknown } | null)?.code;
-  const backoff = Math.min(LONGEST_WAIT, 2000 * 2 ** (attempts - 1)) * (0.5 + Math.random() / 2);
-  if (code === 'NETWORK' || code === 'TIMEOUT') return backoff;
-  if (code !== 'HTTP_ERROR') return undefined;
-  const { status, headers } = error as HTTPError;
-  const retryAfter = Number(headers?.get('retry-after') ?? Number.NaN);
-  if (status === 408 || status === 429 || status >= 500 || (status === 409 && retryAfter >= 0)) {
-    return retryAfter >= 0 ? Math.min(LONGEST_WAIT, retryAfter * 1000) : backoff;
+  const failure: RetryFailure | undefined =
+    code === 'HTTP_ERROR'
+      ? (error as HTTPError)
+      : code === 'NETWORK'
+        ? online() && !refusedBeforeSending(error)
+          ? 'lost'
+          : 'unsent'
+        : code === 'TIMEOUT'
+          ? 'lost'
+          : undefined;
+  if (!failure) return 'refused';
+  const verdict = retryVerdict(policy, failure, { repeatSafe, keyed: true });
+  if (verdict.retry || verdict.wait !== undefined) {
+    return verdict.wait ?? backoffDelay(policy, attempts * (policy.limit + 1));
   }
-  return undefined;
+  // Would a server that honours the key have it again? Then it may have been recorded.
+  return retryVerdict(policy, failure, { repeatSafe: true, keyed: true }).retry
+    ? 'unconfirmed'
+    : 'refused';
 }

@@ -1,4 +1,4 @@
-import type { HttpMethod } from './transport.js';
+import type { HttpMethod } from './http-method.js';
 
 /** Hops followed per request before giving up, as browsers cap it (they use 20). */
 export const MAX_REDIRECTS = 5;

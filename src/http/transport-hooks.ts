@@ -1,4 +1,4 @@
-import type { HttpMethod } from './transport.js';
+import type { HttpMethod } from './http-method.js';
 
 /** One attempt of a request, as the hooks see it. */
 export interface AttemptEvent {

@@ -8,24 +8,24 @@ import { RedirectError } from '../errors/redirect-error.js';
 import { ResponseFormatError } from '../errors/response-format-error.js';
 import { TimeoutError } from '../errors/timeout-error.js';
 import { isAdisError, isNetworkError, isTimeoutError } from '../errors/type-guards.js';
-import { type RequestedWait, requestedWait } from '../wire/retry-after.js';
 import { bufferResponse, textOf } from './body-reader.js';
 import { KeyHonouringOrigins } from './honoured-keys.js';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyFor } from './idempotency-key.js';
 import { bodyValue, parseBody } from './json-body.js';
+import { toKyRetry } from './ky-retry.js';
 import { originOf, TrustedOrigins } from './origins.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type Hop, isRedirectStatus, MAX_REDIRECTS, nextHop } from './redirects.js';
 import { refusedBeforeSending } from './refused-connection.js';
 import {
   isIdempotentMethod,
-  isKeyedRetryStatus,
-  keyedPostPolicy,
+  type RetryCall,
+  type RetryFailure,
   type RetryOptions,
   type RetryPolicy,
+  type RetryVerdict,
   retryPolicy,
-  toKyRetry,
-  UNAPPLIED_STATUS,
+  retryVerdict,
 } from './retry-policy.js';
 import type { TransportHooks } from './transport-hooks.js';
 
@@ -43,8 +43,9 @@ import { isHttpUrl } from '../wire/http-url.js';
 
 export { DEFAULT_API_KEY_HEADER };
 
-/** The methods the SDK sends. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import type { HttpMethod } from './http-method.js';
+
+export type { HttpMethod } from './http-method.js';
 
 /** One request as the rest of the SDK describes it. */
 export interface HttpRequest {
@@ -258,7 +259,6 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const keyHeader = options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
   const hooks = options.hooks ?? {};
   const policy = retryPolicy(options.retry);
-  const keyedPolicy = keyedPostPolicy(policy);
   const idleTimeout = checkedTimeout('idleTimeout', options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT);
   const defaultTimeout = checkedTimeout('timeout', options.timeout ?? DEFAULT_TIMEOUT);
   const maxBodyBytes = checkedBodyCap(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
@@ -346,10 +346,12 @@ export function createTransport(options: TransportOptions = {}): Transport {
   ): Promise<Response> {
     const { signal } = call;
     const keyed = idempotencyKey !== undefined;
-    const hopPolicy = keyed ? keyedPolicy : policy;
     // A POST with a key is safe to repeat where the server answers a repeat with the
     // first answer. Asked at each failure: the failed attempt's answer may have shown it.
-    const repeatable = () => isIdempotentMethod(hop.method) || (keyed && honouring.has(hop.url));
+    const retryCall = (): RetryCall => ({
+      repeatSafe: isIdempotentMethod(hop.method) || (keyed && honouring.has(hop.url)),
+      keyed,
+    });
     const timeout =
       call.timeout === undefined ? defaultTimeout : checkedTimeout('timeout', call.timeout);
     const event = { method: hop.method, url: hop.url, authenticated: withKey };
@@ -357,12 +359,15 @@ export function createTransport(options: TransportOptions = {}): Transport {
     let attemptStart = 0;
     const shouldRetry = ({ error }: ShouldRetryState): boolean | undefined => {
       if (signal?.aborted) return false;
-      if (!repeatable()) return retryUnapplied(error, policy);
-      if (isKyHTTPError(error)) return retryDecision(error.response, hopPolicy, keyed);
-      // Only transport failures are worth another attempt; an error thrown by a hook is not.
-      return isNetworkError(error) || isTimeoutError(error) || isKyTimeoutError(error)
-        ? undefined
-        : false;
+      const failure = retryFailure(error);
+      if (failure === undefined) return false;
+      const verdict = retryVerdict(policy, failure, retryCall());
+      // ky waits what the answer names (it reads the headers as the policy does), or backs off.
+      return verdict.retry && (verdict.wait === undefined ? true : undefined);
+    };
+    const verdictOf = (error: unknown): RetryVerdict | undefined => {
+      const failure = retryFailure(error);
+      return failure && retryVerdict(policy, failure, retryCall());
     };
     try {
       return await ky(hop.url, {
@@ -371,7 +376,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
         ...(hop.body === undefined ? {} : { json: hop.body }),
         ...(signal ? { signal } : {}),
         timeout,
-        retry: toKyRetry(hopPolicy, shouldRetry),
+        retry: toKyRetry(policy, keyed, shouldRetry),
         redirect: withKey ? 'manual' : 'follow',
         // 3xx (and the status 0 of an opaque redirect) come back for us to follow.
         throwHttpErrors: (status) => status >= 400,
@@ -418,7 +423,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
           beforeRetry: [
             async ({ error, retryCount }) => {
               if (!hooks.beforeRetry) return;
-              const reported = await toAdisError(error, hop, timeout, hopPolicy);
+              const reported = await toAdisError(error, hop, timeout, verdictOf(error), policy);
               await runHook(hooks.beforeRetry, {
                 ...event,
                 attempt: retryCount + 1,
@@ -429,7 +434,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
         },
       });
     } catch (error) {
-      throw await toAdisError(error, hop, timeout, hopPolicy);
+      throw await toAdisError(error, hop, timeout, verdictOf(error), policy);
     }
   }
 
@@ -472,19 +477,15 @@ function checkedBodyCap(value: number | false): number | false {
 }
 
 /**
- * The retry decision for a call that may have been applied when it failed (a POST whose
- * server may ignore its key, a PATCH): another attempt only after a failure that proves
- * nothing was applied. A 429 refuses the request (its wait read as for any call); a
- * connection refused sent nothing. A 5xx, a timeout or a reset may come after the
- * server acted, and a repeat could act twice.
+ * A failure as the retry policy tells them apart, or undefined for one that is not the
+ * exchange's (an error thrown by a hook), which is never retried.
  */
-function retryUnapplied(error: unknown, policy: RetryPolicy): boolean | undefined {
-  if (isKyHTTPError(error)) {
-    return error.response.status === UNAPPLIED_STATUS
-      ? retryDecision(error.response, policy, false)
-      : false;
-  }
-  return refusedBeforeSending(error) ? undefined : false;
+function retryFailure(error: unknown): RetryFailure | undefined {
+  if (isKyHTTPError(error)) return error.response;
+  if (refusedBeforeSending(error)) return 'unsent';
+  return isNetworkError(error) || isTimeoutError(error) || isKyTimeoutError(error)
+    ? 'lost'
+    : undefined;
 }
 
 function checkedTimeout(name: string, value: number | false): number | false {
@@ -493,44 +494,6 @@ function checkedTimeout(name: string, value: number | false): number | false {
     throw new RangeError(`${name} must be false or 1 to ${MAX_TIMEOUT} ms, got ${value}`);
   }
   return value;
-}
-
-/**
- * The wait an answer asks for, when its status is one whose waits are honoured (429,
- * 503 by default); `none` otherwise. The one reading both the retry decision and the
- * error report use, so they always agree.
- */
-function serverWait(response: Response, policy: RetryPolicy): RequestedWait {
-  if (!policy.afterStatusCodes.includes(response.status)) return { kind: 'none' };
-  // A 409 says "come back later" only with Retry-After: the rate-limit reset headers some
-  // servers send on every answer would turn a conflict into a wait, or a RateLimitError.
-  return isKeyedRetryStatus(response.status)
-    ? requestedWait(response.headers, Date.now(), ONLY_RETRY_AFTER)
-    : requestedWait(response.headers);
-}
-
-const ONLY_RETRY_AFTER = ['retry-after'];
-
-/**
- * What the transport says about retrying a status that ky would retry: `false` when the
- * server asks for a longer wait than the policy allows (the call fails with a
- * RateLimitError instead of sleeping), `true` (ky's normal backoff) when the header
- * naming the wait cannot be read, and `undefined` to let ky decide and wait what the
- * server asked.
- */
-function retryDecision(
-  response: Response,
-  policy: RetryPolicy,
-  keyed: boolean,
-): boolean | undefined {
-  const wait = serverWait(response, policy);
-  // On a keyed POST a 409 is worth another attempt only when the server says when to
-  // come back (a request with the same key still in progress); without Retry-After it
-  // is a conflict (a message already sent) that the same request will meet again.
-  if (wait.kind === 'none') return keyed && isKeyedRetryStatus(response.status) ? false : undefined;
-  if (!policy.statusCodes.includes(response.status)) return false;
-  if (wait.kind === 'unparsable') return true;
-  return wait.ms > policy.maxRetryAfter ? false : undefined;
 }
 
 async function toHttpResponse(hop: Hop, response: Response): Promise<HttpResponse> {
@@ -568,7 +531,8 @@ async function toAdisError(
   error: unknown,
   hop: Hop,
   timeout: number | false,
-  policy: RetryPolicy,
+  verdict: RetryVerdict | undefined,
+  { maxRetryAfter }: RetryPolicy,
 ): Promise<unknown> {
   if (isAdisError(error) || error instanceof HookFailure) return error;
   if (isKyHTTPError(error)) {
@@ -582,13 +546,9 @@ async function toAdisError(
       headers: response.headers,
       body: bodyValue(parseBody(text)),
     };
-    const wait = serverWait(response, policy);
-    if (wait.kind === 'wait' && wait.ms > policy.maxRetryAfter) {
-      return new RateLimitError({
-        ...init,
-        retryAfter: wait.ms,
-        maxRetryAfter: policy.maxRetryAfter,
-      });
+    // The server asked for a longer wait than the policy allows: the call ends here.
+    if (verdict && !verdict.retry && verdict.wait !== undefined) {
+      return new RateLimitError({ ...init, retryAfter: verdict.wait, maxRetryAfter });
     }
     return new HTTPError(init);
   }

@@ -44,17 +44,17 @@ export function requestedWait(
     const value = headers.get(header);
     if (value === null) continue;
     // ky skips an empty value (and then backs off normally); so does this.
-    if (value === '') return { kind: 'none' };
-    const seconds = Number(value);
-    let ms: number;
-    if (Number.isNaN(seconds)) {
-      ms = Date.parse(value) - now;
-    } else {
-      ms = seconds * 1000;
-      if (ms >= TIMESTAMP_THRESHOLD_MS) ms -= now;
-    }
-    if (!Number.isFinite(ms)) return { kind: 'unparsable', header, value };
-    return { kind: 'wait', ms: Math.max(0, ms) };
+    if (value === '') break;
+    const seconds = Number(value) * 1000;
+    const ms =
+      seconds >= TIMESTAMP_THRESHOLD_MS
+        ? seconds - now
+        : Number.isNaN(seconds)
+          ? Date.parse(value) - now
+          : seconds;
+    return Number.isFinite(ms)
+      ? { kind: 'wait', ms: Math.max(0, ms) }
+      : { kind: 'unparsable', header, value };
   }
   return { kind: 'none' };
 }

@@ -1,7 +1,9 @@
 /**
  * The offline queue where nothing can be kept (no IndexedDB: Node here, a private mode
  * in a browser): it says so, sends directly, and tells the page what became of each
- * call, a refusal as `refused` and a failure that could have been retried as `unsaved`.
+ * call, a refusal as `refused`, a failure that could have been retried as `unsaved`, and
+ * one the retry policy may not send again (the server is not known to honour keys) as
+ * `unconfirmed`.
  * The queue with IndexedDB is tested in Chromium (test/browser/offline-queue.test.ts).
  */
 import { describe, expect, it } from 'vitest';
@@ -9,11 +11,13 @@ import { createSignupQueue, type QueueEvent } from '../../src/helpers/index.js';
 
 const HREF = 'https://api.example.org/api/v1/petitions/p1/record_signature_helper';
 
-function queueWith(answer: () => Response | Promise<Response>) {
+function queueWith(answer: () => Response | Promise<Response>, idempotencyKeysHonoured = false) {
   const keys: (string | null)[] = [];
   const events: QueueEvent[] = [];
   const queue = createSignupQueue({
     indexedDB: null,
+    idempotencyKeysHonoured,
+    retry: { backoffLimit: 1 },
     fetch: async (_input, init) => {
       keys.push(new Headers(init?.headers).get('idempotency-key'));
       return answer();
@@ -59,10 +63,10 @@ describe('the signup queue without IndexedDB', () => {
     expect(events).toMatchObject([{ type: 'failed', reason: 'refused' }]);
   });
 
-  it('tells a call it could not send, and could not keep, as unsaved', async () => {
-    const { queue, events } = queueWith(() => {
+  it('tells a call it could not send, and could not keep, as unsaved (server honours keys)', async () => {
+    const { queue, events, keys } = queueWith(() => {
       throw new TypeError('fetch failed');
-    });
+    }, true);
     const outcome = await queue.submit(HREF, { person: {} });
     expect(outcome).toMatchObject({
       state: 'failed',
@@ -70,5 +74,22 @@ describe('the signup queue without IndexedDB', () => {
       error: { code: 'NETWORK' },
     });
     expect(events).toMatchObject([{ type: 'failed', reason: 'unsaved' }]);
+    // The call's own retries, as the policy allows them with an honoured key: 1 + 3.
+    expect(keys).toHaveLength(4);
+    expect(new Set(keys).size).toBe(1);
   });
+
+  it.each([
+    ['a lost answer', () => Promise.reject(new TypeError('fetch failed'))],
+    ['a 503', () => new Response('{}', { status: 503 })],
+  ])(
+    'tells %s on a server not known to honour keys as unconfirmed, sent once',
+    async (_, answer) => {
+      const { queue, events, keys } = queueWith(answer);
+      const outcome = await queue.submit(HREF, { person: {} });
+      expect(outcome).toMatchObject({ state: 'failed', reason: 'unconfirmed' });
+      expect(events).toMatchObject([{ type: 'failed', reason: 'unconfirmed' }]);
+      expect(keys).toHaveLength(1);
+    },
+  );
 });

@@ -1,0 +1,2 @@
+/** The methods the SDK sends. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
