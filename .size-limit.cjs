@@ -21,8 +21,14 @@ module.exports = [
     // deadline, which save a signature whose connection broke; background_processing
     // and the accepted result are 0.1 kB of it. The newcomer's frictions (item 9): +0.04 kB
     // (3.94), HTTPError's errorCodes and errorCode getters (a class's members are never
-    // tree-shaken; errorDescriptions, which they reuse, was already in).
-    limit: '3.95 kB',
+    // tree-shaken; errorDescriptions, which they reuse, was already in). Issue 47: +0.57
+    // kB (4.51), past its goal of +0.2 kB: the SDK's one retry policy, which the page
+    // now reads as the client does. Measured by taking each part out: the verdict and
+    // its call 0.21 kB; Retry-After read as seconds, an HTTP date or a rate-limit reset
+    // header (requestedWait: the transport's and ky's reading) 0.11 kB; the `retry`
+    // option in the client's shape, its defaults and its RangeError 0.12 kB; the
+    // backoff, limit and deadline of the loop the rest.
+    limit: '4.52 kB',
   },
   {
     // The same page with the offline queue (issue 35: a signature made offline is kept
@@ -32,7 +38,9 @@ module.exports = [
     path: 'dist/helpers/index.js',
     import: '{ recordSignature, createSignupQueue }',
     gzip: true,
-    limit: '6 kB',
+    // Issue 47: +0.63 kB (6.21), past the goal: the retry policy above (0.57 kB) and
+    // the queue's resend by the same verdict (unconfirmed, offline as unsent).
+    limit: '6.22 kB',
   },
   {
     // The prebuilt file for pages without a bundler (`adis-sdk/helpers/browser`,
@@ -49,8 +57,9 @@ module.exports = [
     // curieProblems and the message naming each such curie, what is wrong with it and
     // how to read its prefix anyway. The file exports the class, and a class's
     // constructor is never tree-shaken; the light entry itself never passes problems,
-    // and the signature pages are unchanged.
-    limit: '6.49 kB',
+    // and the signature pages are unchanged. Issue 47: +0.61 kB (7.1), the one retry
+    // policy (see the pages above).
+    limit: '7.11 kB',
   },
   {
     // connectWith + one kind: only people's schemas. Goal 20 kB, out of reach with
@@ -90,8 +99,11 @@ module.exports = [
     // one URI for all its relations (Curies.problems, 0.17 kB); connect never guesses one
     // as the specification's prefix (0.03 kB); LinkNotFoundError names each, with what is
     // wrong (0.12 kB). Without them, a preset naming the prefix found no collection, and
-    // a client without one took every osdi: relation for the first.
-    limit: '37.29 kB',
+    // a client without one took every osdi: relation for the first. Issue 47: +0.15 kB
+    // (37.44), the page loop in pieces (PageGuard and ReadAhead, two small classes whose
+    // members are never tree-shaken); the transport's retries by the one policy cost
+    // nothing more.
+    limit: '37.45 kB',
   },
   {
     // Everything the main entry exports, every kind included. Goal 30 kB (see above).
@@ -118,8 +130,9 @@ module.exports = [
     // errorCode getters. The length limits: +0.13 kB (51.49), see above. Background
     // processing spelt as Action Network documents it: +0.06 kB (51.55), connect's
     // backgroundParameter (see above). Curies whose href names no relation: +0.27 kB
-    // (51.82), see above.
-    limit: '51.85 kB',
+    // (51.82), see above. Issue 47: +0.21 kB (52.06), the page loop in pieces and the
+    // retry policy read by the light entry's call and queue (see above).
+    limit: '52.07 kB',
   },
   {
     // Loaded on the first helper call (petition.recordSignature, client.signup, …).

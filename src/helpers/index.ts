@@ -49,6 +49,7 @@ export {
   isTimeoutError,
 } from '../errors/type-guards.js';
 export { IDEMPOTENCY_KEY_HEADER, newIdempotencyKey } from '../http/idempotency-key.js';
+export type { RetryOptions } from '../http/retry-policy.js';
 export type {
   ActionFunctionsInput,
   PersonSignupInput,
