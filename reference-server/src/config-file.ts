@@ -13,7 +13,11 @@ import type * as z from 'zod';
  *
  * @example
  * ```ts
- * const file = parseConfigFile('{"keys":[]}', 'keys.json', 'keys', KeysFileSchema);
+ * import * as z from 'zod';
+ * import { parseConfigFile } from './config-file.js';
+ *
+ * const KeysFile = z.strictObject({ keys: z.array(z.string()).min(1, 'list at least one key') });
+ * const file = parseConfigFile('{"keys":[]}', 'keys.json', 'keys', KeysFile);
  * // Error: keys file keys.json is invalid:
  * //   keys: list at least one key
  * ```

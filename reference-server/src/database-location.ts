@@ -51,6 +51,8 @@ const POSTGRES_SCHEMES = new Set(['postgres', 'postgresql']);
  *
  * @example
  * ```ts
+ * import { databaseSetting } from './database-location.js';
+ *
  * databaseSetting(undefined, { DATABASE_URL: 'data/adis.db' });
  * // { value: 'data/adis.db', source: 'DATABASE_URL' }
  * ```
@@ -76,6 +78,8 @@ export function databaseSetting(
  *
  * @example
  * ```ts
+ * import { parseDatabaseLocation } from './database-location.js';
+ *
  * parseDatabaseLocation({ value: 'data/adis.db', source: '--db' }, '/srv');
  * // { engine: 'sqlite', path: '/srv/data/adis.db' }
  * parseDatabaseLocation({ value: 'postgres://u@db/adis', source: '--db' }, '/srv');

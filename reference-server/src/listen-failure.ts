@@ -12,7 +12,10 @@
  *
  * @example
  * ```ts
- * listenFailureMessage(Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' }), 8000, '127.0.0.1');
+ * import { listenFailureMessage } from './listen-failure.js';
+ *
+ * const taken = Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' });
+ * listenFailureMessage(taken, 8000, '127.0.0.1');
  * // 'port 8000 is taken: another program is listening on 127.0.0.1:8000; use --port <n>, or --port 0 for a free one'
  * ```
  */

@@ -20,11 +20,6 @@ export interface OpenDatabaseOptions {
  * The storage at `location`, migrated: SQLite with group commit (concurrent requests
  * share one fsync), or PostgreSQL with a pool of connections (migrations run at start,
  * under a lock, so instances starting together do not race).
- *
- * @example
- * ```ts
- * const storage = await openDatabase({ engine: 'postgres', url: process.env.DATABASE_URL ?? '' });
- * ```
  */
 export async function openDatabase(
   location: DatabaseLocation,
@@ -51,6 +46,8 @@ export async function openDatabase(
  *
  * @example
  * ```ts
+ * import { describeDatabase } from './open-database.js';
+ *
  * describeDatabase({ engine: 'postgres', url: 'postgres://adis:pw@db:5432/adis' }); // 'PostgreSQL db:5432/adis'
  * ```
  */

@@ -52,11 +52,6 @@ export type ActivityCounts = Record<string, number>;
 
 /**
  * The kinds {@link seedActivity} creates, in the order it reports them.
- *
- * @example
- * ```ts
- * ACTIVITY_KINDS.includes('signature'); // true
- * ```
  */
 export const ACTIVITY_KINDS = [
   'organization',
@@ -106,6 +101,8 @@ function catalogRegistry(): KindRegistry {
  *
  * @example
  * ```ts
+ * import { openStorage, seedActivity, seedPeople } from 'adis-server';
+ *
  * const storage = openStorage(':memory:');
  * await seedPeople(storage, { tenant: 'demo', count: 100 });
  * const counts = await seedActivity(storage, { tenant: 'demo', seed: 7 });
@@ -140,6 +137,8 @@ export function seedActivity(
  *
  * @example
  * ```ts
+ * import { describeActivity } from './seed-activity.js';
+ *
  * describeActivity({ organization: 2, share_page: 1, canvass: 3, person: 2 });
  * // '2 organizations, 1 share page, 3 canvasses, 2 people'
  * ```

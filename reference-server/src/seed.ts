@@ -12,6 +12,8 @@ import type { JsonObject, RecordWrite, Storage } from './storage/storage.js';
  *
  * @example
  * ```ts
+ * import { prng } from './seed.js';
+ *
  * const random = prng(42);
  * random(); // always the same first value for seed 42
  * ```
@@ -170,11 +172,6 @@ function emailPart(text: string): string {
 /**
  * One demo person's fields (without identifiers and dates). `index` makes the email
  * address unique; `small` leaves only names and one email (for million-row benchmarks).
- *
- * @example
- * ```ts
- * demoPerson(prng(1), 0).given_name;
- * ```
  */
 export function demoPerson(random: () => number, index: number, small = false): JsonObject {
   const gender = random() < 0.47 ? 'Female' : random() < 0.93 ? 'Male' : 'Other';
@@ -267,6 +264,8 @@ export interface SeedOptions {
  *
  * @example
  * ```ts
+ * import { openStorage, seedPeople } from 'adis-server';
+ *
  * const storage = openStorage(':memory:');
  * await seedPeople(storage, { count: 300 });
  * ```

@@ -36,6 +36,8 @@ export const DEFAULT_SERVER_TIMEOUTS: Readonly<ServerTimeouts> = Object.freeze({
  *
  * @example
  * ```ts
+ * import { serverTimeouts } from './server-timeouts.js';
+ *
  * serverTimeouts({ headersMs: 2_000 }); // { headersMs: 2000, requestMs: 30000, keepAliveMs: 5000 }
  * ```
  */
@@ -63,6 +65,9 @@ export function serverTimeouts(timeouts: Partial<ServerTimeouts> = {}): ServerTi
  *
  * @example
  * ```ts
+ * import { createServer } from 'node:http';
+ * import { checkingIntervalMs, DEFAULT_SERVER_TIMEOUTS } from './server-timeouts.js';
+ *
  * createServer({ connectionsCheckingInterval: checkingIntervalMs(DEFAULT_SERVER_TIMEOUTS) });
  * ```
  */

@@ -75,6 +75,10 @@ function hostForUrl(host: string): string {
  *
  * @example
  * ```ts
+ * import { createApp, openStorage } from 'adis-server';
+ * import { createNodeServer } from './server.js';
+ *
+ * const storage = openStorage('data/adis.db');
  * const server = createNodeServer(createApp({ storage }), { headersMs: 5_000 });
  * server.listen(8000, '127.0.0.1');
  * ```
@@ -131,8 +135,11 @@ function starting(): Response {
  *
  * @example
  * ```ts
+ * import { createApp, openPostgresStorage } from 'adis-server';
+ * import { listen } from './server.js';
+ *
  * const listening = await listen({ port: 8000 }); // fails here if 8000 is taken
- * const storage = await openPostgresStorage(url);
+ * const storage = await openPostgresStorage('postgres://adis@db/adis');
  * const running = listening.serve(createApp({ storage }));
  * ```
  */
@@ -178,6 +185,9 @@ export function listen(options: ListenOptions = {}): Promise<ListeningServer> {
  *
  * @example
  * ```ts
+ * import { createApp, openStorage, startServer } from 'adis-server';
+ *
+ * const storage = openStorage(':memory:');
  * const running = await startServer({ app: createApp({ storage }), port: 0 });
  * console.log(running.entryPoint);
  * await running.close();

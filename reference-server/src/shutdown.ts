@@ -39,8 +39,13 @@ export interface GracefulStopOptions {
  *
  * @example
  * ```ts
- * await running.close();
- * await closeStorageWhenIdle(storage);
+ * import type { RunningServer, Storage } from 'adis-server';
+ * import { closeStorageWhenIdle } from './shutdown.js';
+ *
+ * async function stop(running: RunningServer, storage: Storage): Promise<void> {
+ *   await running.close();
+ *   await closeStorageWhenIdle(storage);
+ * }
  * ```
  */
 export async function closeStorageWhenIdle(
@@ -80,7 +85,11 @@ function isAlive(pid: number): boolean {
  *
  * @example
  * ```ts
- * const running = await startServer({ app, port });
+ * import { createApp, openStorage, startServer } from 'adis-server';
+ * import { stopGracefully } from './shutdown.js';
+ *
+ * const storage = openStorage('data/adis.db');
+ * const running = await startServer({ app: createApp({ storage }), port: 8000 });
  * stopGracefully({ running, storage, watchParent: process.env.npm_lifecycle_event !== undefined });
  * ```
  */

@@ -55,11 +55,6 @@ export type {
 
 /**
  * An API key the test server accepts.
- *
- * @example
- * ```ts
- * const key: TestKey = { token: 'acme-write-key', tenant: 'acme', access: 'write' };
- * ```
  */
 export interface TestKey {
   /** What the client sends in the key header. */
@@ -76,6 +71,8 @@ export interface TestKey {
  *
  * @example
  * ```ts
+ * import { createTestServer } from 'adis-server/testing';
+ *
  * const kit = createTestServer();
  * kit.keys.write; // tenant 'demo', write
  * kit.keys.read; // tenant 'demo', read only
@@ -90,11 +87,6 @@ export interface DefaultKeys {
 
 /**
  * Demo data loaded into every fresh database (at creation and at each `reset()`).
- *
- * @example
- * ```ts
- * const seed: TestSeed = { people: 120, activity: true, seed: 7 };
- * ```
  */
 export interface TestSeed {
   /** Demo people to create. Default 60 (as many as the activity involves). */
@@ -122,6 +114,8 @@ export interface TestSeed {
  *
  * @example
  * ```ts
+ * import type { TestServerOptions } from 'adis-server/testing';
+ *
  * const options: TestServerOptions = {
  *   origin: 'https://crm.example.org',
  *   seed: { people: 250 },
@@ -165,6 +159,8 @@ export interface TestServerOptions {
  *
  * @example
  * ```ts
+ * import { createTestServer } from 'adis-server/testing';
+ *
  * const kit = createTestServer();
  * const res = await kit.fetch(kit.entryPoint, { headers: { 'STD-API-Token': kit.keys.write } });
  * await kit.close();
@@ -196,6 +192,9 @@ export interface TestServer<Keys = DefaultKeys> {
    *
    * @example
    * ```ts
+   * import { seedActivity } from 'adis-server';
+   * import { createTestServer } from 'adis-server/testing';
+   *
    * const kit = createTestServer({ seed: { people: 20 } });
    * await kit.ready();
    * await seedActivity(kit.storage, { tenant: 'demo' });
@@ -224,7 +223,12 @@ export interface TestServer<Keys = DefaultKeys> {
    * @example
    * ```ts
    * import { webhookHandler } from 'adis-sdk/webhooks';
+   * import { createTestServer } from 'adis-server/testing';
+   * import { expect } from 'vitest';
+   * // The code under test, which writes to the server at `entryPoint`.
+   * declare function signPetition(entryPoint: string, comments: string): Promise<void>;
    *
+   * const kit = createTestServer();
    * const comments: string[] = [];
    * await kit.webhooks.subscribe({
    *   secret: 'whsec_test',

@@ -56,6 +56,8 @@ export type ServerArguments = ReturnType<typeof parseFlags>['values'];
  *
  * @example
  * ```ts
+ * import { parseArguments } from './arguments.js';
+ *
  * parseArguments(['--port', '0', '--quiet']); // { port: '0', quiet: true }
  * parseArguments(['--prot', '0']); // UsageError: Unknown option '--prot'. …
  * ```

@@ -7,6 +7,8 @@
  *
  * @example
  * ```ts
+ * import { count } from './count.js';
+ *
  * count(1, 'key'); // '1 key'
  * count(300, 'demo person', 'demo people'); // '300 demo people'
  * ```

@@ -17,6 +17,8 @@ import { UsageError } from './usage-error.js';
  *
  * @example
  * ```ts
+ * import { defaultDatabase } from './default-database.js';
+ *
  * defaultDatabase('/repo/reference-server', '/home/ana'); // '/repo/reference-server/data/adis.db'
  * defaultDatabase('/app/node_modules/adis-server', '/home/ana'); // '/home/ana/adis.db'
  * ```
@@ -31,11 +33,6 @@ export function defaultDatabase(serverRoot: string, userDir: string): string {
  * The database that `--db`, else `DATABASE_URL` in `env`, names (a SQLite file,
  * `:memory:` or a PostgreSQL URL; relative paths from `userDir`), else the default file;
  * a URL of another engine is a usage error, never a file name.
- *
- * @example
- * ```ts
- * databaseLocation('mysql://db/adis', process.env, serverRoot, userDir); // UsageError naming mysql:
- * ```
  */
 export function databaseLocation(
   flag: string | undefined,

@@ -19,12 +19,6 @@ export interface DemoKeyOptions {
  * still works, so say so (and remove it with `--remove-demo-key`). Called last in the
  * start, once nothing else can fail: a start that fails leaves no key behind in a
  * database other instances share.
- *
- * @example
- * ```ts
- * await demoKey(storage, { keysFile: false, remove: false });
- * // API key (demo tenant, write): demo-…
- * ```
  */
 export async function demoKey(storage: Storage, options: DemoKeyOptions): Promise<void> {
   const existing = (await storage.tenants.getSetting('demo_token')) || undefined;

@@ -8,11 +8,6 @@ import { UsageError } from './usage-error.js';
  * Prints `error` and exits: code 2 for a {@link UsageError} (with a pointer to `--help`),
  * code 1 for anything else (the port, the database, a seed that failed). Only the
  * message is printed: a stack trace would bury the one line that says what to do.
- *
- * @example
- * ```ts
- * main(process.argv.slice(2), serverRoot).catch(exitOnFailure);
- * ```
  */
 export function exitOnFailure(error: unknown): never {
   if (error instanceof UsageError) {

@@ -7,11 +7,6 @@
 /**
  * What `--help` prints, as it is: the installed command first, then `npm start` for the
  * repository, then one entry per flag.
- *
- * @example
- * ```ts
- * process.stdout.write(HELP);
- * ```
  */
 export const HELP = `ADIS reference server
 

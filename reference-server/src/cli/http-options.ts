@@ -18,6 +18,9 @@ import { UsageError } from './usage-error.js';
  *
  * @example
  * ```ts
+ * import { checkCuriePrefix } from '../http/relations.js';
+ * import { checkedOption } from './http-options.js';
+ *
  * checkedOption('curie-prefix', 'osdi', checkCuriePrefix); // 'osdi'
  * checkedOption('curie-prefix', undefined, checkCuriePrefix); // undefined
  * ```
@@ -38,11 +41,6 @@ export function checkedOption<T>(
 
 /**
  * `--key-header`: the header that carries the API key, checked by `checkApiKeyHeader`.
- *
- * @example
- * ```ts
- * keyHeaderOption('OSDI-API-Token'); // 'OSDI-API-Token'
- * ```
  */
 export function keyHeaderOption(raw: string | undefined): string | undefined {
   return checkedOption('key-header', raw, checkApiKeyHeader);
@@ -51,11 +49,6 @@ export function keyHeaderOption(raw: string | undefined): string | undefined {
 /**
  * `--curie-prefix`: the prefix of the relations the server writes, checked by
  * `checkCuriePrefix`.
- *
- * @example
- * ```ts
- * curiePrefixOption('osdi'); // 'osdi'
- * ```
  */
 export function curiePrefixOption(raw: string | undefined): string | undefined {
   return checkedOption('curie-prefix', raw, checkCuriePrefix);
@@ -64,11 +57,6 @@ export function curiePrefixOption(raw: string | undefined): string | undefined {
 /**
  * `--key-rate`: calls per key in any rolling second, from 1; `undefined` without the
  * flag (no limit). `checkKeyRate` is told the flag's name, so its message names it.
- *
- * @example
- * ```ts
- * keyRateOption('4'); // 4
- * ```
  */
 export function keyRateOption(raw: string | undefined): number | undefined {
   return checkedOption('key-rate', raw, (value) =>
@@ -82,6 +70,8 @@ export function keyRateOption(raw: string | undefined): number | undefined {
  *
  * @example
  * ```ts
+ * import { corsOriginsOption } from './http-options.js';
+ *
  * corsOriginsOption(['https://a.example, https://b.example']); // ['https://a.example', 'https://b.example']
  * corsOriginsOption(undefined); // '*'
  * ```
@@ -107,6 +97,8 @@ export function corsOriginsOption(raw: readonly string[] | undefined): string[] 
  *
  * @example
  * ```ts
+ * import { publicUrlOption } from './http-options.js';
+ *
  * publicUrlOption('https://api.example.org'); // 'https://api.example.org'
  * publicUrlOption('api.example.org'); // UsageError: --public-url must be an absolute http(s) URL
  * ```

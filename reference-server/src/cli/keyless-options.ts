@@ -13,6 +13,8 @@ import { UsageError } from './usage-error.js';
  *
  * @example
  * ```ts
+ * import { keylessOpenOption } from './keyless-options.js';
+ *
  * keylessOpenOption(['volunteer', 'Petition signers'], undefined);
  * // { tags: ['volunteer', 'Petition signers'], lists: [] }
  * keylessOpenOption([' '], undefined); // UsageError: --keyless-tag needs a name, got " "

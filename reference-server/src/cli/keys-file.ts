@@ -30,11 +30,6 @@ export type KeysFile = z.output<typeof KeysFileSchema>;
 
 /**
  * The keys file at `path`, checked; a usage error naming every problem otherwise.
- *
- * @example
- * ```ts
- * readKeysFile('/etc/adis/keys.json').keys[0]?.tenant; // 'acme'
- * ```
  */
 export function readKeysFile(path: string): KeysFile {
   return readOperatorFile(path, 'keys', (text) =>
@@ -48,6 +43,8 @@ export function readKeysFile(path: string): KeysFile {
  *
  * @example
  * ```ts
+ * import { tenantNamespaces } from './keys-file.js';
+ *
  * tenantNamespaces({ keys: [{ token: 'acme-read-1', tenant: 'acme', access: 'read', namespace: 'acme' }] });
  * // Map { 'acme' => 'acme' }
  * ```
@@ -80,12 +77,6 @@ export interface LoadedKeysFile {
  * earlier file loaded are removed first (keys removed from the file stop working), and
  * its tenants are created with their namespaces. A tenant that exists keeps its
  * namespace (records already carry it), and a line says so.
- *
- * @example
- * ```ts
- * await installKeysFile(storage, { path: 'keys.json', file, namespaces: tenantNamespaces(file) });
- * // API keys: 2 keys loaded from keys.json
- * ```
  */
 export async function installKeysFile(storage: Storage, keys: LoadedKeysFile): Promise<void> {
   await storage.transaction(async () => {

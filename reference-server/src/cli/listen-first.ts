@@ -10,11 +10,6 @@ import type { ServerSettings } from './server-settings.js';
  * the start before the database is opened, migrated or seeded, or a key written into it.
  * Requests that arrive meanwhile get 503 until the app is served. A failure to listen
  * becomes one line that says what to do, rather than Node's `listen EADDRINUSE: ...`.
- *
- * @example
- * ```ts
- * const listening = await listenFirst({ port: 8000, host: '127.0.0.1', timeouts });
- * ```
  */
 export async function listenFirst(
   settings: Pick<ServerSettings, 'port' | 'host' | 'timeouts'>,

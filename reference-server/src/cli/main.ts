@@ -13,11 +13,6 @@ import { serverSettings } from './server-settings.js';
  * until stopped). Rejects with a `UsageError` for a mistake in the command line, another
  * error for a failed start. `serverRoot` is the server's package folder, where the
  * default database is found.
- *
- * @example
- * ```ts
- * await main(['--port', '0', '--db', ':memory:'], serverRoot);
- * ```
  */
 export async function main(argv: readonly string[], serverRoot: string): Promise<void> {
   const values = parseArguments(argv);

@@ -13,6 +13,8 @@ import { UsageError } from './usage-error.js';
  *
  * @example
  * ```ts
+ * import { integerOption } from './number-options.js';
+ *
  * integerOption('port', '8080', 8000, 65535); // 8080
  * integerOption('port', '-1', 8000, 65535); // UsageError: --port must be an integer from 0 to 65535, got "-1"
  * ```
@@ -39,6 +41,8 @@ export function integerOption(
  *
  * @example
  * ```ts
+ * import { positiveIntegerOption } from './number-options.js';
+ *
  * positiveIntegerOption('pool-size', '0', 10, 1000); // UsageError: --pool-size must be at least 1
  * ```
  */
@@ -59,6 +63,8 @@ export function positiveIntegerOption(
  *
  * @example
  * ```ts
+ * import { webhookRetryHoursOption } from './number-options.js';
+ *
  * webhookRetryHoursOption('0.5'); // 0.5
  * webhookRetryHoursOption(undefined); // 24
  * ```

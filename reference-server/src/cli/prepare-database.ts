@@ -16,11 +16,6 @@ import { installWebhooksFile } from './webhooks-file.js';
  * use, and makes or names the demo key, in that order. The demo key comes last, once
  * nothing else can fail: a start that fails leaves no key behind in a database other
  * instances share.
- *
- * @example
- * ```ts
- * await prepareDatabase(await openDatabase(settings.location), settings);
- * ```
  */
 export async function prepareDatabase(storage: Storage, settings: ServerSettings): Promise<void> {
   const people = seedCountOption(settings.seed, storage.created);

@@ -10,6 +10,8 @@ import { UsageError } from './usage-error.js';
  *
  * @example
  * ```ts
+ * import { presetOption } from './preset-option.js';
+ *
  * presetOption('action-network').apiKeyHeader; // 'OSDI-API-Token'
  * presetOption(undefined).name; // 'specification'
  * ```

@@ -9,12 +9,6 @@ import { UsageError } from './usage-error.js';
  * The file at `path` (a `what` file: `keys`, `webhooks`) read and parsed by `parse`;
  * a file that cannot be read, or that `parse` refuses, is a {@link UsageError} (exit 2)
  * with the reason. Read at start, before the port is taken, so a typo costs nothing.
- *
- * @example
- * ```ts
- * const file = readOperatorFile('/etc/adis/keys.json', 'keys', (text) => JSON.parse(text));
- * // UsageError: cannot read keys file /etc/adis/keys.json: ENOENT: no such file or directory, …
- * ```
  */
 export function readOperatorFile<T>(path: string, what: string, parse: (text: string) => T): T {
   let text: string;

@@ -17,12 +17,6 @@ import { answeringLine } from './startup-line.js';
  * Starts the server: the port, then the database (opened, loaded, seeded), then the app
  * served, the webhook delivery and the graceful stop; `Entry point: <url>` last. A step
  * that fails closes what the earlier ones opened and rejects.
- *
- * @example
- * ```ts
- * await runServer(serverSettings(values, place));
- * // … Entry point: http://127.0.0.1:8000/api/v1/
- * ```
  */
 export async function runServer(settings: ServerSettings): Promise<void> {
   const listening = await listenFirst(settings);

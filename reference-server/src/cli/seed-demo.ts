@@ -12,11 +12,6 @@ import { integerOption } from './number-options.js';
 /**
  * How many demo people `--seed` asks for: by default 300 in a new database and none in
  * one that has data, which is why it is read once the database is open.
- *
- * @example
- * ```ts
- * seedCountOption(undefined, storage.created); // 300 or 0
- * ```
  */
 export function seedCountOption(raw: string | undefined, databaseIsNew: boolean): number {
   return integerOption('seed', raw, databaseIsNew ? 300 : 0, 10_000_000);
@@ -27,12 +22,6 @@ export function seedCountOption(raw: string | undefined, databaseIsNew: boolean)
  * (petitions, signatures, events, donations, tags, …) and the preset's own demo data,
  * written with the preset's kinds so its rules (derived members, read-only kinds) apply.
  * Prints a line per step with its time, then refreshes the planner's statistics.
- *
- * @example
- * ```ts
- * await seedDemo(storage, { people: 300, preset: SPECIFICATION_PRESET });
- * // Seeded 300 demo people in 412 ms
- * ```
  */
 export async function seedDemo(
   storage: Storage,

@@ -11,11 +11,6 @@ import type { ServerSettings } from './server-settings.js';
  * stdout unless `--quiet`. The lines are written once per turn of the event loop, after
  * that turn's answers (one write for many requests under load); the last ones when the
  * process exits.
- *
- * @example
- * ```ts
- * listening.serve(serverApp(storage, settings));
- * ```
  */
 export function serverApp(
   storage: Storage,

@@ -73,12 +73,6 @@ export interface SettingsPlace {
  * The flags checked one by one, the keys and webhooks files read and checked among them;
  * the first mistake is a {@link UsageError}. The order is fixed (properties are computed
  * as written), so a command line with two mistakes always reports the same one.
- *
- * @example
- * ```ts
- * const settings = serverSettings({ port: '0', db: ':memory:' }, { serverRoot, userDir: process.cwd(), env: process.env });
- * settings.port; // 0
- * ```
  */
 export function serverSettings(values: ServerArguments, place: SettingsPlace): ServerSettings {
   const { serverRoot, userDir, env } = place;

@@ -12,6 +12,9 @@ import type { ServerSettings } from './server-settings.js';
  *
  * @example
  * ```ts
+ * import { SPECIFICATION_PRESET } from 'adis-server';
+ * import { answeringLine } from './startup-line.js';
+ *
  * answeringLine({ presetGiven: false, preset: SPECIFICATION_PRESET, apiKeyHeader: undefined, curiePrefix: 'osdi', keyRate: undefined });
  * // 'Key header STD-API-Token, curie prefix osdi, no limit per key'
  * ```

@@ -12,6 +12,8 @@ import { UsageError } from './usage-error.js';
  *
  * @example
  * ```ts
+ * import { secondsOption } from './timeout-options.js';
+ *
  * secondsOption('headers-timeout', '2.5'); // 2500
  * ```
  */
@@ -33,6 +35,8 @@ export function secondsOption(name: string, raw: string | undefined): number | u
  *
  * @example
  * ```ts
+ * import { timeoutsOption } from './timeout-options.js';
+ *
  * timeoutsOption({ 'headers-timeout': '2' }); // { headersMs: 2000, requestMs: 30000, keepAliveMs: 5000 }
  * ```
  */

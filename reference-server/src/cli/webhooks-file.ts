@@ -13,11 +13,6 @@ import { readOperatorFile } from './read-operator-file.js';
 
 /**
  * The webhooks file at `path`, checked; a usage error naming every problem otherwise.
- *
- * @example
- * ```ts
- * readWebhooksFile('/etc/adis/webhooks.json').webhooks[0]?.triggers; // ['*']
- * ```
  */
 export function readWebhooksFile(path: string): WebhooksFile {
   return readOperatorFile(path, 'webhooks', (text) => parseWebhooksFile(text, path));
@@ -34,12 +29,6 @@ export interface LoadedWebhooksFile {
  * Writes the subscriptions of a webhooks file into the database, in one transaction,
  * creating the tenants they name: those removed from the file stop; those kept (same
  * tenant and URL) keep their place in the outbox, so a restart loses no delivery.
- *
- * @example
- * ```ts
- * await installWebhooksFile(storage, { path: 'webhooks.json', file });
- * // Webhooks: 1 subscription loaded from webhooks.json
- * ```
  */
 export async function installWebhooksFile(
   storage: Storage,

@@ -8,6 +8,9 @@
  *
  * @example
  * ```ts
+ * import { prng } from '../seed.js';
+ * import { Chooser } from './chooser.js';
+ *
  * const choose = new Chooser(prng(7));
  * choose.int(10, 40); // the same number for seed 7, every run
  * choose.sample(['a', 'b', 'c'], 2); // two distinct values, in random order

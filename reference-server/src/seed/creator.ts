@@ -9,13 +9,6 @@ import type { JsonObject, StoredRecord, Tenant } from '../storage/storage.js';
 /**
  * Validates fields with the kind's write schema and creates the record through
  * {@link RecordService}, so every rule, link and total applies; counts what it creates.
- *
- * @example
- * ```ts
- * const creator = new Creator(new RecordService(storage, registry), registry, tenant, now, ['tag']);
- * const tag = creator.create('tag', { name: 'Volunteer' });
- * creator.counts.tag; // 1
- * ```
  */
 export class Creator {
   /** Records created, by kind (singular name); the `kinds` given start at 0. */

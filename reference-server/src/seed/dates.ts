@@ -23,6 +23,8 @@ function offsetOf(timeZone: string, at: Date): string {
  *
  * @example
  * ```ts
+ * import { ago } from './dates.js';
+ *
  * ago(new Date('2026-04-15T16:00:00Z'), 1.5); // '2026-04-14T04:00:00.000Z'
  * ```
  */
@@ -35,6 +37,8 @@ export function ago(now: Date, days: number): string {
  *
  * @example
  * ```ts
+ * import { dayAfter } from './dates.js';
+ *
  * dayAfter(new Date('2026-04-15T16:00:00Z'), 30); // '2026-05-15'
  * ```
  */
@@ -48,6 +52,8 @@ export function dayAfter(now: Date, days: number): string {
  *
  * @example
  * ```ts
+ * import { nextWeekday } from './dates.js';
+ *
  * nextWeekday(new Date('2026-04-15T16:00:00Z'), 18, 5); // 23: the first Friday 18 days on
  * ```
  */
@@ -62,6 +68,8 @@ export function nextWeekday(now: Date, minDays: number, weekday: number): number
  *
  * @example
  * ```ts
+ * import { localTime } from './dates.js';
+ *
  * localTime('America/New_York', new Date('2026-04-15T16:00:00Z'), 3, 18, 30);
  * // '2026-04-18T18:30:00-04:00'
  * ```

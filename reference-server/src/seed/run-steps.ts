@@ -36,16 +36,6 @@ export interface RecordToCreate {
 /**
  * Runs `steps` in order through `creator`, with `people` (the tenant's, first two named
  * `organizer` and `second organizer`) and the PRNG choices of `choose`.
- *
- * @example
- * ```ts
- * const steps: Step[] = [
- *   { create: 'tag', name: 'volunteer tag', fields: { name: 'Volunteer' } },
- *   { act: 'tagging', by: { count: [2, 5] }, fields: {}, links: { tag: 'volunteer tag', person: THE_ACTOR } },
- * ];
- * await runSteps(steps, creator, new Chooser(prng(1)), people, new Date());
- * creator.counts.tagging; // 2 to 5
- * ```
  */
 export async function runSteps(
   steps: readonly Step[],
@@ -64,12 +54,6 @@ export async function runSteps(
 
 /**
  * The records `steps` create, in order: yields each and expects the created record back.
- *
- * @example
- * ```ts
- * const plan = planRecords([{ create: 'tag', fields: { name: 'Donor' } }], choose, [], now);
- * plan.next().value; // { singular: 'tag', fields: { name: 'Donor' }, links: {} }
- * ```
  */
 export function* planRecords(
   steps: readonly Step[],

@@ -34,6 +34,8 @@ export const REFERRERS = [
  *
  * @example
  * ```ts
+ * import { inZone } from './group.js';
+ *
  * inZone(new Date('2026-04-15T16:00:00Z'), 3, 18, 30); // '2026-04-18T18:30:00-04:00'
  * ```
  */

@@ -7,11 +7,6 @@ import { type Step, THE_ACTOR } from '../steps.js';
 
 /**
  * A response to the garden question, mostly yes.
- *
- * @example
- * ```ts
- * gardenChoice(new Chooser(prng(1))); // 'yes', 'no' or 'unsure'
- * ```
  */
 export function gardenChoice(choose: Chooser): string {
   return choose.weighted([

@@ -14,12 +14,6 @@ export interface ShareText {
 /**
  * A page's share options: every network with a share count drawn from the PRNG, and a
  * short link.
- *
- * @example
- * ```ts
- * const options = shareOptions(choose, text, 'https://example.org/petition', 'https://example.org/a.jpg');
- * options[0].email_share; // { subject, body, total_shares: 60 to 300 }
- * ```
  */
 export function shareOptions(
   choose: Chooser,
