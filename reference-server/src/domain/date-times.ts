@@ -42,12 +42,6 @@ export type DateTimeStyle =
  * Whether `style` writes date-times otherwise than stored. Absent is `as-stored`, the
  * plain server's: every writer below takes it so, and callers pass a preset's or a
  * kind's `dateTimes` as they find it.
- *
- * @example
- * ```ts
- * respells('utc-seconds'); // true
- * respells(undefined); // false
- * ```
  */
 export function respells(style: DateTimeStyle | undefined): style is 'utc-seconds' {
   return style !== undefined && style !== 'as-stored';
@@ -83,6 +77,8 @@ const DATE_TIME =
  *
  * @example
  * ```ts
+ * import { writeInstant } from './date-times.js';
+ *
  * writeInstant(Date.UTC(2026, 0, 1, 10, 0, 0, 400), 'utc-seconds'); // '2026-01-01T10:00:00Z'
  * writeInstant(Date.UTC(2026, 0, 1, 10, 0, 0, 400), 'as-stored'); // '2026-01-01T10:00:00.400Z'
  * ```
@@ -99,6 +95,8 @@ export function writeInstant(ms: number, style: DateTimeStyle | undefined): stri
  *
  * @example
  * ```ts
+ * import { writeDateTime } from './date-times.js';
+ *
  * writeDateTime('2026-01-01T10:00:00.400Z', 'utc-seconds'); // '2026-01-01T10:00:00Z'
  * writeDateTime('2026-05-01T18:00:00.750+02:00', 'utc-seconds'); // '2026-05-01T16:00:00Z'
  * writeDateTime('2026-05-01', 'utc-seconds'); // '2026-05-01'
@@ -126,6 +124,8 @@ export function writeDateTime(text: string, style: DateTimeStyle | undefined): s
  *
  * @example
  * ```ts
+ * import { writeDateTimes } from './date-times.js';
+ *
  * writeDateTimes(
  *   { created_date: '2026-01-01T10:00:00.400Z', postal_addresses: [{ last_verified_date: '2026-01-02T08:00:00.000Z' }] },
  *   'utc-seconds',

@@ -58,11 +58,6 @@ export type KindLookup = (singular: string) => AnyKind | undefined;
 
 /**
  * A relation without the specification's curie.
- *
- * @example
- * ```ts
- * withoutCurie('std:person'); // 'person'
- * ```
  */
 export function withoutCurie(rel: string): string {
   return rel.replace(/^std:/, '');
@@ -92,6 +87,9 @@ function relationsOf<T extends OneRelation | ManyRelation>(
  *
  * @example
  * ```ts
+ * import { eventKind, organizationKind, petitionKind, signatureKind } from 'adis-sdk/schema';
+ * import { backReference } from './define-kind.js';
+ *
  * backReference(petitionKind, signatureKind); // 'petition'
  * backReference(organizationKind, eventKind); // 'sponsor'
  * ```
@@ -161,6 +159,8 @@ function helpersOf(declaration: AnyKind, rules: ServerRules): RecordHelper[] {
  * @example
  * ```ts
  * import { tagKind } from 'adis-sdk/schema';
+ * import { serveKind } from 'adis-server';
+ *
  * const tags = serveKind(tagKind, { requiredOnCreate: ['name'] });
  * tags.references.map((r) => r.rel); // ['creator', 'modified_by']
  * tags.subCollections.map((s) => s.plural); // ['taggings']

@@ -127,6 +127,8 @@ export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
  *
  * @example
  * ```ts
+ * import { ApiError } from 'adis-server';
+ *
  * throw new ApiError(404, [{ error_code: 'NOT_FOUND', description: 'no such person' }], 'std:person');
  * ```
  */
@@ -157,6 +159,8 @@ export class ApiError extends Error {
  *
  * @example
  * ```ts
+ * import { apiError } from 'adis-server';
+ *
  * throw apiError(400, 'INVALID_PARAMETER', 'page must be a positive integer', { properties: ['page'] });
  * ```
  */
@@ -178,6 +182,8 @@ export function apiError(
  *
  * @example
  * ```ts
+ * import { ApiError, errorBody } from 'adis-server';
+ *
  * const body = errorBody(new ApiError(400, [{ error_code: 'INVALID_JSON', description: 'bad' }]));
  * body['std:error'].resource_status[0]?.response_code; // 400
  * ```
@@ -204,6 +210,8 @@ export function errorBody(error: ApiError): { 'std:error': StdErrorBody } {
  *
  * @example
  * ```ts
+ * import { nonAtomicErrorBody } from 'adis-server';
+ *
  * nonAtomicErrorBody([{ resource: 'std:person', response_code: 201 }]);
  * ```
  */

@@ -32,6 +32,8 @@ export const MAX_FILTER_CONDITIONS = 16;
  *
  * @example
  * ```ts
+ * import type { FilterFields } from './filter.js';
+ *
  * // People: timestamps, and `email_address` matched against the lookup key `email`.
  * const people: FilterFields = { dates: true, keys: { email_address: 'email' } };
  * ```
@@ -49,11 +51,6 @@ export interface FilterFields {
 
 /**
  * Filterable fields of every collection: the record timestamps.
- *
- * @example
- * ```ts
- * parseFilter("created_date lt '2026-06-01T00:00:00Z'", DATE_FILTER_FIELDS, 'std:events');
- * ```
  */
 export const DATE_FILTER_FIELDS: FilterFields = Object.freeze({ dates: true });
 
@@ -62,6 +59,8 @@ export const DATE_FILTER_FIELDS: FilterFields = Object.freeze({ dates: true });
  *
  * @example
  * ```ts
+ * import { PERSON_FILTER_FIELDS, parseFilter } from './filter.js';
+ *
  * parseFilter("email_address eq 'ana@example.org'", PERSON_FILTER_FIELDS, 'std:people');
  * // [{ key: 'email', value: 'ana@example.org' }]
  * ```
@@ -86,11 +85,6 @@ const KEY_NORMALISERS: Readonly<Record<string, (value: string) => string>> = {
 /**
  * A filter value in the form a lookup key is stored in: an email address trimmed and
  * lower-cased, any other key as written.
- *
- * @example
- * ```ts
- * normaliseKeyValue('email', ' Ana@Example.ORG '); // 'ana@example.org'
- * ```
  */
 export function normaliseKeyValue(key: string, value: string): string {
   const normalise = KEY_NORMALISERS[key];
@@ -273,6 +267,8 @@ function isOperator(word: string): word is Operator {
  *
  * @example
  * ```ts
+ * import { PERSON_FILTER_FIELDS, parseFilter } from './filter.js';
+ *
  * parseFilter("modified_date gt '2026-01-01T02:00:00+02:00' AND email_address eq 'Ana@X.org'",
  *   PERSON_FILTER_FIELDS, 'std:people');
  * // [{ column: 'modified_date', op: 'gt', value: '2026-01-01T00:00:00.000Z' },

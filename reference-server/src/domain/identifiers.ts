@@ -13,11 +13,6 @@ import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
  * random (version 4) id lands each insert on a random leaf of each, and a write of one
  * record then dirtied about twice as many pages (measured: 16 WAL pages a signature
  * helper call with version 4, 9 with version 7).
- *
- * @example
- * ```ts
- * newRecordId(); // '019ab5f2-6c1e-7a3d-9f10-2b7c81d4e5a6'
- * ```
  */
 export function newRecordId(): string {
   // A version 4 UUID from node's pooled entropy (randomBytes would ask the kernel on
@@ -30,11 +25,6 @@ export function newRecordId(): string {
 
 /**
  * The local identifier of a record.
- *
- * @example
- * ```ts
- * localIdentifier('adis', 'c0a8012e'); // 'adis:c0a8012e'
- * ```
  */
 export function localIdentifier(namespace: string, id: string): string {
   return `${namespace}:${id}`;
@@ -42,11 +32,6 @@ export function localIdentifier(namespace: string, id: string): string {
 
 /**
  * Whether `identifier` is in the local namespace.
- *
- * @example
- * ```ts
- * isLocalIdentifier('adis:1', 'adis'); // true
- * ```
  */
 export function isLocalIdentifier(identifier: string, namespace: string): boolean {
   return identifier.startsWith(`${namespace}:`);
@@ -60,7 +45,10 @@ export function isLocalIdentifier(identifier: string, namespace: string): boolea
  *
  * @example
  * ```ts
- * resolveIdentifiers('adis', 'adis:1', ['crm:9']); // ['adis:1', 'crm:9']
+ * import { resolveIdentifiers } from './identifiers.js';
+ *
+ * resolveIdentifiers('adis', 'adis:1', ['crm:9'], 'std:person'); // ['adis:1', 'crm:9']
+ * resolveIdentifiers('adis', 'adis:1', ['adis:2'], 'std:person'); // ApiError 400 LOCAL_IDENTIFIER_NOT_ALLOWED
  * ```
  */
 export function resolveIdentifiers(
@@ -91,11 +79,6 @@ export function resolveIdentifiers(
 
 /**
  * Builds the 400 for identifiers already used by other records.
- *
- * @example
- * ```ts
- * throw duplicateIdentifierError(['crm:9'], ['crm:9'], 'std:person');
- * ```
  */
 export function duplicateIdentifierError(
   identifiers: readonly string[],

@@ -214,7 +214,10 @@ export interface HelperLink {
  *
  * @example
  * ```ts
- * const registry = new KindRegistry().register(personKind);
+ * import { personKind } from 'adis-sdk/schema';
+ * import { KindRegistry, serveKind } from 'adis-server';
+ *
+ * const registry = new KindRegistry().register(serveKind(personKind));
  * registry.byPlural('people')?.singular; // 'person'
  * ```
  */

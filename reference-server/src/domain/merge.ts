@@ -14,12 +14,6 @@ import type { JsonObject } from '../storage/storage.js';
 
 /**
  * Whether `value` is a plain JSON object (not an array, not null).
- *
- * @example
- * ```ts
- * isPlainObject({}); // true
- * isPlainObject([]); // false
- * ```
  */
 export function isPlainObject(value: unknown): value is JsonObject {
   return isJsonObject(value);
@@ -31,6 +25,8 @@ export function isPlainObject(value: unknown): value is JsonObject {
  *
  * @example
  * ```ts
+ * import { dropNulls } from './merge.js';
+ *
  * dropNulls({ a: null, b: { c: null, d: 1 } }); // { b: { d: 1 } }
  * ```
  */
@@ -53,6 +49,8 @@ export function dropNulls<T>(value: T): T {
  *
  * @example
  * ```ts
+ * import { applyPatch } from './merge.js';
+ *
  * applyPatch({ a: 1, b: [1, 2], c: { x: 1, y: 2 } }, { a: null, b: [3], c: { y: 3 } });
  * // { b: [3], c: { x: 1, y: 3 } }
  * ```
@@ -92,6 +90,8 @@ function isEmpty(value: unknown): boolean {
  *
  * @example
  * ```ts
+ * import { fillGaps } from './merge.js';
+ *
  * fillGaps({ year: 1990 }, { year: 1970, month: 5 }); // { year: 1990, month: 5 }
  * fillGaps('', 'Yes!'); // 'Yes!'
  * ```

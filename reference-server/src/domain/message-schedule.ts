@@ -32,6 +32,8 @@ function withIsoDates(body: JsonObject): JsonObject {
  *
  * @example
  * ```ts
+ * import { checkMessageSchedule } from './message-schedule.js';
+ *
  * checkMessageSchedule({ scheduled_start_date: '2026-09-01T18:00:00Z' });
  * checkMessageSchedule({ scheduled_start_date: '2026-09-01 18:00:00' }, 'extended');
  * // { scheduled_start_date: '2026-09-01T18:00:00Z' }

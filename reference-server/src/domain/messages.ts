@@ -22,11 +22,6 @@ import { type RecordService, referencesOf, SERVER_STATE } from './records/index.
 
 /**
  * A message's status: draft, scheduled, sending, sent or stopped.
- *
- * @example
- * ```ts
- * const status: MessageStatus = 'scheduled';
- * ```
  */
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
@@ -53,21 +48,11 @@ const SendStateSchema = z.object({
 
 /**
  * The stored sending state of a message. Derived from the stored shape.
- *
- * @example
- * ```ts
- * const state: SendState = { status: 'sending', total_targeted: 120, send_rate: 50, sent_start_date: '2026-05-01T09:00:00.000Z' };
- * ```
  */
 export type SendState = z.output<typeof SendStateSchema>;
 
 /**
  * The public, read-only members of a message at one moment.
- *
- * @example
- * ```ts
- * const progress: MessageProgress = { status: 'sending', total_targeted: 120, total_sent: 40 };
- * ```
  */
 export interface MessageProgress {
   status: MessageStatus;
@@ -82,11 +67,6 @@ export interface MessageProgress {
 /**
  * The sending state stored in a message document, or undefined for a draft (or a
  * state this server version cannot read, which is then shown as a draft too).
- *
- * @example
- * ```ts
- * sendStateOf({ subject: 'Hi' }); // undefined: a draft
- * ```
  */
 export function sendStateOf(doc: JsonObject): SendState | undefined {
   const raw = doc[SERVER_STATE];
@@ -119,6 +99,8 @@ function known(state: SendState): MessageProgress {
  *
  * @example
  * ```ts
+ * import { messageProgress, type SendState } from './messages.js';
+ *
  * const state: SendState = { status: 'sending', total_targeted: 100, send_rate: 10, sent_start_date: '2026-05-01T09:00:00.000Z' };
  * messageProgress(state, new Date('2026-05-01T09:00:04Z')); // { status: 'sending', total_sent: 40, … }
  * messageProgress(state, new Date('2026-05-01T09:00:30Z')); // { status: 'sent', total_sent: 100, sent_end_date: '2026-05-01T09:00:10.000Z', … }
@@ -156,6 +138,8 @@ export function messageProgress(state: SendState | undefined, now: Date): Messag
  *
  * @example
  * ```ts
+ * import { messageView } from './messages.js';
+ *
  * messageView({ subject: 'Hi' }, new Date()); // { subject: 'Hi', status: 'draft' }
  * ```
  */
@@ -225,11 +209,6 @@ async function peopleOnList(
  * How many people a message goes to: the people with an item on its list (`std:list`)
  * and the people its query (`std:query`) selects, each counted once. A query
  * without a filter selects every person of the tenant.
- *
- * @example
- * ```ts
- * await countRecipients(records, tenant, referencesOf(message.doc)); // 42
- * ```
  */
 export async function countRecipients(
   records: RecordService,
@@ -260,11 +239,6 @@ export async function countRecipients(
 
 /**
  * What a helper call asks of a message.
- *
- * @example
- * ```ts
- * const action: MessageAction = { type: 'schedule', schedule: { scheduled_start_date: '2026-05-01T09:00:00Z' } };
- * ```
  */
 export type MessageAction =
   | { type: 'send' }
@@ -274,11 +248,6 @@ export type MessageAction =
 
 /**
  * Options of {@link actOnMessage}.
- *
- * @example
- * ```ts
- * const options: MessageActionOptions = { sendRate: 50, now: new Date('2026-05-01T09:00:00Z') };
- * ```
  */
 export interface MessageActionOptions {
   /** Recipients per second of a send started now. */
@@ -365,12 +334,6 @@ function plural(count: number, word: string): string {
  * - `schedule`: draft or scheduled → scheduled; a start in the past is 400
  *   `SCHEDULE_IN_PAST`; the same checks as `send`.
  * - `unschedule`: scheduled → draft; else 409 `MESSAGE_NOT_SCHEDULED`.
- *
- * @example
- * ```ts
- * await actOnMessage(records, tenant, messageId, { type: 'send' }, { sendRate: 50 });
- * // 'Sending started: 120 recipients at 50 per second'
- * ```
  */
 export async function actOnMessage(
   records: RecordService,

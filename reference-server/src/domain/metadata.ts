@@ -35,6 +35,8 @@ export interface ResponseCodeEntry {
  *
  * @example
  * ```ts
+ * import { CONTACT_TYPES } from './metadata.js';
+ *
  * CONTACT_TYPES.map((entry) => entry.contact_type); // ['door', 'phone', 'text', 'email', 'event']
  * ```
  */
@@ -54,6 +56,8 @@ export type ContactTypeCode = (typeof CONTACT_TYPES)[number]['contact_type'];
  *
  * @example
  * ```ts
+ * import { INPUT_TYPES } from './metadata.js';
+ *
  * INPUT_TYPES[0]; // { input_type: 'mobile_app', name: 'Mobile canvassing app' }
  * ```
  */
@@ -80,6 +84,8 @@ const ALL_CONTACT_TYPES: readonly ContactTypeCode[] = CONTACT_TYPES.map((t) => t
  *
  * @example
  * ```ts
+ * import { RESPONSE_CODES } from './metadata.js';
+ *
  * RESPONSE_CODES.find((code) => code.response_code === 'busy')?.contact_types; // ['phone']
  * ```
  */
@@ -139,11 +145,6 @@ export interface MetadataListInfo {
 
 /**
  * The lists in the order the metadata root links them.
- *
- * @example
- * ```ts
- * for (const list of METADATA_LISTS) links[`std:${list.name}`] = { href: urls.api(`metadata/${list.name}`), title: list.title };
- * ```
  */
 export const METADATA_LISTS: readonly MetadataListInfo[] = [
   {
@@ -169,11 +170,6 @@ export const METADATA_LISTS: readonly MetadataListInfo[] = [
 /**
  * The contact types as the list document carries them (fresh objects, so a caller may
  * not mutate the constant data through them).
- *
- * @example
- * ```ts
- * contactTypeList()[0]; // { contact_type: 'door', name: 'Door knock' }
- * ```
  */
 export function contactTypeList(): ContactTypeEntry[] {
   return CONTACT_TYPES.map(({ contact_type, name }) => ({ contact_type, name }));
@@ -181,11 +177,6 @@ export function contactTypeList(): ContactTypeEntry[] {
 
 /**
  * The input types as the list document carries them.
- *
- * @example
- * ```ts
- * inputTypeList().map((entry) => entry.input_type); // ['mobile_app', 'paper_scan', …]
- * ```
  */
 export function inputTypeList(): InputTypeEntry[] {
   return INPUT_TYPES.map(({ input_type, name }) => ({ input_type, name }));
@@ -203,6 +194,8 @@ function isContactType(value: string): value is ContactTypeCode {
  *
  * @example
  * ```ts
+ * import { responseCodesFor } from './metadata.js';
+ *
  * responseCodesFor('email').map((code) => code.response_code);
  * // ['spoke_with_target', 'refused', 'moved', 'deceased', 'no_reply', 'opted_out', 'bounced']
  * responseCodesFor('fax'); // throws ApiError 400 INVALID_PARAMETER
@@ -251,6 +244,8 @@ export interface MetadataListFields {
  *
  * @example
  * ```ts
+ * import { metadataListFields } from './metadata.js';
+ *
  * metadataListFields('canvass_input_types', { namespace: 'adis', originSystem: 'ADIS reference server' });
  * // { origin_system: 'ADIS reference server', name: 'canvass_input_types', identifiers: ['adis:canvass_input_types'], input_types: [...], ... }
  * ```

@@ -53,6 +53,8 @@ function parseInteger(name: string, raw: string, min: number): number {
  *
  * @example
  * ```ts
+ * import { parsePageRequest } from './paging.js';
+ *
  * parsePageRequest({ page: '3', per_page: '500' }, 100); // { page: 3, perPage: 100 }
  * ```
  */
@@ -80,6 +82,8 @@ export function parsePageRequest(
  *
  * @example
  * ```ts
+ * import { totalPages } from './paging.js';
+ *
  * totalPages(201, 100); // 3
  * totalPages(0, 100); // 0
  * ```
@@ -94,6 +98,8 @@ export function totalPages(total: number, perPage: number): number {
  *
  * @example
  * ```ts
+ * import { planPage } from './paging.js';
+ *
  * planPage({ page: 10000, perPage: 100 }, 1_000_000); // { limit: 100, offsetFromEnd: 0, empty: false }
  * ```
  */

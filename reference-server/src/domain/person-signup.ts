@@ -45,6 +45,8 @@ export type PersonSignupCall = z.output<ReturnType<typeof strictHelperBodies>['p
  *
  * @example
  * ```ts
+ * import { checkPersonSignup } from './person-signup.js';
+ *
  * const call = checkPersonSignup({ person: { given_name: 'Ana' } });
  * const upsert = checkPersonSignup({ person: { given_name: 'Ana' }, remove_tags: ['lapsed'] }, 'extended');
  * ```
@@ -59,12 +61,6 @@ export function checkPersonSignup(
 /**
  * Runs a checked person signup call in a helper context: creates or updates the person
  * in one transaction, then runs the action functions.
- *
- * @example
- * ```ts
- * const outcome = await applyPersonSignup(context, checkPersonSignup({ person: { given_name: 'Ana' } }));
- * outcome.main.status; // 201
- * ```
  */
 export async function applyPersonSignup(
   context: HelperContext,
@@ -97,12 +93,6 @@ export async function applyPersonSignup(
 /**
  * Runs a person signup call in a helper context: {@link checkPersonSignup}, then
  * {@link applyPersonSignup}.
- *
- * @example
- * ```ts
- * const outcome = await runPersonSignup(context, { person: { given_name: 'Ana' }, add_tags: ['volunteer'] });
- * outcome.main.status; // 201
- * ```
  */
 export function runPersonSignup(context: HelperContext, body: JsonObject): Promise<HelperOutcome> {
   return applyPersonSignup(context, checkPersonSignup(body, context.vocabulary));

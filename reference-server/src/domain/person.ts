@@ -14,11 +14,6 @@ export type { Person, PersonInput };
 /**
  * Validates a person sent by a client (create, update or helper) with the SDK's
  * schema; throws a 400 `ApiError` for `std:person` listing every issue.
- *
- * @example
- * ```ts
- * const person = parsePerson({ given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] });
- * ```
  */
 export function parsePerson(body: unknown): JsonObject {
   return parseOrThrow(personDeclaration.strictSchema, body, 'std:person') as JsonObject;
@@ -27,11 +22,6 @@ export function parsePerson(body: unknown): JsonObject {
 /**
  * Normalised email address for matching: trimmed and lower-cased (the local part is
  * case-sensitive in theory, never in practice).
- *
- * @example
- * ```ts
- * normaliseEmail(' Ana@Example.org '); // 'ana@example.org'
- * ```
  */
 export function normaliseEmail(address: string): string {
   return address.trim().toLowerCase();
@@ -49,6 +39,8 @@ function members(doc: JsonObject, field: string): JsonObject[] {
  *
  * @example
  * ```ts
+ * import { personLookupKeys } from './person.js';
+ *
  * personLookupKeys({ email_addresses: [{ address: 'A@x.org' }] }); // [{ name: 'email', value: 'a@x.org' }]
  * ```
  */

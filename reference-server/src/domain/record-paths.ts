@@ -12,6 +12,8 @@ export const API_PREFIX = '/api/v1';
  *
  * @example
  * ```ts
+ * import { recordPath } from './record-paths.js';
+ *
  * recordPath('people', 'a b'); // '/api/v1/people/a%20b'
  * ```
  */
@@ -27,6 +29,8 @@ export function recordPath(plural: string, id: string, apiPrefix = API_PREFIX): 
  *
  * @example
  * ```ts
+ * import { recordOfHref } from './record-paths.js';
+ *
  * recordOfHref('http://h/api/v1/people/abc'); // { plural: 'people', id: 'abc' }
  * recordOfHref('http://h/api/v2/petitions/p/signatures/s', '/api/v2'); // { plural: 'signatures', id: 's' }
  * recordOfHref('http://h/elsewhere'); // undefined

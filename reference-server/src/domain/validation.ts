@@ -15,8 +15,10 @@ import { ApiError, ErrorCode, type ErrorDescription } from './errors.js';
  *
  * @example
  * ```ts
+ * import { propertyPath } from './validation.js';
+ *
  * propertyPath(['phone_numbers', 0, 'number']); // 'phone_numbers[0].number'
- * propertyPath(['person', 'given_name'], 'person'); // 'person.given_name'
+ * propertyPath(['given_name'], 'person'); // 'person.given_name'
  * ```
  */
 export function propertyPath(path: readonly PropertyKey[], prefix = ''): string {
@@ -42,7 +44,10 @@ function listValues(values: readonly unknown[]): string {
  *
  * @example
  * ```ts
- * const result = PersonWriteSchema.safeParse({ nickname: 'x' });
+ * import { personKind } from 'adis-sdk/schema';
+ * import { issueToDescription } from './validation.js';
+ *
+ * const result = personKind.strictSchema.safeParse({ nickname: 'x' });
  * if (!result.success) issueToDescription(result.error.issues[0]!); // UNKNOWN_PROPERTY, ['nickname']
  * ```
  */
@@ -124,11 +129,6 @@ export function issueToDescription(issue: z.core.$ZodIssue, prefix = ''): ErrorD
 /**
  * Parses `value` with `schema`; on failure throws one atomic 400 {@link ApiError} that
  * carries every issue, for the resource named `resource`.
- *
- * @example
- * ```ts
- * const person = parseOrThrow(PersonWriteSchema, body, 'std:person');
- * ```
  */
 export function parseOrThrow<S extends z.ZodMiniType>(
   schema: S,

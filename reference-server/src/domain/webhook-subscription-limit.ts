@@ -41,6 +41,8 @@ const RESOURCE = 'std:webhook';
  *
  * @example
  * ```ts
+ * import { webhookSubscriptionLimitOf } from './webhook-subscription-limit.js';
+ *
  * webhookSubscriptionLimitOf(undefined); // 100
  * webhookSubscriptionLimitOf(-1); // RangeError
  * ```
@@ -57,14 +59,6 @@ export function webhookSubscriptionLimitOf(limit: number | undefined): number {
  * Adds `subscription` (made through the API) unless its tenant has `limit` API
  * subscriptions already: then 409 `WEBHOOK_LIMIT_REACHED`, saying the limit and how to
  * make room or raise it. Race-safe across processes (see the top of this module).
- *
- * @example
- * ```ts
- * const stored = await addSubscriptionWithinLimit(storage, {
- *   id: crypto.randomUUID(), tenantId: tenant.id, url: 'https://hooks.example.org/adis',
- *   secret: newWebhookSecret(), triggers: ['*'], source: 'api', createdMs: Date.now(),
- * }, 100);
- * ```
  */
 export function addSubscriptionWithinLimit(
   storage: Storage,

@@ -10,11 +10,6 @@ import { ALL_KINDS } from './catalog.js';
 /**
  * The event types a subscription's `triggers` may name, as the deliveries key them
  * (`std:signature`, …; see `storage/webhook-store.ts`).
- *
- * @example
- * ```ts
- * WEBHOOK_EVENT_TYPES.includes('donation'); // true
- * ```
  */
 export const WEBHOOK_EVENT_TYPES: readonly string[] = Object.freeze(
   // Read from the kinds (`ResourceKind.event`), where which writes make events is declared.
@@ -38,6 +33,8 @@ const KNOWN_TRIGGERS = `${WEBHOOK_EVENT_TYPES.join(', ')}, or ${ALL_EVENT_TYPES}
  *
  * @example
  * ```ts
+ * import { WebhookUrlSchema } from './webhook-subscriptions.js';
+ *
  * WebhookUrlSchema.safeParse('ftp://example.org/').success; // false
  * ```
  */
@@ -53,6 +50,8 @@ export const WebhookUrlSchema = z
  *
  * @example
  * ```ts
+ * import { WebhookSecretSchema } from './webhook-subscriptions.js';
+ *
  * WebhookSecretSchema.safeParse('short').success; // false
  * ```
  */
@@ -69,6 +68,8 @@ export const WebhookSecretSchema = z
  *
  * @example
  * ```ts
+ * import { WebhookTriggersSchema } from './webhook-subscriptions.js';
+ *
  * WebhookTriggersSchema.parse(['signature', 'signature']); // ['signature']
  * WebhookTriggersSchema.parse(['*', 'donation']); // ['*']
  * ```
@@ -87,11 +88,6 @@ export const WebhookTriggersSchema = z
 
 /**
  * A new signing secret: `whsec_` and 32 random bytes in base64url.
- *
- * @example
- * ```ts
- * newWebhookSecret(); // 'whsec_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
- * ```
  */
 export function newWebhookSecret(random: (size: number) => Buffer = randomBytes): string {
   return `whsec_${random(32).toString('base64url')}`;
@@ -100,11 +96,6 @@ export function newWebhookSecret(random: (size: number) => Buffer = randomBytes)
 /**
  * A secret as shown after its creation: its last four characters only, so that an
  * operator can tell two apart and a read key learns nothing that signs.
- *
- * @example
- * ```ts
- * maskedSecret('whsec_abcdefghijklmnopqrstuvwxyz'); // '…wxyz'
- * ```
  */
 export function maskedSecret(secret: string): string {
   return `…${secret.slice(-4)}`;
@@ -116,6 +107,8 @@ export function maskedSecret(secret: string): string {
  *
  * @example
  * ```ts
+ * import { maskedUrl } from './webhook-subscriptions.js';
+ *
  * maskedUrl('https://crm:hunter22@hooks.example.org/adis'); // 'https://…@hooks.example.org/adis'
  * ```
  */
@@ -130,11 +123,6 @@ export function maskedUrl(url: string): string {
  * The id of a subscription from the `--webhooks` file: a UUID (version 5 layout) hashed
  * from its tenant and URL, so that a restart with the same file keeps each
  * subscription, and with it its place in the outbox.
- *
- * @example
- * ```ts
- * fileSubscriptionId('acme', 'https://hooks.example.org/adis') === fileSubscriptionId('acme', 'https://hooks.example.org/adis'); // true
- * ```
  */
 export function fileSubscriptionId(tenant: string, url: string): string {
   const hash = createHash('sha1')

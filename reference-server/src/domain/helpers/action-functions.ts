@@ -219,12 +219,6 @@ function runLinkFunction(
 /**
  * The question a helper names: by the href of the question, or by an identifier it
  * carries (`<namespace>:<id>` or a foreign one), in the caller's tenant.
- *
- * @example
- * ```ts
- * await findQuestion(context, 'adis:1f0c…');
- * await findQuestion(context, 'http://127.0.0.1:8000/api/v1/questions/1f0c…');
- * ```
  */
 export async function findQuestion(
   context: HelperContext,
@@ -246,6 +240,8 @@ export async function findQuestion(
  *
  * @example
  * ```ts
+ * import { questionMissing } from './action-functions.js';
+ *
  * questionMissing('adis:nope', 'add_questions_responses_uri[2]');
  * // { error_code: 'QUESTION_DOES_NOT_EXIST', properties: ['add_questions_responses_uri[2].question'], … }
  * ```
@@ -264,11 +260,6 @@ export function questionMissing(reference: unknown, property: string): ErrorDesc
  * like any answer by the catalog's rule, plus the helpers' rule that a Paragraph
  * question needs a `value`. Returns the problems, their properties below `property`
  * (`add_questions_responses_uri[0].responses[1]`); nothing is written when there are any.
- *
- * @example
- * ```ts
- * const errors = await recordAnswer(context, question, { responses: ['yes'] }, { person }, 'add_questions_responses_uri[0]');
- * ```
  */
 export async function recordAnswer(
   context: HelperContext,
@@ -373,12 +364,6 @@ function runQuestionResponses(
  * then the tags to remove, question responses), each as its own part, and returns one
  * resource status per function present. `remove_tags` comes after the tags added, so a
  * tag named in both is off the person at the end.
- *
- * @example
- * ```ts
- * const statuses = await runActionFunctions(context, { add_tags: ['volunteer'] }, { person });
- * // [{ resource: 'std:tagging', response_code: 201 }]
- * ```
  */
 export async function runActionFunctions(
   context: HelperContext,

@@ -23,6 +23,8 @@ import { type HelperBody, helperPerson, type PreparedRecord, personAction } from
  *
  * @example
  * ```ts
+ * import { ticketProblems } from './attendance.js';
+ *
  * ticketProblems({ type: 'ticketed' }, { status: 'accepted' });
  * // [{ error_code: 'TICKETS_REQUIRED', … }]
  * ```
@@ -60,11 +62,6 @@ export function ticketProblems(event: JsonObject, attendance: JsonObject): Error
 
 /**
  * Prepares an attendance: the buyer, the ticket rules, then each ticket's holder.
- *
- * @example
- * ```ts
- * await prepareAttendance(context, { status: 'accepted', person: { given_name: 'Ana' } }, event);
- * ```
  */
 export async function prepareAttendance(
   context: HelperContext,

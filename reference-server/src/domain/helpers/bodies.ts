@@ -13,6 +13,8 @@ import type { Vocabulary } from '../vocabulary.js';
  *
  * @example
  * ```ts
+ * import { helperBodiesFor } from './bodies.js';
+ *
  * helperBodiesFor('extended').personSignup.parse({ person: { given_name: 'Ana' }, remove_tags: ['lapsed'] });
  * ```
  */

@@ -14,12 +14,6 @@ import type { HelperContext } from './context.js';
  * The links of a helper body's `_links` among `rels`, keyed by relation without its
  * prefix. Other relations are skipped (the body schemas admit none); a `null` link sets
  * nothing on create.
- *
- * @example
- * ```ts
- * bodyLinks(context, { 'osdi:attendance': { href: 'http://h/api/v1/attendances/a1' } }, ['attendance', 'submission']);
- * // { attendance: { plural: 'attendances', id: 'a1' } }
- * ```
  */
 export function bodyLinks(
   context: HelperContext,

@@ -35,6 +35,8 @@ const CODE_LISTS = [
  *
  * @example
  * ```ts
+ * import { canvassCodeProblems } from './canvass.js';
+ *
  * canvassCodeProblems({ contact_type: 'fax' }); // [{ error_code: 'INVALID_PROPERTY', properties: ['canvass.contact_type'], … }]
  * ```
  */
@@ -78,12 +80,6 @@ async function answerQuestion(
 
 /**
  * Prepares a canvass of `target` from a record canvass helper body.
- *
- * @example
- * ```ts
- * await prepareCanvass(context, { canvass: { contact_type: 'door', success: true } }, target);
- * prepareCanvass(context, { canvass: { success: true, _links: { 'std:canvasser': { href: ben.url } } } }, target);
- * ```
  */
 export async function prepareCanvass(
   context: HelperContext,

@@ -18,16 +18,6 @@ export interface HrefTarget {
 
 /**
  * The environment of one helper call.
- *
- * @example
- * ```ts
- * const context: HelperContext = {
- *   records, tenant, anonymous: false, now: new Date(),
- *   resolveHref: recordOfHref,
- *   hrefOf: (plural, id) => urls.record(plural, id),
- *   vocabulary: 'strict',
- * };
- * ```
  */
 export interface HelperContext {
   records: RecordService;
@@ -60,11 +50,6 @@ export interface HelperContext {
 /**
  * A kind the helpers need (tag, tagging, answer, …) from the registry served. A server
  * built with a registry that lacks it cannot run the helper: a programming error (500).
- *
- * @example
- * ```ts
- * kindOf(context, 'tagging').plural; // 'taggings'
- * ```
  */
 export function kindOf(context: HelperContext, singular: string): ResourceKind {
   const kind = context.records.registry.bySingular(singular);

@@ -13,11 +13,6 @@ const DONATION_BODY_LINKS = ['attendance', 'submission'];
 
 /**
  * Prepares a donation: the donor, the donation's fields and its links.
- *
- * @example
- * ```ts
- * await prepareDonation(context, { amount: 25, currency: 'USD', person: { given_name: 'Ana' } });
- * ```
  */
 export async function prepareDonation(
   context: HelperContext,

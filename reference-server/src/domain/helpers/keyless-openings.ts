@@ -24,11 +24,6 @@ export type OpenNames = Readonly<Record<OpenableKind, ReadonlySet<string>>>;
 /**
  * How a tag or list name is compared: the catalog's name key (unique per tenant ignoring
  * case and surrounding spaces).
- *
- * @example
- * ```ts
- * nameKey(' Volunteer'); // 'volunteer'
- * ```
  */
 export function nameKey(name: string): string {
   return name.trim().toLowerCase();
@@ -42,6 +37,8 @@ export function nameKey(name: string): string {
  *
  * @example
  * ```ts
+ * import { checkOpenings } from './keyless-openings.js';
+ *
  * checkOpenings({ tags: ['volunteer'] }); // fine
  * checkOpenings({ lists: [" "] }); // RangeError: lists[0] must be a tag or list name, got " "
  * ```
@@ -64,6 +61,8 @@ export function checkOpenings(openings: KeylessOpenings): void {
  *
  * @example
  * ```ts
+ * import { openNames } from './keyless-openings.js';
+ *
  * openNames({ tags: ['Volunteer '] }).tag.has('volunteer'); // true
  * openNames().list.size; // 0
  * ```

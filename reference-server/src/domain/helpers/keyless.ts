@@ -17,11 +17,6 @@ import { nameKey, type OpenableKind } from './keyless-openings.js';
 /**
  * Whether the call may apply the tag or list named `name`: any for a keyed call, for a
  * call without a key only one the operator opened.
- *
- * @example
- * ```ts
- * mayApply({ ...context, anonymous: true, open: openNames({ tags: ['volunteer'] }) }, 'tag', 'Staff'); // false
- * ```
  */
 export function mayApply(context: HelperContext, kind: OpenableKind, name: unknown): boolean {
   if (!context.anonymous) return true;
@@ -31,11 +26,6 @@ export function mayApply(context: HelperContext, kind: OpenableKind, name: unkno
 /**
  * The `add_tags` a created record's webhook event names: those asked for, or for a call
  * without a key only the open ones (a closed tag is not applied, so not announced).
- *
- * @example
- * ```ts
- * eventTags(keylessContext, ['volunteer', 'staff']); // ['volunteer']
- * ```
  */
 export function eventTags(
   context: HelperContext,
@@ -51,11 +41,6 @@ const REMOVING_MEMBERS = ['remove_tags'] as const;
 /**
  * Refuses a call without a key that would remove anything (401: the member needs a key),
  * before anything is written: the answer is the same whatever the person carries.
- *
- * @example
- * ```ts
- * refuseKeylessRemovals(keylessContext, { remove_tags: ['volunteer'] }, 'std:record_signature_helper'); // throws ApiError 401
- * ```
  */
 export function refuseKeylessRemovals(
   context: HelperContext,

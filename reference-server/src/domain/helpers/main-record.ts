@@ -55,12 +55,6 @@ const NOT_FIELDS = new Set([
  * member except the person, links and action functions, plus the `triggers` sent,
  * recorded as they are. Anonymous callers cannot give the record identifiers: they
  * could otherwise probe which identifiers exist through DUPLICATE_IDENTIFIER.
- *
- * @example
- * ```ts
- * mainFields(context, { comments: 'Yes!', person: { given_name: 'Ana' }, triggers: { autoresponse: { enabled: true } } });
- * // { comments: 'Yes!', triggers: { autoresponse: { enabled: true } } }
- * ```
  */
 export function mainFields(
   context: HelperContext,
@@ -78,12 +72,6 @@ export function mainFields(
 
 /**
  * Matches or creates the person of a helper call (see `matching.ts`) and says how.
- *
- * @example
- * ```ts
- * const signer = await helperPerson(context, { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] });
- * signer.status; // 201 the first time, 200 after
- * ```
  */
 export async function helperPerson(
   context: HelperContext,
@@ -100,12 +88,6 @@ export async function helperPerson(
 /**
  * The usual main record: the body's fields, linked to the person who acted (signature,
  * outreach, submission; donation and attendance build on it).
- *
- * @example
- * ```ts
- * const prepared = await personAction(context, { comments: 'Yes!', person: { given_name: 'Ana' } });
- * prepared.links.person; // { plural: 'people', id: '…' }
- * ```
  */
 export async function personAction(
   context: HelperContext,

@@ -68,6 +68,8 @@ function strings(value: unknown): string[] {
  *
  * @example
  * ```ts
+ * import { mergeMembers } from './matching.js';
+ *
  * mergeMembers([{ address: 'a@x.org', primary: true }], [{ address: 'b@x.org', primary: true }], (m) => String(m.address));
  * // [{ address: 'a@x.org', primary: false }, { address: 'b@x.org', primary: true }]
  * ```
@@ -107,6 +109,8 @@ export function mergeMembers(
  *
  * @example
  * ```ts
+ * import { appendMembers } from './matching.js';
+ *
  * appendMembers([{ address: 'a@x.org', primary: true }], [{ address: 'b@x.org', primary: true }], (m) => String(m.address));
  * // [{ address: 'a@x.org', primary: true }, { address: 'b@x.org', primary: false }]
  * ```
@@ -136,6 +140,8 @@ export function appendMembers(
  *
  * @example
  * ```ts
+ * import { mergePerson } from './matching.js';
+ *
  * mergePerson({ given_name: 'Ana' }, { given_name: 'Anabel', family_name: 'Diaz' });
  * // { given_name: 'Anabel', family_name: 'Diaz' }
  * ```
@@ -181,6 +187,8 @@ const SELF_CHOSEN_STATUSES: readonly string[] = ['subscribed', 'unsubscribed'];
  *
  * @example
  * ```ts
+ * import { fillPerson } from './matching.js';
+ *
  * fillPerson(
  *   { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
  *   { given_name: 'Mallory', family_name: 'Diaz', email_addresses: [{ address: 'ana@example.org' }, { address: 'mallory@example.net' }] },
@@ -230,11 +238,6 @@ function withSelfChosenStatuses(person: JsonObject): JsonObject {
 /**
  * Finds the tenant's person matching `person`: by identifier, then email, then phone.
  * Anonymous callers pass a person without identifiers.
- *
- * @example
- * ```ts
- * await findMatch(records, tenant, { email_addresses: [{ address: 'ANA@example.org' }] });
- * ```
  */
 export async function findMatch(
   records: RecordService,
@@ -274,11 +277,6 @@ export async function findMatch(
  * Finds the person a helper call is about and creates or updates it, by the rules at the
  * top of this module. Call it inside the helper's transaction, so that matching and
  * writing cannot interleave with another call.
- *
- * @example
- * ```ts
- * const { record, created } = await upsertPerson(records, tenant, { given_name: 'Ana' }, { anonymous: false, now: new Date() });
- * ```
  */
 export async function upsertPerson(
   records: RecordService,

@@ -16,6 +16,8 @@ export type MemberKey = (member: JsonObject) => string | undefined;
  *
  * @example
  * ```ts
+ * import { MEMBER_KEYS } from './member-keys.js';
+ *
  * MEMBER_KEYS.email_addresses?.({ address: 'Ana@Example.org' }); // 'ana@example.org'
  * ```
  */

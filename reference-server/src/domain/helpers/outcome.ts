@@ -52,11 +52,6 @@ export interface AnswerOptions {
 
 /**
  * Whether every part succeeded.
- *
- * @example
- * ```ts
- * isComplete({ main, parts: [{ resource: 'std:tagging', response_code: 400 }] }); // false
- * ```
  */
 export function isComplete(outcome: HelperOutcome): boolean {
   return outcome.parts.every((part) => part.response_code < 400);
@@ -64,12 +59,6 @@ export function isComplete(outcome: HelperOutcome): boolean {
 
 /**
  * The resource statuses of a non-atomic answer: the person, the main record, the parts.
- *
- * @example
- * ```ts
- * outcomeStatuses(outcome);
- * // [{ resource: 'std:person', response_code: 201 }, { resource: 'std:signature', response_code: 201 }, …]
- * ```
  */
 export function outcomeStatuses(outcome: HelperOutcome): ResourceStatus[] {
   const written = [outcome.person, outcome.main].flatMap((entry) =>
@@ -84,12 +73,6 @@ export function outcomeStatuses(outcome: HelperOutcome): ResourceStatus[] {
  * The resource statuses a call without a key is answered with: the failed parts only.
  * Whether a part fails never depends on the person (an element fails when it names no
  * record open to the caller, or an answer does not fit its question).
- *
- * @example
- * ```ts
- * keylessStatuses(outcome);
- * // [{ resource: 'std:tagging', response_code: 400, error_descriptions: [{ error_code: 'TAG_NAME_DOES_NOT_EXIST', … }] }]
- * ```
  */
 export function keylessStatuses(outcome: HelperOutcome): ResourceStatus[] {
   return outcome.parts.filter((part) => part.response_code >= 400);
@@ -97,12 +80,6 @@ export function keylessStatuses(outcome: HelperOutcome): ResourceStatus[] {
 
 /**
  * The answer to a helper call by the rules at the top of this module.
- *
- * @example
- * ```ts
- * const answer = helperAnswer(outcome, { anonymous: false, returnResponse: true, present });
- * answer.status; // 201
- * ```
  */
 export function helperAnswer(outcome: HelperOutcome, options: AnswerOptions): HelperAnswer {
   const { main, person } = outcome;

@@ -65,6 +65,8 @@ export interface RecordHelperDefinition {
  *
  * @example
  * ```ts
+ * import { RECORD_HELPERS } from './record-helpers.js';
+ *
  * RECORD_HELPERS.record_signature_helper?.main; // 'signature'
  * ```
  */
@@ -136,11 +138,6 @@ export interface RecordHelperCall {
  * under the context's vocabulary (400), and a call without a key may remove nothing
  * (401, `keyless.ts`). What a call processed in the background is checked with before
  * its 202.
- *
- * @example
- * ```ts
- * const call = await checkRecordHelperCall(context, RECORD_HELPERS.record_signature_helper!, petitionKind, petitionId, body);
- * ```
  */
 export async function checkRecordHelperCall(
   context: HelperContext,
@@ -162,12 +159,6 @@ export async function checkRecordHelperCall(
  * what it did; atomic failures throw `ApiError`. The main record is created, or, for a
  * kind with one record per person and parent (a signature per person and petition),
  * the person's existing one is updated (status 200; see `RecordService.createOrUpdate`).
- *
- * @example
- * ```ts
- * const outcome = await applyRecordHelperCall(context, call);
- * outcome.main.status; // 201 created, 200 when the person had signed before
- * ```
  */
 export async function applyRecordHelperCall(
   context: HelperContext,
@@ -211,15 +202,6 @@ export async function applyRecordHelperCall(
 /**
  * Runs a record helper on the record `parentId` of `parentKind` (the petition signed, the
  * person canvassed): {@link checkRecordHelperCall}, then {@link applyRecordHelperCall}.
- *
- * @example
- * ```ts
- * const outcome = await runRecordHelper(context, RECORD_HELPERS.record_signature_helper!, petitionKind, petitionId, {
- *   comments: 'Yes!',
- *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] },
- * });
- * outcome.main.record.id; // the new signature (or the one the person signed before)
- * ```
  */
 export async function runRecordHelper(
   context: HelperContext,

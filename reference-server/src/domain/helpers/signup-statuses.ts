@@ -57,6 +57,10 @@ function memberWithStatus(
  *
  * @example
  * ```ts
+ * import { ACTION_NETWORK_SIGNUP_STATUSES } from '../../presets/action-network/signup-statuses.js';
+ * import { MEMBER_KEYS } from './member-keys.js';
+ * import { withSignupStatuses } from './signup-statuses.js';
+ *
  * withSignupStatuses({ email_addresses: [{ address: 'ana@example.org' }] }, undefined, ACTION_NETWORK_SIGNUP_STATUSES, MEMBER_KEYS);
  * // { email_addresses: [{ address: 'ana@example.org', status: 'subscribed', primary: true }] }
  * ```

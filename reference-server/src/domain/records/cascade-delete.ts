@@ -21,11 +21,6 @@ import { recordWrite } from './write.js';
  * (a petition's signatures, a person's donations) are deleted with it; records that
  * only mention it (a petition's creator) lose that link. All in one transaction, so
  * that no record is left pointing at one that is gone.
- *
- * @example
- * ```ts
- * await deleteRecord(records, tenant, petitionKind, petitionId); // and its signatures
- * ```
  */
 export async function deleteRecord(
   context: RecordContext,

@@ -25,11 +25,6 @@ export interface CollectionRef {
 /**
  * One page of a collection or sub-collection, with the counts its links need (the total
  * of records and pages, whether a next page exists).
- *
- * @example
- * ```ts
- * const page = await collectionPage(records, tenant, { kind: 'person' }, { page: 1, perPage: 25 });
- * ```
  */
 export async function collectionPage(
   context: RecordContext,

@@ -71,11 +71,6 @@ export async function checkNewRecord(
  * Creates a record from a validated document, in one transaction: assigns the id and
  * local identifier, keeps foreign identifiers, resolves links, drops read-only fields
  * and nulls, and makes the kind's webhook event (unless `options.event` is `false`).
- *
- * @example
- * ```ts
- * const person = await createRecord(records, tenant, personKind, personKind.parse({ given_name: 'Ana' }));
- * ```
  */
 export function createRecord(
   context: RecordContext,

@@ -43,9 +43,16 @@ function instantOf(value: unknown): number | undefined {
  *
  * @example
  * ```ts
- * createdDateOf(donationKind, { created_date: '2023-11-05T15:30:00+01:00' }, now, errors);
+ * import { donationKind, petitionKind } from 'adis-sdk/schema';
+ * import { type ErrorDescription, serveKind } from 'adis-server';
+ * import { createdDateOf } from './created-date.js';
+ *
+ * const now = new Date();
+ * const errors: ErrorDescription[] = [];
+ * createdDateOf(serveKind(donationKind), { created_date: '2023-11-05T15:30:00+01:00' }, now, errors);
  * // '2023-11-05T14:30:00.000Z'
- * createdDateOf(petitionKind, { created_date: '2023-11-05T14:30:00Z' }, now, errors); // now.toISOString()
+ * createdDateOf(serveKind(petitionKind), { created_date: '2023-11-05T14:30:00Z' }, now, errors);
+ * // now.toISOString()
  * ```
  */
 export function createdDateOf(
@@ -84,11 +91,6 @@ export function createdDateOf(
  * it from the client, it must name the instant stored (`current.created_date`) or the
  * one the kind writes for it (`dateTimes`: to the second under Action Network's preset),
  * else an error in `errors`. `null` or none leaves the stored date, as for any other kind.
- *
- * @example
- * ```ts
- * checkCreatedDateKept(donationKind, { created_date: '2023-11-05T14:30:00Z' }, current, errors);
- * ```
  */
 export function checkCreatedDateKept(
   kind: ResourceKind,

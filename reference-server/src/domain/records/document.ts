@@ -46,6 +46,8 @@ export const SERVER_FIELDS = ['identifiers', 'created_date', 'modified_date', RE
  *
  * @example
  * ```ts
+ * import { referencesOf } from './document.js';
+ *
  * referencesOf({ _refs: { person: { kind: 'person', id: 'p1' } } }); // { person: { kind: 'person', id: 'p1' } }
  * ```
  */
@@ -64,11 +66,6 @@ export function referencesOf(doc: JsonObject): References {
 
 /**
  * A document in the canonical member order: identifiers, dates, then the fields.
- *
- * @example
- * ```ts
- * composeDocument(['adis:1'], '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', { given_name: 'Ana' });
- * ```
  */
 export function composeDocument(
   identifiers: readonly string[],

@@ -16,14 +16,6 @@ import type { EventDetails } from './options.js';
  * no-op for kinds that make no event and for tenants without subscriptions (the
  * outbox is then not written at all). `createRecord` calls it; the person signup
  * helper too, for a signup that matched a known person.
- *
- * @example
- * ```ts
- * await storage.transaction(async () => {
- *   const { record } = await upsertPerson(records, tenant, sent, { anonymous: false, now });
- *   await recordEvent(records, tenant, personKind, record, { addTags: ['volunteer'] }, now);
- * });
- * ```
  */
 export async function recordEvent(
   context: RecordContext,

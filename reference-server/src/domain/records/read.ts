@@ -16,11 +16,6 @@ export function notFound(kind: ResourceKind, id: string): ApiError {
 /**
  * One record, or a 404 `ApiError`: a missing record is the client's mistake, answered
  * the same way by every route.
- *
- * @example
- * ```ts
- * const person = await getRecord(records, tenant, personKind, id, { forUpdate: true });
- * ```
  */
 export async function getRecord(
   context: RecordContext,

@@ -34,12 +34,6 @@ import { createOrUpdateRecord, type RecordUpsert } from './upsert.js';
 /**
  * Record operations over a {@link Storage}: the operations of the record modules bound
  * to one storage and registry, so that routes and helpers pass one object around.
- *
- * @example
- * ```ts
- * const records = new RecordService(storage, registry);
- * const person = await records.create(tenant, personKind, personKind.parse({ given_name: 'Ana' }));
- * ```
  */
 export class RecordService implements RecordContext {
   constructor(

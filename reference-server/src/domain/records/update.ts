@@ -33,11 +33,6 @@ import { guarded, recordWrite } from './write.js';
  * rules. Sending `identifiers` sets the foreign identifiers; the local one always stays.
  * Links sent replace the record's references one relation at a time. The result is
  * checked as a whole ({@link replaceRecord}), in one transaction.
- *
- * @example
- * ```ts
- * const person = await updateRecord(records, tenant, personKind, id, { family_name: 'Diaz' });
- * ```
  */
 export function updateRecord(
   context: RecordContext,
@@ -96,15 +91,6 @@ export function updateRecord(
  * rules (an update that only moves `end_date` before `start_date` fails). A
  * {@link SERVER_STATE} member of the fields is stored as given, without validation; so
  * are the {@link HELPER_MEMBERS}: they are the server's, not the client's to get right.
- *
- * @example
- * ```ts
- * await replaceRecord(records, tenant, messageKind, message, {
- *   identifiers: stringArray(message.doc.identifiers) ?? [],
- *   fields: { ...fields, [SERVER_STATE]: { status: 'sending' } },
- *   now,
- * });
- * ```
  */
 export async function replaceRecord(
   context: RecordContext,

@@ -27,15 +27,6 @@ export interface RecordUpsert {
  * sent change as in {@link updateRecord}, identifiers sent are added to its own, and the
  * totals it adds to stay as they were. With `fillOnly`, only what it lacks is filled.
  * Only a create makes the kind's webhook event: signing again is no new act.
- *
- * @example
- * ```ts
- * const { record, created } = await createOrUpdateRecord(records, tenant, signatureKind, { comments: 'Yes!' }, {
- *   links: { person: { plural: 'people', id: personId } },
- *   parent: { rel: 'petition', ref: { kind: 'petition', id: petitionId } },
- * });
- * created; // false when the person had signed: 200, not 201
- * ```
  */
 export function createOrUpdateRecord(
   context: RecordContext,
