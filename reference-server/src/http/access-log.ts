@@ -19,11 +19,6 @@ import { requestHeader } from './request-header.js';
 
 /**
  * The header carrying the request id, both ways.
- *
- * @example
- * ```ts
- * res.headers.get(REQUEST_ID_HEADER); // '9f86d081884c7d65'
- * ```
  */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
@@ -36,11 +31,6 @@ let poolAt = pool.length;
 
 /**
  * A new request id: 16 hex digits (64 random bits), unique in practice.
- *
- * @example
- * ```ts
- * newRequestId(); // '9f86d081884c7d65'
- * ```
  */
 export function newRequestId(): string {
   if (poolAt + 8 > pool.length) {
@@ -56,6 +46,8 @@ export function newRequestId(): string {
  *
  * @example
  * ```ts
+ * import { requestIdFor } from './access-log.js';
+ *
  * requestIdFor('checkout-42'); // 'checkout-42'
  * requestIdFor('two words'); // a new id
  * ```
@@ -66,11 +58,6 @@ export function requestIdFor(sent: string | undefined): string {
 
 /**
  * What one access log line says.
- *
- * @example
- * ```ts
- * const entry: AccessEntry = { at: Date.now(), method: 'GET', path: '/api/v1/people', status: 200, ms: 3.14, tenant: 'demo', requestId: '9f86d081884c7d65' };
- * ```
  */
 export interface AccessEntry {
   /** When the request arrived (ms since the epoch). */
@@ -94,6 +81,8 @@ export interface AccessEntry {
  *
  * @example
  * ```ts
+ * import { accessLine } from './access-log.js';
+ *
  * accessLine({ at: 0, method: 'GET', path: '/api/v1/', status: 200, ms: 1.25, tenant: 'demo', requestId: 'ab12' });
  * // '1970-01-01T00:00:00.000Z GET /api/v1/ 200 1.3ms demo ab12'
  * ```
@@ -123,11 +112,6 @@ function rawPath(url: string): string {
  * sets `X-Request-Id` on the answer, and hands an access log line to
  * `config.accessLog` once the answer is ready (its status known), if there is one.
  * The query is left out of the line: filters may carry email addresses and names.
- *
- * @example
- * ```ts
- * app.use('*', requestLog(config));
- * ```
  */
 export function requestLog(config: AppConfig): MiddlewareHandler<AppEnv> {
   const log = config.accessLog;
@@ -161,8 +145,11 @@ function entryOf(c: Context<AppEnv>, at: number, ms: number, requestId: string):
  *
  * @example
  * ```ts
+ * import { createApp, openStorage } from 'adis-server';
+ * import { batchedLines } from './access-log.js';
+ *
  * const log = batchedLines((text) => process.stdout.write(text));
- * createApp({ storage, accessLog: log.write });
+ * createApp({ storage: openStorage('data/adis.db'), accessLog: log.write });
  * process.on('exit', log.flush);
  * ```
  */

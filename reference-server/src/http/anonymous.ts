@@ -24,7 +24,10 @@ export interface AnonymousCall {
  *
  * @example
  * ```ts
- * anonymousCallOf(registry, 'POST', '/api/v1/petitions/7c9e…/record_signature_helper');
+ * import { defaultRegistry } from 'adis-server';
+ * import { anonymousCallOf } from './anonymous.js';
+ *
+ * anonymousCallOf(defaultRegistry(), 'POST', '/api/v1/petitions/7c9e…/record_signature_helper');
  * // { kind: <petition>, id: '7c9e…', helper: <record_signature_helper> }
  * ```
  */
@@ -51,6 +54,10 @@ export function anonymousCallOf(
  *
  * @example
  * ```ts
+ * import { defaultRegistry } from 'adis-server';
+ * import { anonymousHelperOf } from './anonymous.js';
+ *
+ * const registry = defaultRegistry();
  * anonymousHelperOf(registry, 'POST', '/api/v1/petitions/7c9e…/record_signature_helper'); // the helper
  * anonymousHelperOf(registry, 'GET', '/api/v1/petitions/7c9e…/record_signature_helper'); // undefined
  * ```
@@ -76,11 +83,6 @@ function servedByNode(env: unknown): boolean {
  * entry when the server sits behind a proxy you trust (anyone can send that header, so
  * it is read only then), else the TCP peer when served by node, else (in-process
  * `app.fetch`, where no peer exists) `unknown`: one shared bucket.
- *
- * @example
- * ```ts
- * clientAddress(c, false); // '203.0.113.7' under startServer, 'unknown' in-process
- * ```
  */
 export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
   if (trustProxy) {
@@ -97,11 +99,6 @@ export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
 /**
  * Refuses anonymous calls beyond the rate of their client address with 429
  * `RATE_LIMITED` and a `Retry-After` (seconds). Calls with a key pass untouched.
- *
- * @example
- * ```ts
- * app.use('/api/v1/*', anonymousRateLimit(new TokenBuckets({ calls: 30, perSeconds: 60, burst: 10 }), false));
- * ```
  */
 export function anonymousRateLimit(
   buckets: TokenBuckets,

@@ -18,11 +18,6 @@ import { errorHandler } from './middleware.js';
 
 /**
  * The middleware (registered in `app.ts` before authentication, which reads storage).
- *
- * @example
- * ```ts
- * app.use('/api/v1/*', answerAfterCommit(config));
- * ```
  */
 export function answerAfterCommit(config: AppConfig): MiddlewareHandler<AppEnv> {
   const onError = errorHandler(config);

@@ -173,6 +173,9 @@ export interface AppOptions {
    *
    * @example
    * ```ts
+   * import { createApp, openStorage } from 'adis-server';
+   *
+   * const storage = openStorage(':memory:');
    * const held: (() => void)[] = [];
    * createApp({ storage, scheduleBackground: (start) => held.push(start) });
    * // … a call answered 202 {}; nothing done yet …
@@ -188,6 +191,9 @@ export interface AppOptions {
    *
    * @example
    * ```ts
+   * import { createApp, openStorage } from 'adis-server';
+   *
+   * const storage = openStorage(':memory:');
    * let paused: number | undefined;
    * createApp({ storage, rateLimitClock: () => paused ?? performance.now() });
    * ```
@@ -200,6 +206,10 @@ export interface AppOptions {
  *
  * @example
  * ```ts
+ * import { createApp, openStorage } from 'adis-server';
+ * import { DEFAULT_ANONYMOUS_RATE_LIMIT } from './app.js';
+ *
+ * const storage = openStorage(':memory:');
  * createApp({ storage, anonymousRateLimit: { ...DEFAULT_ANONYMOUS_RATE_LIMIT, burst: 20 } });
  * ```
  */
@@ -215,7 +225,10 @@ export const DEFAULT_ANONYMOUS_RATE_LIMIT: Readonly<RateLimit> = Object.freeze({
  *
  * @example
  * ```ts
- * const app = createApp({ storage, registry: defaultRegistry() });
+ * import { ACTION_NETWORK_PRESET, createApp, defaultRegistry, openStorage } from 'adis-server';
+ *
+ * const storage = openStorage(':memory:');
+ * const app = createApp({ storage, registry: defaultRegistry(ACTION_NETWORK_PRESET) });
  * ```
  */
 export function defaultRegistry(preset: ServingPreset = SPECIFICATION_PRESET): KindRegistry {
@@ -251,8 +264,10 @@ function presetWithOptions(options: AppOptions): ServingPreset {
  *
  * @example
  * ```ts
+ * import { createApp, openStorage } from 'adis-server';
+ *
  * const storage = openStorage(':memory:');
- * storage.tenants.putApiKey('secret', 'demo', 'write');
+ * await storage.tenants.putApiKey('secret', 'demo', 'write');
  * const app = createApp({ storage });
  * const res = await app.fetch(new Request('http://localhost/api/v1/', { headers: { 'STD-API-Token': 'secret' } }));
  * ```
@@ -367,11 +382,6 @@ const appConfigs = new WeakMap<object, AppConfig>();
  * The resolved config of an app {@link createApp} built (its preset with the options
  * applied, its kinds, storage and public URL), for work beside the app that renders as
  * it does (webhook deliveries); undefined for any other app.
- *
- * @example
- * ```ts
- * appConfigOf(createApp({ storage }))?.curiePrefix; // 'std'
- * ```
  */
 export function appConfigOf(app: object): AppConfig | undefined {
   return appConfigs.get(app);
@@ -383,6 +393,9 @@ export function appConfigOf(app: object): AppConfig | undefined {
  *
  * @example
  * ```ts
+ * import { ACTION_NETWORK_PRESET, createApp, entryPointPath, openStorage } from 'adis-server';
+ *
+ * const storage = openStorage(':memory:');
  * entryPointPath(createApp({ storage, preset: ACTION_NETWORK_PRESET })); // '/api/v2/'
  * ```
  */

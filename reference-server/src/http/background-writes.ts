@@ -21,11 +21,6 @@ class RolledBack extends Error {}
 /**
  * Runs `write` in a transaction and rolls it back: its refusals (`ApiError`s) are thrown
  * as they would be, and nothing is kept.
- *
- * @example
- * ```ts
- * await rehearse(storage, () => records.update(tenant, kind, id, patch)); // throws its 400, or keeps nothing
- * ```
  */
 export async function rehearse(storage: Storage, write: () => Promise<unknown>): Promise<void> {
   const rollBack = new RolledBack('rehearsal');
@@ -43,11 +38,6 @@ export async function rehearse(storage: Storage, write: () => Promise<unknown>):
  * Answers a write processed in the background: rehearses `write` (its 404 or 400 is the
  * answer), then answers `{}` and does it right after (see `acceptInBackground`:
  * what fails then is logged).
- *
- * @example
- * ```ts
- * if (background) return writeInBackground(c, config, () => records.delete(tenant, kind, id));
- * ```
  */
 export async function writeInBackground(
   c: Context<AppEnv>,

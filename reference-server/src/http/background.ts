@@ -72,13 +72,6 @@ const pending = new WeakMap<Storage, Set<Promise<void>>>();
  * the rule is "either one true": `background_request=false&background_processing=true`
  * asks. A `true` under either name is a client asking to be answered at once; a `false`
  * beside it is more likely a default its library puts in every URL than a refusal.
- *
- * @example
- * ```ts
- * if (wantsBackground(c, config, 'signatures', 'helper')) {
- *   return acceptInBackground(c, config, () => run());
- * }
- * ```
  */
 export function wantsBackground(
   c: Context<AppEnv>,
@@ -116,14 +109,6 @@ function describe(error: unknown): string {
  * this call until `work` has run (or thrown), so that the request's own writes (a stored
  * idempotent answer) commit with the work's. Call it only once the call has been
  * checked: what fails later is only logged.
- *
- * @example
- * ```ts
- * const call = checkRecordHelperCall(context, definition, kind, id, body);
- * if (wantsBackground(c, config, 'signatures', 'helper')) {
- *   return acceptInBackground(c, config, () => failureOf(apply(call)));
- * }
- * ```
  */
 export function acceptInBackground(
   c: Context<AppEnv>,
@@ -175,9 +160,14 @@ export function acceptInBackground(
  *
  * @example
  * ```ts
- * await running.close(); // no new calls
- * await backgroundIdle(storage);
- * storage.close();
+ * import type { RunningServer, Storage } from 'adis-server';
+ * import { backgroundIdle } from './background.js';
+ *
+ * async function stop(running: RunningServer, storage: Storage): Promise<void> {
+ *   await running.close(); // no new calls
+ *   await backgroundIdle(storage);
+ *   await storage.close();
+ * }
  * ```
  */
 export async function backgroundIdle(storage: Storage): Promise<void> {

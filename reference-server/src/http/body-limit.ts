@@ -18,6 +18,8 @@ import { errorResponse } from './respond.js';
  *
  * @example
  * ```ts
+ * import { payloadTooLarge } from './body-limit.js';
+ *
  * payloadTooLarge(16384).status; // 413
  * payloadTooLarge(16384).headers.get('Connection'); // 'close'
  * ```
@@ -51,11 +53,6 @@ export function payloadTooLarge(limit: number, curiePrefix = CANONICAL_PREFIX): 
  * parser refused its framing) is the client's failure, a 400 `BAD_REQUEST`, not a
  * server error; nobody may be left to receive it, but no 500 is logged for it either.
  * Handlers then read the buffered body.
- *
- * @example
- * ```ts
- * app.use('/api/v1/*', limitBody(1024 * 1024));
- * ```
  */
 export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

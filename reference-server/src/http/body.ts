@@ -27,11 +27,6 @@ const JSON_MEDIA_TYPE = /^application\/([a-z0-9.!#$&^_-]+\+)?json$/i;
  * (array, string, empty): 400 INVALID_BODY; a member named `__proto__` anywhere: 400
  * INVALID_PROPERTY. Relations under the server's curie prefix (`osdi:control`, `_links`
  * members) come back under their canonical `std:` names (see `canonicalBody`).
- *
- * @example
- * ```ts
- * const body = await readJsonObject(c);
- * ```
  */
 export async function readJsonObject(c: Context<AppEnv>): Promise<JsonObject> {
   const contentType = c.req.header('content-type');
@@ -102,6 +97,8 @@ export interface Control {
  *
  * @example
  * ```ts
+ * import { takeControl } from './body.js';
+ *
  * const { control, rest } = takeControl({ 'std:control': { return_response: false }, given_name: 'Ana' });
  * control.returnResponse; // false
  * ```

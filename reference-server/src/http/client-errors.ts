@@ -41,11 +41,6 @@ const PARSER_FAILURES: Readonly<Record<string, { status: number; code: string; w
  * `status`: a `std:error` body with its Content-Length, the API's content type, and
  * `Connection: close`, since after a parse failure the connection cannot be read any
  * further.
- *
- * @example
- * ```ts
- * socket.end(rawErrorResponse(400, 'BAD_REQUEST', 'malformed request'));
- * ```
  */
 export function rawErrorResponse(status: number, code: string, description: string): Buffer {
   const body = JSON.stringify(
@@ -78,11 +73,6 @@ function responseStarted(socket: Duplex): boolean {
  * nothing can be written (the peer reset the connection, the socket is no longer
  * writable, or a response is already half sent, which an error answer would corrupt) it
  * only destroys the socket.
- *
- * @example
- * ```ts
- * server.on('clientError', answerClientError);
- * ```
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
@@ -106,11 +96,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
  * (`RequestError`: no Host header, an invalid one, a backslash in the path) is a 400
  * `BAD_REQUEST`. Anything else reaching it escaped the app's own error handler, so it is
  * a bug: logged, and answered 500 like the app's other unexpected errors.
- *
- * @example
- * ```ts
- * getRequestListener(app.fetch, { errorHandler: adapterErrorResponse });
- * ```
  */
 export function adapterErrorResponse(error: unknown): Response {
   if (error instanceof RequestError) {

@@ -18,11 +18,6 @@ import {
 
 /**
  * Methods a cross-origin page may use on the API.
- *
- * @example
- * ```ts
- * CORS_METHODS.includes('PATCH'); // true
- * ```
  */
 export const CORS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -30,11 +25,6 @@ export const CORS_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
  * Response headers a cross-origin page may read: where a record was created, when to
  * retry, whether an answer is a replay of an earlier request with the same
  * `Idempotency-Key`.
- *
- * @example
- * ```ts
- * CORS_EXPOSED_HEADERS.join(','); // 'Location,Retry-After,Idempotent-Replayed,X-Request-Id,Idempotency-Key-Honoured,Idempotency-Key'
- * ```
  */
 export const CORS_EXPOSED_HEADERS = [
   'Location',
@@ -49,21 +39,11 @@ export const CORS_EXPOSED_HEADERS = [
 
 /**
  * How long (seconds) a browser may reuse a preflight answer.
- *
- * @example
- * ```ts
- * String(CORS_MAX_AGE); // '600', the Access-Control-Max-Age of preflights
- * ```
  */
 export const CORS_MAX_AGE = 600;
 
 /**
  * What {@link apiCors} needs.
- *
- * @example
- * ```ts
- * const options: ApiCorsOptions = { origins: '*', apiKeyHeader: 'STD-API-Token' };
- * ```
  */
 export interface ApiCorsOptions {
   /** `'*'` (any origin), or the exact origins allowed, such as `https://www.example.org`. */
@@ -83,11 +63,6 @@ export interface ApiCorsOptions {
  * on `c.res` before the handler runs, and hono then merges that placeholder into the
  * handler's response by building a new one from its body stream, which takes
  * `@hono/node-server` off its fast path (writing a string body at once) for every call.
- *
- * @example
- * ```ts
- * app.use('/api/v1/*', apiCors({ origins: ['https://www.example.org'], apiKeyHeader: 'STD-API-Token' }));
- * ```
  */
 export function apiCors(options: ApiCorsOptions): MiddlewareHandler<AppEnv> {
   const origins = options.origins;
@@ -128,6 +103,8 @@ export function apiCors(options: ApiCorsOptions): MiddlewareHandler<AppEnv> {
  *
  * @example
  * ```ts
+ * import { checkCorsOrigins } from './cors.js';
+ *
  * checkCorsOrigins(['https://www.example.org', 'http://localhost:5173']); // ok
  * checkCorsOrigins(['https://www.example.org/']); // RangeError
  * ```

@@ -26,13 +26,6 @@ export const DRAIN_BOUNDS = { bytes: 4 * 1024 * 1024, ms: 2000 } as const;
  * the end of the connection; only the socket's closing waits.
  * Call it before returning the refusal; whoever was reading `incoming` must have let go
  * of it without destroying it.
- *
- * @example
- * ```ts
- * const incoming = incomingOf(c.env);
- * if (incoming) drainRefusedBody(incoming);
- * return payloadTooLarge(limit);
- * ```
  */
 export function drainRefusedBody(
   incoming: IncomingMessage,

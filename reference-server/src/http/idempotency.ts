@@ -44,7 +44,9 @@ import { sentJson } from './respond.js';
  *
  * @example
  * ```ts
- * headers.set(IDEMPOTENCY_KEY_HEADER, crypto.randomUUID());
+ * import { IDEMPOTENCY_KEY_HEADER } from 'adis-server';
+ *
+ * const headers = new Headers({ [IDEMPOTENCY_KEY_HEADER]: crypto.randomUUID() });
  * ```
  */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -55,7 +57,9 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
  *
  * @example
  * ```ts
- * const replayed = res.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true';
+ * import { IDEMPOTENT_REPLAYED_HEADER } from 'adis-server';
+ *
+ * const replayed = (res: Response) => res.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true';
  * ```
  */
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -67,18 +71,15 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
  *
  * @example
  * ```ts
- * const safeToRetry = res.headers.get(IDEMPOTENCY_KEY_HONOURED_HEADER) === 'true';
+ * import { IDEMPOTENCY_KEY_HONOURED_HEADER } from 'adis-server';
+ *
+ * const safeToRetry = (res: Response) => res.headers.get(IDEMPOTENCY_KEY_HONOURED_HEADER) === 'true';
  * ```
  */
 export const IDEMPOTENCY_KEY_HONOURED_HEADER = 'Idempotency-Key-Honoured';
 
 /**
  * How long an answer is kept for repeats: 24 hours. An older key counts as new.
- *
- * @example
- * ```ts
- * IDEMPOTENCY_RETENTION_MS / 3_600_000; // 24
- * ```
  */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -87,6 +88,9 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
  *
  * @example
  * ```ts
+ * import { createApp, DEFAULT_IDEMPOTENCY_WAIT_MS, openStorage } from 'adis-server';
+ *
+ * const storage = openStorage(':memory:');
  * createApp({ storage, idempotency: { waitMs: DEFAULT_IDEMPOTENCY_WAIT_MS / 2 } });
  * ```
  */
@@ -94,11 +98,6 @@ export const DEFAULT_IDEMPOTENCY_WAIT_MS = 10_000;
 
 /**
  * Options of the `Idempotency-Key` handling (`AppOptions.idempotency`).
- *
- * @example
- * ```ts
- * const options: IdempotencyOptions = { waitMs: 2000, now: () => Date.now() };
- * ```
  */
 export interface IdempotencyOptions {
   /**
@@ -140,11 +139,6 @@ interface Running {
 /**
  * The middleware (registered in `app.ts` after authentication and the body limits,
  * before the routes).
- *
- * @example
- * ```ts
- * app.use('/api/v1/*', idempotentPosts(config, { waitMs: 10_000 }));
- * ```
  */
 export function idempotentPosts(
   config: AppConfig,

@@ -31,6 +31,8 @@ const CLOSE_BRACKET = 0x5d; // ]
  *
  * @example
  * ```ts
+ * import { tooDeepAt } from './json-depth.js';
+ *
  * tooDeepAt('{"a":[1,{"b":2}]}', 3); // undefined (3 levels)
  * tooDeepAt('[[["[[[["]]]', 2); // 2
  * ```

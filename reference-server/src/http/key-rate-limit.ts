@@ -13,11 +13,6 @@ import { requestHeader } from './request-header.js';
  * (whole seconds, at least 1). Registered after authentication: only calls with a known
  * key are counted, each key on its own; calls without a key pass untouched (they have
  * their own limit, per address).
- *
- * @example
- * ```ts
- * app.use('/api/v1/*', keyRateLimit(new SlidingWindows({ calls: 4 }), 'OSDI-API-Token'));
- * ```
  */
 export function keyRateLimit(
   windows: SlidingWindows,
@@ -42,11 +37,6 @@ export function keyRateLimit(
 /**
  * How {@link checkKeyRate} names the rate it refuses: the option (`keyRateLimit`, or
  * the command line's `--key-rate`) and how to ask for no limit instead.
- *
- * @example
- * ```ts
- * const cli: KeyRateNames = { name: '--key-rate', unlimited: 'leave it out' };
- * ```
  */
 export interface KeyRateNames {
   /** The option, as the caller wrote it. Default `keyRateLimit`. */
@@ -64,6 +54,8 @@ export interface KeyRateNames {
  *
  * @example
  * ```ts
+ * import { checkKeyRate } from './key-rate-limit.js';
+ *
  * checkKeyRate(4); // 4
  * checkKeyRate('4', { name: '--key-rate', unlimited: 'leave it out' }); // 4
  * checkKeyRate(0); // RangeError: keyRateLimit must be an integer from 1 to 10000, got 0 (false for no limit)
@@ -87,6 +79,8 @@ export function checkKeyRate(rate: number | string, names: KeyRateNames = {}): n
  *
  * @example
  * ```ts
+ * import { keyWindowsFor } from './key-rate-limit.js';
+ *
  * keyWindowsFor(4); // SlidingWindows of 4 calls a second
  * keyWindowsFor(false); // undefined
  * ```

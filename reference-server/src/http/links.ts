@@ -26,6 +26,8 @@ export interface Link {
  *
  * @example
  * ```ts
+ * import { Urls } from './links.js';
+ *
  * const urls = new Urls('http://127.0.0.1:8000');
  * urls.record('people', 'abc'); // 'http://127.0.0.1:8000/api/v1/people/abc'
  * urls.rel('people'); // 'std:people'
@@ -110,11 +112,6 @@ export class Urls {
    * A record's own address, given its references: under its parent when the kind lives
    * there (`…/petitions/p1/signatures/s1`) and the record has that parent; else
    * {@link record}'s.
-   *
-   * @example
-   * ```ts
-   * urls.recordAt('signatures', 's1', { petition: { id: 'p1' } }); // '…/petitions/p1/signatures/s1' under Action Network's preset
-   * ```
    */
   recordAt(plural: string, id: string, refs: Readonly<Record<string, { id: string }>>): string {
     const home = this.homes[plural];
@@ -150,6 +147,8 @@ export class Urls {
  *
  * @example
  * ```ts
+ * import { requestRoot } from './links.js';
+ *
  * requestRoot('http://localhost:8000/api/v1/people?page=2', undefined); // 'http://localhost:8000'
  * ```
  */
@@ -171,6 +170,8 @@ let lastOrigin = { prefix: '', origin: '' };
  *
  * @example
  * ```ts
+ * import { withQuery } from './links.js';
+ *
  * withQuery('http://h/api/v1/people', { page: 2, per_page: 100 }); // 'http://h/api/v1/people?page=2&per_page=100'
  * ```
  */

@@ -20,6 +20,8 @@ export const RESERVED_MEMBER_NAMES: ReadonlySet<string> = new Set(['__proto__'])
  *
  * @example
  * ```ts
+ * import { reservedMemberPath } from './member-names.js';
+ *
  * reservedMemberPath(JSON.parse('{"custom_fields":{"__proto__":"x"}}')); // 'custom_fields.__proto__'
  * reservedMemberPath({ given_name: 'Ana' }); // undefined
  * ```

@@ -22,11 +22,6 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Sets the spec's Content-Type and Cache-Control on every API response, whichever
  * handler (or error handler) produced it, and the request's URL builder. Documentation
  * pages keep their HTML content type.
- *
- * @example
- * ```ts
- * app.use('*', apiHeaders(config));
- * ```
  */
 export function apiHeaders(config: AppConfig): MiddlewareHandler<AppEnv> {
   // Urls holds nothing but its root: requests with the same root share one.
@@ -75,6 +70,8 @@ const TAKEN_HEADERS = new Set(
  *
  * @example
  * ```ts
+ * import { checkApiKeyHeader } from './middleware.js';
+ *
  * checkApiKeyHeader('OSDI-API-Token'); // 'OSDI-API-Token'
  * checkApiKeyHeader('API Token'); // RangeError
  * ```
@@ -100,11 +97,6 @@ export function checkApiKeyHeader(name: string): string {
  * to a record helper the spec opens to anonymous callers (`anonymous` is set and
  * `auth` is not: the helper finds the tenant from the record in its URL). A key that
  * is sent but unknown is refused even there: it is never downgraded to anonymous.
- *
- * @example
- * ```ts
- * app.use('/api/v1/*', authenticate(config));
- * ```
  */
 export function authenticate(config: AppConfig): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -151,11 +143,6 @@ export function authenticate(config: AppConfig): MiddlewareHandler<AppEnv> {
 /**
  * A handler answering 405 with an `Allow` header; registered after the allowed
  * methods of a route.
- *
- * @example
- * ```ts
- * app.all('/api/v1/people', methodNotAllowed(['GET', 'POST']));
- * ```
  */
 export function methodNotAllowed(allowed: readonly string[]) {
   return (c: Context<AppEnv>): Response => {
@@ -175,11 +162,6 @@ export function methodNotAllowed(allowed: readonly string[]) {
 
 /**
  * 404 for unknown routes, as std:error.
- *
- * @example
- * ```ts
- * app.notFound(notFound(config));
- * ```
  */
 export function notFound(config: AppConfig): NotFoundHandler<AppEnv> {
   return (c) =>
@@ -195,11 +177,6 @@ export function notFound(config: AppConfig): NotFoundHandler<AppEnv> {
  * the stack trace to `logError` (stderr by default): the client gets the code (in the
  * body and as `X-Request-Id`), the operator finds the trace, and the request's access
  * log line, by it.
- *
- * @example
- * ```ts
- * app.onError(errorHandler(config));
- * ```
  */
 export function errorHandler(config: AppConfig): ErrorHandler<AppEnv> {
   return (error, c) => {

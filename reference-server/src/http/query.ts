@@ -10,11 +10,6 @@ import type { AppEnv } from './env.js';
  * Given more than once it is a 400 `INVALID_PARAMETER`: silently using the first value
  * would answer a question the client did not ask (two `filter`s would return more
  * records than either asks for, two `page`s one page the client cannot tell apart).
- *
- * @example
- * ```ts
- * const page = singleQuery(c, 'page'); // '2' for ?page=2, 400 for ?page=2&page=3
- * ```
  */
 export function singleQuery(c: Context<AppEnv>, name: string): string | undefined {
   const values = c.req.queries(name);

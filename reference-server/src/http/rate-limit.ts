@@ -8,11 +8,6 @@ import { ApiError, ErrorCode } from '../domain/errors.js';
 
 /**
  * A rate: `calls` per `perSeconds` on average, and up to `burst` at once.
- *
- * @example
- * ```ts
- * const thirtyAMinute: RateLimit = { calls: 30, perSeconds: 60, burst: 10 };
- * ```
  */
 export interface RateLimit {
   /** Calls allowed per period, on average. */
@@ -25,11 +20,6 @@ export interface RateLimit {
 
 /**
  * Options of {@link TokenBuckets}.
- *
- * @example
- * ```ts
- * const options: TokenBucketsOptions = { calls: 1, perSeconds: 1, burst: 5, maxKeys: 1000, now: () => clock };
- * ```
  */
 export interface TokenBucketsOptions extends RateLimit {
   /** Most keys tracked at once; least recently seen ones go first. Default 10 000. */
@@ -40,21 +30,11 @@ export interface TokenBucketsOptions extends RateLimit {
 
 /**
  * The answer of {@link TokenBuckets.take}.
- *
- * @example
- * ```ts
- * const result: TakeResult = { allowed: false, retryAfterSeconds: 2 };
- * ```
  */
 export type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /**
  * The 429 `RATE_LIMITED` error, with `Retry-After` in whole seconds.
- *
- * @example
- * ```ts
- * throw rateLimited(2, 'too many calls with this API key', 'wait for Retry-After seconds');
- * ```
  */
 export function rateLimited(
   retryAfterSeconds: number,
@@ -84,6 +64,8 @@ export function rateLimited(
  *
  * @example
  * ```ts
+ * import { wholeSeconds } from './rate-limit.js';
+ *
  * wholeSeconds(3_600_000.0000000005); // 3600
  * wholeSeconds(1_000.5); // 2
  * ```
@@ -168,6 +150,8 @@ interface Bucket {
  *
  * @example
  * ```ts
+ * import { TokenBuckets } from './rate-limit.js';
+ *
  * const buckets = new TokenBuckets({ calls: 30, perSeconds: 60, burst: 10 });
  * const result = buckets.take('203.0.113.7');
  * if (!result.allowed) console.log(`retry in ${result.retryAfterSeconds} s`);
@@ -230,11 +214,6 @@ export class TokenBuckets {
 
 /**
  * Options of {@link SlidingWindows}.
- *
- * @example
- * ```ts
- * const options: SlidingWindowsOptions = { calls: 4, perSeconds: 1, maxKeys: 1000, now: () => clock };
- * ```
  */
 export interface SlidingWindowsOptions {
   /** Calls allowed in any window of `perSeconds`. */
@@ -249,11 +228,6 @@ export interface SlidingWindowsOptions {
 
 /**
  * The largest `calls` of a {@link SlidingWindows}: each key keeps one time per call.
- *
- * @example
- * ```ts
- * new SlidingWindows({ calls: MAX_WINDOW_CALLS }); // the most it takes
- * ```
  */
 export const MAX_WINDOW_CALLS = 10_000;
 
@@ -275,6 +249,8 @@ interface Window {
  *
  * @example
  * ```ts
+ * import { SlidingWindows } from './rate-limit.js';
+ *
  * const windows = new SlidingWindows({ calls: 4 });
  * for (let i = 0; i < 5; i++) windows.take('key'); // the fifth: { allowed: false, retryAfterSeconds: 1 }
  * ```

@@ -24,11 +24,6 @@ import type { JsonObject } from '../storage/storage.js';
 
 /**
  * The specification's curie prefix: the default, and the one the domain writes.
- *
- * @example
- * ```ts
- * `${CANONICAL_PREFIX}:person`; // 'std:person'
- * ```
  */
 export const CANONICAL_PREFIX = 'std';
 
@@ -41,6 +36,8 @@ const CANONICAL = `${CANONICAL_PREFIX}:`;
  *
  * @example
  * ```ts
+ * import { checkCuriePrefix } from './relations.js';
+ *
  * checkCuriePrefix('osdi'); // 'osdi'
  * checkCuriePrefix('osdi:'); // RangeError
  * ```
@@ -57,11 +54,6 @@ export function checkCuriePrefix(prefix: string): string {
 /**
  * The entry point's version member under a prefix: `std_version` by the specification,
  * `osdi_version` on an OSDI server.
- *
- * @example
- * ```ts
- * versionField('osdi'); // 'osdi_version'
- * ```
  */
 export function versionField(prefix: string): string {
   return `${prefix}_version`;
@@ -75,7 +67,10 @@ export function versionField(prefix: string): string {
  *
  * @example
  * ```ts
- * canonicalBody({ _links: { 'osdi:person': { href } } }, 'osdi'); // { _links: { 'std:person': { href } } }
+ * import { canonicalBody } from './relations.js';
+ *
+ * const person = { href: 'http://h/api/v2/people/p1' };
+ * canonicalBody({ _links: { 'osdi:person': person } }, 'osdi'); // { _links: { 'std:person': person } }
  * ```
  */
 export function canonicalBody(
@@ -152,6 +147,8 @@ function renameMembers(object: JsonObject, from: string, to: string, path: strin
  *
  * @example
  * ```ts
+ * import { presentBody } from './relations.js';
+ *
  * presentBody({ 'std:error': { request_type: 'atomic', response_code: 404, resource_status: [] } }, 'osdi');
  * // { 'osdi:error': { request_type: 'atomic', response_code: 404, resource_status: [] } }
  * ```

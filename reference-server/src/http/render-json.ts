@@ -43,16 +43,6 @@ export interface CollectionOptions {
  * {@link renderRecordJson} (in the page's order), its links those of
  * {@link collectionLinks}: the records' bytes are copied into one buffer, never parsed
  * or serialised again.
- *
- * @example
- * ```ts
- * const items = page.records.map((record) =>
- *   renderRecordJson({ urls, registry, kind: personKind, record, totals: undefined, withCuries: false }),
- * );
- * renderCollectionJson(urls.collection('people'), urls.rel('people'), page, request, urls.curies(), items);
- * // Without total_records and total_pages, a next link on every page with records:
- * renderCollectionJson(href, rel, page, request, curies, items, {}, { totals: false, nextWhileRecords: true });
- * ```
  */
 export function renderCollectionJson(
   href: string,
@@ -115,11 +105,6 @@ export interface RenderedRecord {
 
 /**
  * A rendered record's JSON alone.
- *
- * @example
- * ```ts
- * halJson(recordBytes(renderRecordJson({ urls, registry, kind: personKind, record, totals: undefined, withCuries: true })));
- * ```
  */
 export function recordBytes(rendered: RenderedRecord): Buffer<ArrayBuffer> {
   const out = Buffer.allocUnsafe(rendered.byteLength);
@@ -177,13 +162,6 @@ class SplicedRecord implements RenderedRecord {
  * {@link renderRecord}'s representation as UTF-8 JSON, and the record's self href.
  * Spliced from the stored JSON when that gives exactly the same text (see the top of
  * this module); otherwise serialised from {@link renderRecord}.
- *
- * @example
- * ```ts
- * const body = recordBytes(
- *   renderRecordJson({ urls, registry, kind: personKind, record, totals: undefined, withCuries: true }),
- * );
- * ```
  */
 export function renderRecordJson(what: RecordToRender): RenderedRecord {
   const spliced = splicedRecord(what);
@@ -240,6 +218,8 @@ function splicedRecord(what: RecordToRender): RenderedRecord | undefined {
  *
  * @example
  * ```ts
+ * import { splitStoredDoc } from './render-json.js';
+ *
  * splitStoredDoc(Buffer.from('{"name":"x","_refs":{"person":{"kind":"person","id":"p1"}}}'));
  * // { body: <the bytes of '{"name":"x"'>, refs: { person: { kind: 'person', id: 'p1' } } }
  * ```

@@ -33,11 +33,6 @@ export interface RecordToRender {
  * in the kind's style (`dateTimes`, the preset's: Action Network's whole seconds).
  * Single-record responses add the curies (so `std:` resolves); records embedded in a
  * collection rely on the collection's curies.
- *
- * @example
- * ```ts
- * renderRecord({ urls, registry, kind: petitionKind, record, totals: { total_signatures: 3 }, withCuries: true });
- * ```
  */
 export function renderRecord({
   urls,
@@ -84,11 +79,6 @@ export function renderRecord({
  * The short answer when `std:control.return_response` is false: only the identifiers
  * and the self link (the record's own address, as in its full answer), enough to find
  * the record again.
- *
- * @example
- * ```ts
- * minimalRecord(urls, personKind, record); // { identifiers: ['adis:…'], _links: { self: { href } } }
- * ```
  */
 export function minimalRecord(urls: Urls, kind: ResourceKind, record: StoredRecord): JsonObject {
   return {
@@ -104,12 +94,6 @@ export function minimalRecord(urls: Urls, kind: ResourceKind, record: StoredReco
  * others are added or removed meanwhile; then the curies. With `nextWhileRecords`, a
  * page holding records links a `next` one even when it is the last (see
  * `CollectionOptions` in `render-json.ts`).
- *
- * @example
- * ```ts
- * collectionLinks(urls.collection('people'), page, request, urls.curies(), {}, false);
- * // { self: { href: '…/people?page=2&per_page=25' }, next: …, previous: …, curies: […] }
- * ```
  */
 export function collectionLinks(
   href: string,

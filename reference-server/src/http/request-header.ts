@@ -8,11 +8,6 @@ import type { AppEnv } from './env.js';
 /**
  * The node request behind a call served by @hono/node-server (its `env` bindings), or
  * undefined in-process (`app.fetch`).
- *
- * @example
- * ```ts
- * const incoming = incomingOf(c.env); // IncomingMessage under startServer
- * ```
  */
 export function incomingOf(env: unknown): IncomingMessage | undefined {
   if (typeof env !== 'object' || env === null || !('incoming' in env)) return undefined;
@@ -26,11 +21,6 @@ export function incomingOf(env: unknown): IncomingMessage | undefined {
  * app: the adapter builds the web `Headers` of a request only when something asks for
  * them, and for a keyed read that cost more than the rest of authenticating it.
  * In-process calls (`app.fetch`) read the web request.
- *
- * @example
- * ```ts
- * const token = requestHeader(c, 'STD-API-Token');
- * ```
  */
 export function requestHeader(c: Context<AppEnv>, name: string): string | undefined {
   const incoming = incomingOf(c.env);

@@ -12,12 +12,6 @@ export const CACHE_CONTROL = 'max-age=0, private, must-revalidate';
 
 /**
  * Sets the spec's headers on a response's header list.
- *
- * @example
- * ```ts
- * const headers = new Headers();
- * setApiHeaders(headers);
- * ```
  */
 export function setApiHeaders(headers: Headers): void {
   headers.set('Content-Type', HAL_CONTENT_TYPE);
@@ -26,11 +20,6 @@ export function setApiHeaders(headers: Headers): void {
 
 /**
  * A HAL+JSON response. `body` undefined gives an empty body (204).
- *
- * @example
- * ```ts
- * return hal({ motd: 'hi' }, 200);
- * ```
  */
 export function hal(
   body: unknown,
@@ -43,11 +32,6 @@ export function hal(
 /**
  * A HAL+JSON response from JSON already serialised, as text or UTF-8 bytes (see
  * `renderRecordJson`); `null` gives an empty body.
- *
- * @example
- * ```ts
- * return halJson('{"motd":"hi"}');
- * ```
  */
 export function halJson(
   json: string | Uint8Array<ArrayBuffer> | null,
@@ -69,11 +53,6 @@ const SENT_JSON = new WeakMap<Response, string | Uint8Array>();
 /**
  * The JSON a response made by {@link halJson} (or {@link hal}) carries, as given;
  * undefined for an empty body or a response made elsewhere (then read the body).
- *
- * @example
- * ```ts
- * sentJson(hal({ motd: 'hi' })); // '{"motd":"hi"}'
- * ```
  */
 export function sentJson(response: Response): string | Uint8Array | undefined {
   return SENT_JSON.get(response);
@@ -82,11 +61,6 @@ export function sentJson(response: Response): string | Uint8Array | undefined {
 /**
  * The response for an {@link ApiError}: its `std:error` body, with the relations under
  * `curiePrefix` (the error member, the resource names: `osdi:error`, `osdi:person`).
- *
- * @example
- * ```ts
- * return errorResponse(new ApiError(404, [{ error_code: 'NOT_FOUND', description: 'gone' }]));
- * ```
  */
 export function errorResponse(error: ApiError, curiePrefix = CANONICAL_PREFIX): Response {
   return hal(presentBody(errorBody(error), curiePrefix), error.status, error.headers);

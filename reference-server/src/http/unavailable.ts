@@ -9,11 +9,6 @@ import type { StorageUnavailableError } from '../storage/storage.js';
 
 /**
  * The 503 for a {@link StorageUnavailableError}.
- *
- * @example
- * ```ts
- * if (error instanceof StorageUnavailableError) return errorResponse(unavailable(error));
- * ```
  */
 export function unavailable(error: StorageUnavailableError): ApiError {
   const seconds = String(error.retryAfterSeconds);

@@ -13,7 +13,12 @@ import { hal } from '../respond.js';
  *
  * @example
  * ```ts
- * deleteNoticeOf('This {kind} was successfully deleted.', taggingKind); // 'This tagging was successfully deleted.'
+ * import { fundraisingPageKind } from 'adis-sdk/schema';
+ * import { serveKind } from 'adis-server';
+ * import { deleteNoticeOf } from './deleted.js';
+ *
+ * deleteNoticeOf('This {kind} was successfully deleted.', serveKind(fundraisingPageKind));
+ * // 'This fundraising page was successfully deleted.'
  * ```
  */
 export function deleteNoticeOf(notice: string | null, kind: ResourceKind): string | undefined {
@@ -22,11 +27,6 @@ export function deleteNoticeOf(notice: string | null, kind: ResourceKind): strin
 
 /**
  * The response to a DELETE of a record of `kind` that succeeded.
- *
- * @example
- * ```ts
- * return deletedAnswer(config.preset, kind); // 204, or 200 { notice } under Action Network's preset
- * ```
  */
 export function deletedAnswer(preset: ServingPreset, kind: ResourceKind): Response {
   const notice = deleteNoticeOf(preset.deleteNotice, kind);

@@ -15,11 +15,6 @@ function escapeHtml(text: string): string {
 
 /**
  * Descriptions of every link relation the server emits, from the kind registry.
- *
- * @example
- * ```ts
- * relationDocs(registry).get('people'); // 'The collection of people in the system. …'
- * ```
  */
 export function relationDocs(registry: KindRegistry): Map<string, string> {
   const docs = new Map<string, string>();
@@ -64,11 +59,6 @@ function page(title: string, body: string): string {
 
 /**
  * Registers `/docs/v1/` and `/docs/v1/:rel`.
- *
- * @example
- * ```ts
- * registerDocs(app, config);
- * ```
  */
 export function registerDocs(app: Hono<AppEnv>, config: AppConfig): void {
   const prefix = escapeHtml(config.curiePrefix);

@@ -14,12 +14,6 @@ import { hal } from '../respond.js';
  * Registers the embed routes of the preset's kinds; none when the preset has no embeds.
  * Must come before the generic record routes, whose sub-collection route would
  * otherwise take `<action URL>/embed` for a sub-collection.
- *
- * @example
- * ```ts
- * registerEmbeds(app, config);
- * registerRecordRoutes(app, config);
- * ```
  */
 export function registerEmbeds(app: Hono<AppEnv>, config: AppConfig): void {
   const embeds = config.preset.embeds;

@@ -12,11 +12,6 @@ import { WEBHOOKS_PATH } from './webhooks.js';
 
 /**
  * Registers `GET /api/v1/`.
- *
- * @example
- * ```ts
- * registerEntryPoint(app, config);
- * ```
  */
 export function registerEntryPoint(app: Hono<AppEnv>, config: AppConfig): void {
   app.get(config.apiPrefix, (c) => {

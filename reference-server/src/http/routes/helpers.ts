@@ -35,11 +35,6 @@ import { hal } from '../respond.js';
 /**
  * The context of a helper call made through HTTP: hrefs are read and built as the routes
  * read and build them (absolute, from the request's origin or the public URL).
- *
- * @example
- * ```ts
- * const context = helperContext(c, config, c.get('auth').tenant, false);
- * ```
  */
 export function helperContext(
   c: Context<AppEnv>,
@@ -63,11 +58,6 @@ export function helperContext(
 
 /**
  * The response to a helper call (see `domain/helpers/outcome.ts` for the rules).
- *
- * @example
- * ```ts
- * return await helperResponse(c, config, context, outcome, control);
- * ```
  */
 export async function helperResponse(
   c: Context<AppEnv>,
@@ -118,11 +108,6 @@ export async function helperResponse(
 /**
  * What a helper call processed in the background failed at, short of an exception: the
  * non-atomic `std:error` it would have answered when some action function failed.
- *
- * @example
- * ```ts
- * acceptInBackground(c, config, () => incompleteError(runPersonSignup(context, body)));
- * ```
  */
 export function incompleteError(outcome: HelperOutcome): JsonObject | undefined {
   return isComplete(outcome) ? undefined : nonAtomicErrorBody(outcomeStatuses(outcome));
@@ -155,11 +140,6 @@ async function tenantOf(
  * check and the work. `body` is the request's body when the route has read it already
  * (a POST to a sub-collection where the helper lives, see `records.ts`); else it is
  * read here, after the tenant and the query are checked.
- *
- * @example
- * ```ts
- * return answerRecordHelper(c, config, petitionKind, helper, c.req.param('id') ?? '');
- * ```
  */
 export async function answerRecordHelper(
   c: Context<AppEnv>,
@@ -198,11 +178,6 @@ export async function answerRecordHelper(
  * their own routes (`messages.ts`); a helper without a definition is not served; a
  * helper a preset puts at a sub-collection (`petitions/{id}/signatures`) is answered by
  * that sub-collection's POST route (`records.ts`), which also creates records.
- *
- * @example
- * ```ts
- * registerHelperRoutes(app, config);
- * ```
  */
 export function registerHelperRoutes(app: Hono<AppEnv>, config: AppConfig): void {
   for (const kind of config.registry.all()) {

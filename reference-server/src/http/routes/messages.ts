@@ -15,11 +15,6 @@ import { hal } from '../respond.js';
 
 /**
  * Options of {@link registerMessageHelpers}.
- *
- * @example
- * ```ts
- * const options: MessageHelperOptions = { sendRate: 50 };
- * ```
  */
 export interface MessageHelperOptions {
   /** Recipients per second of a simulated send. */
@@ -30,11 +25,6 @@ export interface MessageHelperOptions {
  * Registers the message helper routes (before the generic record routes, whose
  * sub-collection route would otherwise take `send` and `schedule`). Each answers
  * `200 { notice }`; other methods 405.
- *
- * @example
- * ```ts
- * registerMessageHelpers(app, config, { sendRate: 50 });
- * ```
  */
 export function registerMessageHelpers(
   app: Hono<AppEnv>,

@@ -23,12 +23,6 @@ export const METADATA_PATH = 'metadata';
 /**
  * Registers the metadata root and its lists. Must come before the generic record
  * routes, whose `/:collection` and `/:collection/:id` would otherwise take these paths.
- *
- * @example
- * ```ts
- * registerMetadata(app, config);
- * registerRecordRoutes(app, config);
- * ```
  */
 export function registerMetadata(app: Hono<AppEnv>, config: AppConfig): void {
   const rootPath = `${config.apiPrefix}/${METADATA_PATH}`;

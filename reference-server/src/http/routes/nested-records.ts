@@ -27,11 +27,6 @@ export interface NestedRecord {
  * reference (a signature under `petitions/{p}` must be of petition `p`; under
  * `people/{p}` it must be `p`'s). Another tenant's record is 404 here as at its flat
  * address.
- *
- * @example
- * ```ts
- * const { kind, id } = await nestedRecordOf(c, config); // for GET …/petitions/p1/signatures/s1
- * ```
  */
 export async function nestedRecordOf(c: Context<AppEnv>, config: AppConfig): Promise<NestedRecord> {
   const { registry, records } = config;

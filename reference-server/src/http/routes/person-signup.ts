@@ -32,11 +32,6 @@ function signupBody(body: JsonObject, atCollection: boolean): JsonObject {
  * would otherwise take `person_signup_helper`, and their collection POST the people
  * collection where a preset puts the helper. There the other methods stay the
  * collection's (GET lists people), so only the helper's own path answers 405 to them.
- *
- * @example
- * ```ts
- * registerPersonSignup(app, config);
- * ```
  */
 export function registerPersonSignup(app: Hono<AppEnv>, config: AppConfig): void {
   const { personSignupPath, vocabulary } = config.preset;

@@ -124,11 +124,6 @@ function linkInputOf(body: JsonObject, kind: ResourceKind, apiPrefix: string): L
 
 /**
  * Registers the generic routes.
- *
- * @example
- * ```ts
- * registerRecordRoutes(app, config);
- * ```
  */
 export function registerRecordRoutes(app: Hono<AppEnv>, config: AppConfig): void {
   const { records, registry } = config;

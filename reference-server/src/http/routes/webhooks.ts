@@ -166,12 +166,6 @@ function newSubscriptionOf(body: JsonObject): z.output<typeof NewSubscriptionSch
 /**
  * Registers the webhook subscription routes. Must come before the generic record
  * routes, whose `/:collection` would otherwise take `/webhooks`.
- *
- * @example
- * ```ts
- * registerWebhookRoutes(app, config);
- * registerRecordRoutes(app, config);
- * ```
  */
 export function registerWebhookRoutes(app: Hono<AppEnv>, config: AppConfig): void {
   const store = config.storage.webhooks;
