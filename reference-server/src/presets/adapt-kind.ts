@@ -17,11 +17,6 @@ import { withVocabulary } from './vocabulary.js';
 
 /**
  * The kind under `preset`; the same object under the specification's preset.
- *
- * @example
- * ```ts
- * const served = adaptKind(donationKind, ACTION_NETWORK_PRESET);
- * ```
  */
 export function adaptKind(kind: ResourceKind, preset: ServingPreset): ResourceKind {
   return KIND_ADAPTERS.reduce((adapted, adapt) => adapt(adapted, preset), kind);

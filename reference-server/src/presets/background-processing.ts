@@ -15,11 +15,6 @@ export type BackgroundOperation = 'POST' | 'PUT' | 'DELETE' | 'helper';
 
 /**
  * What a preset's server does with a call that asks to be processed in the background.
- *
- * @example
- * ```ts
- * const processing: BackgroundProcessing = { status: 202, operations: { '*': ['helper'] } };
- * ```
  */
 export interface BackgroundProcessing {
   /**
@@ -41,6 +36,8 @@ export interface BackgroundProcessing {
  *
  * @example
  * ```ts
+ * import { takesBackground } from './background-processing.js';
+ *
  * takesBackground({ status: 202, operations: { '*': ['helper'] } }, 'signatures', 'helper'); // true
  * takesBackground({ status: 202, operations: { '*': ['helper'] } }, 'petitions', 'POST'); // false
  * ```

@@ -15,8 +15,13 @@ import type { ServingPreset } from './serving-preset.js';
  *
  * @example
  * ```ts
- * withDateTimes(personKind, ACTION_NETWORK_PRESET).dateTimes; // 'utc-seconds'
- * withDateTimes(personKind, SPECIFICATION_PRESET) === personKind; // true
+ * import { personKind } from 'adis-sdk/schema';
+ * import { ACTION_NETWORK_PRESET, SPECIFICATION_PRESET, serveKind } from 'adis-server';
+ * import { withDateTimes } from './date-times.js';
+ *
+ * const people = serveKind(personKind);
+ * withDateTimes(people, ACTION_NETWORK_PRESET).dateTimes; // 'utc-seconds'
+ * withDateTimes(people, SPECIFICATION_PRESET) === people; // true
  * ```
  */
 export function withDateTimes(kind: ResourceKind, preset: ServingPreset): ResourceKind {

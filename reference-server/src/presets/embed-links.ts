@@ -12,7 +12,11 @@ export const EMBED_PATH = 'embed';
  *
  * @example
  * ```ts
- * withEmbedLinks(petitionKind, ACTION_NETWORK_PRESET).helpers?.some((h) => h.rel === 'embed'); // true
+ * import { petitionKind } from 'adis-sdk/schema';
+ * import { ACTION_NETWORK_PRESET, serveKind } from 'adis-server';
+ * import { withEmbedLinks } from './embed-links.js';
+ *
+ * withEmbedLinks(serveKind(petitionKind), ACTION_NETWORK_PRESET).helpers?.some((h) => h.rel === 'embed'); // true
  * ```
  */
 export function withEmbedLinks(kind: ResourceKind, preset: ServingPreset): ResourceKind {

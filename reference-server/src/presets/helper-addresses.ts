@@ -13,11 +13,6 @@ import type { ServingPreset } from './serving-preset.js';
  * record in the URL as the helper links them (a petition's `signatures`, whose `via` is
  * `petition`); undefined for a helper that creates no such record (a person's canvass
  * helper: a person has no canvasses sub-collection; a message's send helper).
- *
- * @example
- * ```ts
- * helperSubCollection(petitionKind, recordSignatureHelper)?.plural; // 'signatures'
- * ```
  */
 export function helperSubCollection(
   kind: ResourceKind,
@@ -38,7 +33,11 @@ export function helperSubCollection(
  *
  * @example
  * ```ts
- * const petitions = withHelperAddresses(petitionKind, ACTION_NETWORK_PRESET);
+ * import { petitionKind } from 'adis-sdk/schema';
+ * import { ACTION_NETWORK_PRESET, serveKind } from 'adis-server';
+ * import { withHelperAddresses } from './helper-addresses.js';
+ *
+ * const petitions = withHelperAddresses(serveKind(petitionKind), ACTION_NETWORK_PRESET);
  * petitions.helpers?.[0]?.path; // 'signatures'
  * ```
  */

@@ -20,6 +20,8 @@ export { SPECIFICATION_PRESET } from './specification.js';
  *
  * @example
  * ```ts
+ * import { ACTION_NETWORK_PRESET, SERVING_PRESETS } from 'adis-server';
+ *
  * SERVING_PRESETS['action-network'] === ACTION_NETWORK_PRESET; // true
  * ```
  */

@@ -8,7 +8,11 @@ import type { ServingPreset } from './serving-preset.js';
  *
  * @example
  * ```ts
- * withKindChanges(eventKind, ACTION_NETWORK_PRESET).references.map((r) => r.rel); // [..., 'event_campaign']
+ * import { eventKind } from 'adis-sdk/schema';
+ * import { ACTION_NETWORK_PRESET, serveKind } from 'adis-server';
+ * import { withKindChanges } from './kind-changes.js';
+ *
+ * withKindChanges(serveKind(eventKind), ACTION_NETWORK_PRESET).references.map((r) => r.rel); // [..., 'event_campaign']
  * ```
  */
 export function withKindChanges(kind: ResourceKind, preset: ServingPreset): ResourceKind {

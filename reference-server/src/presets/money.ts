@@ -50,6 +50,8 @@ function withTextAt(value: unknown, path: readonly string[]): unknown {
  *
  * @example
  * ```ts
+ * import { moneyAsText } from './money.js';
+ *
  * moneyAsText({ amount: 25, recipients: [{ amount: 5.5 }] }, [['amount'], ['recipients', '*', 'amount']]);
  * // { amount: '25.00', recipients: [{ amount: '5.50' }] }
  * ```
@@ -69,7 +71,11 @@ export function moneyAsText(doc: JsonObject, paths: readonly (readonly string[])
  *
  * @example
  * ```ts
- * const donations = withMoney(donationKind, ACTION_NETWORK_PRESET);
+ * import { donationKind } from 'adis-sdk/schema';
+ * import { ACTION_NETWORK_PRESET, serveKind } from 'adis-server';
+ * import { withMoney } from './money.js';
+ *
+ * const donations = withMoney(serveKind(donationKind), ACTION_NETWORK_PRESET);
  * donations.view?.({ amount: 25 }, new Date()); // { amount: '25.00' }
  * ```
  */

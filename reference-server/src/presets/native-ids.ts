@@ -18,7 +18,11 @@ import type { ServingPreset } from './serving-preset.js';
  *
  * @example
  * ```ts
- * const signatures = withNativeIds(signatureKind, ACTION_NETWORK_PRESET);
+ * import { signatureKind } from 'adis-sdk/schema';
+ * import { ACTION_NETWORK_PRESET, serveKind } from 'adis-server';
+ * import { withNativeIds } from './native-ids.js';
+ *
+ * const signatures = withNativeIds(serveKind(signatureKind), ACTION_NETWORK_PRESET);
  * signatures.derive?.({}, { person: { kind: 'person', id: 'p1' } }); // { 'action_network:person_id': 'p1' }
  * ```
  */

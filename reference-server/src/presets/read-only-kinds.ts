@@ -12,8 +12,13 @@ import type { ServingPreset } from './serving-preset.js';
  *
  * @example
  * ```ts
- * withReadOnly(listKind, ACTION_NETWORK_PRESET).writable; // false
- * withReadOnly(listKind, SPECIFICATION_PRESET).writable; // true
+ * import { listKind } from 'adis-sdk/schema';
+ * import { ACTION_NETWORK_PRESET, SPECIFICATION_PRESET, serveKind } from 'adis-server';
+ * import { withReadOnly } from './read-only-kinds.js';
+ *
+ * const lists = serveKind(listKind);
+ * withReadOnly(lists, ACTION_NETWORK_PRESET).writable; // false
+ * withReadOnly(lists, SPECIFICATION_PRESET).writable; // true
  * ```
  */
 export function withReadOnly(kind: ResourceKind, preset: ServingPreset): ResourceKind {

@@ -27,9 +27,12 @@ export interface RecordHome {
  *
  * @example
  * ```ts
- * recordHomes(ACTION_NETWORK_PRESET, registry).signatures;
+ * import { ACTION_NETWORK_PRESET, defaultRegistry, SPECIFICATION_PRESET } from 'adis-server';
+ * import { recordHomes } from './record-homes.js';
+ *
+ * recordHomes(ACTION_NETWORK_PRESET, defaultRegistry(ACTION_NETWORK_PRESET)).signatures;
  * // { parent: 'petitions', sub: 'signatures', via: 'petition' }
- * recordHomes(SPECIFICATION_PRESET, registry); // {}
+ * recordHomes(SPECIFICATION_PRESET, defaultRegistry()); // {}
  * ```
  */
 export function recordHomes(

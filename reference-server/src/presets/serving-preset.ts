@@ -49,15 +49,6 @@ export interface PresetEmbeds {
   document(kind: string, record: StoredRecord, root: string): Record<string, unknown>;
 }
 
-/**
- * Everything a preset sets. Options a caller also gives `createApp` (or the command
- * line) win over the preset's.
- *
- * @example
- * ```ts
- * createApp({ storage, preset: ACTION_NETWORK_PRESET, keyRateLimit: false });
- * ```
- */
 /** What a preset's demo data is written with. */
 export interface PresetSeedOptions {
   /** Tenant to add the records to (its people and activity are seeded first). */
@@ -80,7 +71,8 @@ export type PresetSeed = (
 /**
  * How the server serves: the specification's way (`SPECIFICATION_PRESET`) or as a real
  * server documents itself (`ACTION_NETWORK_PRESET`), given to `createApp({ preset })`
- * and chosen on the command line by `--preset`.
+ * and chosen on the command line by `--preset`. Everything a preset sets; options a
+ * caller also gives `createApp` (or the command line) win over the preset's.
  *
  * Not the SDK's `ServerPreset`: that one is a client's `connect` options for a server
  * in the wild; this one is the server's own behaviour. The two Action Network presets
@@ -89,7 +81,10 @@ export type PresetSeed = (
  * @example
  * ```ts
  * import { ACTION_NETWORK_PRESET, createApp, openStorage } from 'adis-server';
- * const app = createApp({ storage: openStorage(':memory:'), preset: ACTION_NETWORK_PRESET });
+ *
+ * const storage = openStorage(':memory:');
+ * // Action Network's way, but without its limit of 4 calls a second per key.
+ * const app = createApp({ storage, preset: ACTION_NETWORK_PRESET, keyRateLimit: false });
  * ```
  */
 export interface ServingPreset {

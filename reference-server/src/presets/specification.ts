@@ -4,11 +4,6 @@ import type { ServingPreset } from './serving-preset.js';
 /**
  * The plain server: the specification's behaviour, as the preset every other one
  * replaces piece by piece. `createApp` without a preset uses it.
- *
- * @example
- * ```ts
- * SPECIFICATION_PRESET.apiPrefix; // '/api/v1'
- * ```
  */
 export const SPECIFICATION_PRESET: ServingPreset = {
   name: 'specification',

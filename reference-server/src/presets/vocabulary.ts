@@ -18,7 +18,11 @@ import type { ServingPreset } from './serving-preset.js';
  *
  * @example
  * ```ts
- * const people = withVocabulary(personKind, ACTION_NETWORK_PRESET);
+ * import { personKind } from 'adis-sdk/schema';
+ * import { ACTION_NETWORK_PRESET, serveKind } from 'adis-server';
+ * import { withVocabulary } from './vocabulary.js';
+ *
+ * const people = withVocabulary(serveKind(personKind), ACTION_NETWORK_PRESET);
  * people.parse({ phone_numbers: [{ number: '12025550123', status: 'subscribed' }] }); // taken
  * ```
  */

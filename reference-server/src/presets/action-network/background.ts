@@ -12,11 +12,6 @@ import type { BackgroundProcessing } from '../background-processing.js';
 /**
  * Action Network's background processing: the page's table, row for row ("Attendances:
  * POST, PUT, record attendance helper", …), answered `200` with `{}`.
- *
- * @example
- * ```ts
- * ACTION_NETWORK_BACKGROUND.operations.taggings; // ['POST', 'DELETE']
- * ```
  */
 export const ACTION_NETWORK_BACKGROUND: BackgroundProcessing = {
   status: 200,

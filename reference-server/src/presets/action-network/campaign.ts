@@ -11,11 +11,6 @@ import type { ResourceKind } from '../../domain/kinds.js';
 
 /**
  * The server's campaign: the SDK's declaration (`campaignKind`), not writable.
- *
- * @example
- * ```ts
- * campaignServerKind.writable; // false: POST, PUT and DELETE answer 405
- * ```
  */
 export const campaignServerKind: ResourceKind = serveKind(campaignKind, {
   title: 'The collection of campaigns in the system',

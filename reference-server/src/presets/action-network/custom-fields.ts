@@ -47,11 +47,6 @@ async function* peopleOf(storage: Storage, tenant: Tenant): AsyncGenerator<Store
  * The custom fields the tenant's people carry, in the order they first appear among
  * them (oldest person first). Reads every person: the server keeps no index of field
  * names, and the document is read rarely (before a sync, not on every call).
- *
- * @example
- * ```ts
- * (await customFieldsOf(storage, tenant)).map((field) => field.name); // ['employer', 'ward']
- * ```
  */
 export async function customFieldsOf(
   storage: Storage,
@@ -82,12 +77,6 @@ export async function customFieldsOf(
  * The `metadata/custom_fields` document of the Action Network preset, as a
  * {@link PresetMetadataList}: its `origin_system`, `name`, `description` and the list in
  * `action_network:custom_fields`.
- *
- * @example
- * ```ts
- * await CUSTOM_FIELDS_METADATA.fields({ tenant, storage, originSystem: 'Action Network' });
- * // { origin_system: 'Action Network', name: 'custom_fields', …, 'action_network:custom_fields': [...] }
- * ```
  */
 export const CUSTOM_FIELDS_METADATA: PresetMetadataList = {
   name: 'custom_fields',

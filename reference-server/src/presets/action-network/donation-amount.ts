@@ -14,6 +14,8 @@ import type { JsonObject } from '../../storage/storage.js';
  *
  * @example
  * ```ts
+ * import { amountOfRecipients } from './donation-amount.js';
+ *
  * amountOfRecipients({ recipients: [{ amount: 10 }, { amount: 2.5 }] }); // { recipients: […], amount: 12.5 }
  * ```
  */
@@ -34,7 +36,11 @@ export function amountOfRecipients(doc: JsonObject): JsonObject {
  *
  * @example
  * ```ts
- * const served = donationAmountFromRecipients(donationKind);
+ * import { donationKind } from 'adis-sdk/schema';
+ * import { serveKind } from 'adis-server';
+ * import { donationAmountFromRecipients } from './donation-amount.js';
+ *
+ * const served = donationAmountFromRecipients(serveKind(donationKind));
  * served.derive?.({ recipients: [{ amount: 3 }] }, {}).amount; // 3
  * ```
  */

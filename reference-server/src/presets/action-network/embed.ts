@@ -50,12 +50,6 @@ function snippet(
 /**
  * The six snippets of an action: two layouts (`standard`, the form alone; `full`, the
  * action's text beside it), each with the default styles, layout styles only, or none.
- *
- * @example
- * ```ts
- * const codes = embedCodes('petition', record, 'https://api.example.org');
- * codes.embed_standard_no_styles; // "<script src='https://api.example.org/widgets/v1/petition/…'></script><div id='adis-petition-area-…' …>"
- * ```
  */
 export function embedCodes(
   kind: string,
@@ -74,11 +68,6 @@ export function embedCodes(
 /**
  * The embeds of the Action Network preset: the actions that have them, the title of
  * their link, their document.
- *
- * @example
- * ```ts
- * ACTION_NETWORK_EMBEDS.kinds.includes('petitions'); // true
- * ```
  */
 export const ACTION_NETWORK_EMBEDS: PresetEmbeds = {
   kinds: [

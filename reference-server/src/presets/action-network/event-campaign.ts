@@ -72,11 +72,6 @@ function deriveHostUrl(doc: JsonObject): JsonObject {
  * required `title` (Action Network refuses a campaign without one), the campaign's
  * totals and its derived `host_url`. Its `events` list the events whose
  * `event_campaign` is the campaign.
- *
- * @example
- * ```ts
- * eventCampaignServerKind.subCollections[0]; // { plural: 'events', kind: 'event', via: 'event_campaign', … }
- * ```
  */
 export const eventCampaignServerKind: ResourceKind = serveKind(
   campaignWithoutEmbed(),
@@ -126,7 +121,11 @@ function campaignUnchanged(
  *
  * @example
  * ```ts
- * const served = eventInCampaigns(eventKind);
+ * import { eventKind } from 'adis-sdk/schema';
+ * import { serveKind } from 'adis-server';
+ * import { eventInCampaigns } from './event-campaign.js';
+ *
+ * const served = eventInCampaigns(serveKind(eventKind));
  * served.references.some((reference) => reference.rel === 'event_campaign'); // true
  * ```
  */
@@ -152,11 +151,6 @@ export function eventInCampaigns(kind: ResourceKind): ResourceKind {
  * The specification's attendance under the preset: one that counts as an acceptance on
  * its event (`total_accepted`) also counts as an RSVP of the event's campaign
  * (`total_rsvps`), when the event is in one.
- *
- * @example
- * ```ts
- * const served = attendanceInCampaigns(attendanceKind);
- * ```
  */
 export function attendanceInCampaigns(kind: ResourceKind): ResourceKind {
   return {

@@ -13,7 +13,10 @@ import type { JsonObject } from '../../storage/storage.js';
  *
  * @example
  * ```ts
- * const items = itemTypeAsRelation('osdi')(itemKind);
+ * import { defaultRegistry } from 'adis-server';
+ * import { itemTypeAsRelation } from './item-type.js';
+ *
+ * const items = itemTypeAsRelation('osdi')(defaultRegistry().bySingular('item')!);
  * items.derive?.({}, { person: { kind: 'person', id: '1' } }).item_type; // 'osdi:person'
  * ```
  */

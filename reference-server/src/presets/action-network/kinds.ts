@@ -21,6 +21,8 @@ import { uniqueIdListServerKind } from './unique-id-list.js';
  *
  * @example
  * ```ts
+ * import { ACTION_NETWORK_SERVER_KINDS } from './kinds.js';
+ *
  * ACTION_NETWORK_SERVER_KINDS.map((kind) => kind.plural); // ['event_campaigns', 'campaigns', 'unique_id_lists']
  * ```
  */
@@ -38,7 +40,11 @@ export const ACTION_NETWORK_SERVER_KINDS: readonly ResourceKind[] = [
  *
  * @example
  * ```ts
- * ACTION_NETWORK_KIND_CHANGES.event?.(eventKind).references.at(-1)?.rel; // 'event_campaign'
+ * import { eventKind } from 'adis-sdk/schema';
+ * import { serveKind } from 'adis-server';
+ * import { ACTION_NETWORK_KIND_CHANGES } from './kinds.js';
+ *
+ * ACTION_NETWORK_KIND_CHANGES.event?.(serveKind(eventKind)).references.at(-1)?.rel; // 'event_campaign'
  * ```
  */
 export const ACTION_NETWORK_KIND_CHANGES: Readonly<

@@ -167,10 +167,14 @@ async function insertCampaign(
  *
  * @example
  * ```ts
+ * import { ACTION_NETWORK_PRESET, defaultRegistry, openStorage, seedActivity, seedPeople } from 'adis-server';
+ * import { seedActionNetwork } from './seed.js';
+ *
  * const storage = openStorage(':memory:', { defaultNamespace: 'action_network' });
- * seedPeople(storage, { tenant: 'demo', count: 100 });
- * seedActivity(storage, { tenant: 'demo' });
- * (await seedActionNetwork(storage, { tenant: 'demo', registry: defaultRegistry(ACTION_NETWORK_PRESET) })).event_campaign; // 2
+ * await seedPeople(storage, { tenant: 'demo', count: 100 });
+ * await seedActivity(storage, { tenant: 'demo' });
+ * const registry = defaultRegistry(ACTION_NETWORK_PRESET);
+ * (await seedActionNetwork(storage, { tenant: 'demo', registry })).event_campaign; // 2
  * ```
  */
 export function seedActionNetwork(

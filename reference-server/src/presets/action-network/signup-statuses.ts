@@ -12,11 +12,6 @@ import type { SignupStatuses } from '../../domain/helpers/signup-statuses.js';
 /**
  * The statuses Action Network's helpers give the email addresses and phone numbers
  * they write.
- *
- * @example
- * ```ts
- * ACTION_NETWORK_SIGNUP_STATUSES.phoneDefault; // 'unsubscribed'
- * ```
  */
 export const ACTION_NETWORK_SIGNUP_STATUSES: SignupStatuses = {
   emailDefault: 'subscribed',

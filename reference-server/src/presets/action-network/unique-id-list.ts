@@ -59,11 +59,6 @@ async function checkPeopleExist(
 /**
  * The server's unique ID list: the SDK's declaration (`uniqueIdListKind`), created with
  * a `name` and its `unique_ids` (ids of the tenant's people), its `count` derived.
- *
- * @example
- * ```ts
- * uniqueIdListServerKind.requiredOnCreate; // ['name', 'unique_ids']
- * ```
  */
 export const uniqueIdListServerKind: ResourceKind = serveKind(uniqueIdListKind, {
   title: 'The collection of unique ID lists in the system',
