@@ -85,6 +85,9 @@ export interface CollectionSql {
  *
  * @example
  * ```ts
+ * import { countSql } from './collection-query.js';
+ * import { SQLITE_COLLECTION_DIALECT } from './sqlite/collections.js';
+ *
  * countSql({ tenantId: 1, kind: 'person' }, SQLITE_COLLECTION_DIALECT);
  * // { sql: 'SELECT n FROM record_counts WHERE tenant_id = ? AND kind = ?', params: [1, 'person'], varying: false }
  * ```
@@ -113,13 +116,6 @@ export function countSql(scope: ResolvedScope, dialect: CollectionDialect): Coll
 
 /**
  * The statement of one page of `scope`, rows in ascending seq order whatever the path.
- *
- * @example
- * ```ts
- * const { sql, params } = pageSql({ tenantId: 1, kind: 'person' }, { limit: 100, after: 4200 },
- *   SQLITE_COLLECTION_DIALECT);
- * connection.statement(sql).raw().all(...params); // RecordRow[]
- * ```
  */
 export function pageSql(
   scope: ResolvedScope,
@@ -159,12 +155,6 @@ export function pageSql(
 /**
  * The statement telling whether `scope` holds a record with seq greater than `seq`: a
  * row when it does.
- *
- * @example
- * ```ts
- * const { sql, params } = hasAfterSql({ tenantId: 1, kind: 'person' }, 4299, SQLITE_COLLECTION_DIALECT);
- * connection.statement(sql).get(...params) !== undefined; // a next page exists
- * ```
  */
 export function hasAfterSql(
   scope: ResolvedScope,

@@ -11,11 +11,6 @@ const TOTAL_SCALE = 10000;
 
 /**
  * A contribution's value in stored units, rounded on its own.
- *
- * @example
- * ```ts
- * toScaled(25.5); // 255000
- * ```
  */
 function toScaled(value: number): number {
   const scaled = Math.round(value * TOTAL_SCALE);
@@ -28,11 +23,6 @@ function toScaled(value: number): number {
 /**
  * A stored total read back as a number. An integer over 10000 is correctly rounded:
  * 3000 reads back as exactly 0.3. `pg` gives a sum of BIGINT as text, SQLite a number.
- *
- * @example
- * ```ts
- * fromScaled('3000'); // 0.3
- * ```
  */
 function fromScaled(value: string | number): number {
   return Number(value) / TOTAL_SCALE;
@@ -43,12 +33,6 @@ function fromScaled(value: string | number): number {
  * same (parent, name) twice in one write is one row, as the table's key allows.
  * `parentSeqOf` gives the parent's seq, or undefined when it does not exist (then the
  * contribution is skipped).
- *
- * @example
- * ```ts
- * const sums = contributionSums(write.contributions, (parent) => seqOf(parent));
- * for (const [parentSeq, byName] of sums) for (const [name, value] of byName) insert(parentSeq, name, value);
- * ```
  */
 export function contributionSums<K = number>(
   contributions: readonly Contribution[],
@@ -75,6 +59,8 @@ export function contributionSums<K = number>(
  *
  * @example
  * ```ts
+ * import { totalsById } from './contribution-units.js';
+ *
  * totalsById([{ id: 'p1', name: 'total_amount', value: 250000 }]); // Map { 'p1' => { total_amount: 25 } }
  * ```
  */

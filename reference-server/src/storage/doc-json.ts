@@ -68,7 +68,11 @@ class LoadedRecord implements StoredRecord {
  *
  * @example
  * ```ts
- * const record = recordFromJson({ seq: 1, kind: 'person', id: 'p1', created_date: d, modified_date: d }, Buffer.from('{"given_name":"Ana"}'));
+ * import { recordFromJson, storedDocJson } from './doc-json.js';
+ *
+ * const d = '2026-01-01T00:00:00.000Z';
+ * const fields = { seq: 1, kind: 'person', id: 'p1', created_date: d, modified_date: d };
+ * const record = recordFromJson(fields, Buffer.from('{"given_name":"Ana"}'));
  * storedDocJson(record)?.toString(); // '{"given_name":"Ana"}'
  * record.doc.given_name; // 'Ana' (and storedDocJson(record) is undefined from now on)
  * ```
@@ -81,11 +85,6 @@ export function recordFromJson(fields: Omit<StoredRecord, 'doc'>, docJson: Buffe
  * The JSON (UTF-8 bytes) `record.doc` was stored as, when it is certainly still the
  * document: the record came from {@link recordFromJson} and its `doc` was never read or
  * replaced. Undefined otherwise (then use `record.doc`). Not to be modified.
- *
- * @example
- * ```ts
- * const json = storedDocJson(record) ?? Buffer.from(JSON.stringify(record.doc));
- * ```
  */
 export function storedDocJson(record: StoredRecord): Buffer | undefined {
   return LoadedRecord.unreadJson(record);

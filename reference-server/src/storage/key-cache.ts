@@ -11,14 +11,6 @@ import type { ApiKeyInfo } from './storage.js';
  * so a key removed or changed through it is refused or re-read at once; the time limit
  * bounds how long a change made by another process on the same database file (a second
  * server started with another keys file) takes to be seen.
- *
- * @example
- * ```ts
- * const cache = new KeyCache();
- * cache.set('secret', { tenant, access: 'read' });
- * cache.get('secret'); // the answer, for a second
- * cache.clear();
- * ```
  */
 export class KeyCache {
   private readonly entries = new Map<string, { info: ApiKeyInfo; until: number }>();

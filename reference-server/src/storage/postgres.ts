@@ -63,6 +63,8 @@ export interface PostgresStorageOptions {
  *
  * @example
  * ```ts
+ * import { openPostgresStorage } from 'adis-server';
+ *
  * const storage = await openPostgresStorage('postgres://localhost/adis');
  * const tenant = await storage.tenants.ensure('demo');
  * await storage.records.count({ tenantId: tenant.id, kind: 'person' }); // 0
@@ -152,6 +154,8 @@ export class PostgresStorage implements Storage {
  *
  * @example
  * ```ts
+ * import { openPostgresStorage } from 'adis-server';
+ *
  * const storage = await openPostgresStorage('postgres://adis@db.example/adis', { poolSize: 20 });
  * storage.created; // true the first time
  * ```

@@ -127,8 +127,16 @@ export interface PageQuery extends CollectionScope {
  *
  * @example
  * ```ts
- * try { await storage.insertRecord(write); }
- * catch (error) { if (error instanceof DuplicateIdentifierError) console.log(error.identifier); }
+ * import { DuplicateIdentifierError, type RecordWrite, type Storage } from 'adis-server';
+ *
+ * async function insert(storage: Storage, write: RecordWrite) {
+ *   try {
+ *     return await storage.records.insert(write);
+ *   } catch (error) {
+ *     if (error instanceof DuplicateIdentifierError) console.log(`${error.identifier} is taken`);
+ *     throw error;
+ *   }
+ * }
  * ```
  */
 export class DuplicateIdentifierError extends Error {

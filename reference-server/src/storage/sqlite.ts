@@ -26,6 +26,8 @@ export { hashToken } from './token-hash.js';
  *
  * @example
  * ```ts
+ * import { SqliteStorage } from 'adis-server';
+ *
  * const storage = new SqliteStorage(':memory:');
  * const tenant = await storage.tenants.ensure('demo');
  * await storage.records.count({ tenantId: tenant.id, kind: 'person' }); // 0
@@ -147,7 +149,9 @@ function lockedWebhooks(store: SqliteWebhookStore, lock: UnitLock): WebhookStore
  *
  * @example
  * ```ts
- * const storage = openStorage(':memory:');
+ * import { openStorage } from 'adis-server';
+ *
+ * const storage = openStorage('data/adis.db', { groupCommit: true }); // concurrent requests share a commit
  * await storage.tenants.ensure('demo');
  * ```
  */

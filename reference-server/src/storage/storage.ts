@@ -44,8 +44,18 @@ export type { Access, ApiKeyInfo, Tenant, TenantStore } from './tenant-store.js'
  *
  * @example
  * ```ts
- * try { await storage.durable(mark); }
- * catch (error) { if (error instanceof CommitError) console.error(error.cause); }
+ * import { CommitError, type Storage } from 'adis-server';
+ *
+ * async function acknowledged(storage: Storage, mark: number): Promise<boolean> {
+ *   try {
+ *     await storage.durable(mark);
+ *     return true;
+ *   } catch (error) {
+ *     if (!(error instanceof CommitError)) throw error;
+ *     console.error(error.cause); // the writes since `mark` are lost: answer 500
+ *     return false;
+ *   }
+ * }
  * ```
  */
 export class CommitError extends Error {
@@ -111,9 +121,14 @@ export interface Storage {
    *
    * @example
    * ```ts
-   * const mark = storage.commitMark();
-   * const record = await storage.transaction(() => storage.records.insert(write));
-   * await storage.durable(mark); // now it survives a crash
+   * import type { RecordWrite, Storage, StoredRecord } from 'adis-server';
+   *
+   * async function insertDurably(storage: Storage, write: RecordWrite): Promise<StoredRecord> {
+   *   const mark = storage.commitMark();
+   *   const record = await storage.transaction(() => storage.records.insert(write));
+   *   await storage.durable(mark); // now it survives a crash
+   *   return record;
+   * }
    * ```
    */
   transaction<T>(fn: () => T | Promise<T>): Promise<T>;
@@ -127,21 +142,25 @@ export interface Storage {
    *
    * @example
    * ```ts
-   * await storage.unit(async () => {
-   *   await work(); // writes
-   *   await storage.idempotency.save(ref, answer, expireBefore);
-   * });
+   * import type { IdempotencyKeyRef, IdempotentAnswer, Storage } from 'adis-server';
+   *
+   * async function answerOnce(
+   *   storage: Storage,
+   *   ref: IdempotencyKeyRef,
+   *   work: () => Promise<IdempotentAnswer>, // writes, and answers
+   * ): Promise<IdempotentAnswer> {
+   *   return storage.unit(async () => {
+   *     const answer = await work();
+   *     await storage.idempotency.save(ref, answer, Date.now() - 86_400_000);
+   *     return answer; // its writes and the answer kept commit together, or neither
+   *   });
+   * }
    * ```
    */
   unit<T>(fn: () => Promise<T>, options?: UnitOptions): Promise<T>;
   /**
    * A position in the sequence of commits, to give to {@link durable} later. Take it
    * before the work it should cover starts (the HTTP layer takes one per request).
-   *
-   * @example
-   * ```ts
-   * const mark = storage.commitMark();
-   * ```
    */
   commitMark(): number;
   /**
@@ -152,13 +171,6 @@ export interface Storage {
    *
    * Conservative by design: it cannot tell which writes were whose, so it waits for
    * (and fails with) any commit pending or failed since `mark`.
-   *
-   * @example
-   * ```ts
-   * const mark = storage.commitMark();
-   * await storage.records.insert(write);
-   * await storage.durable(mark);
-   * ```
    */
   durable(mark?: number): Promise<void>;
   /**
@@ -166,11 +178,6 @@ export interface Storage {
    * nothing is pending.
    *
    * @throws {CommitError} when the commit fails (the pending writes are lost).
-   *
-   * @example
-   * ```ts
-   * await storage.flush();
-   * ```
    */
   flush(): Promise<void>;
   /**
@@ -184,6 +191,9 @@ export interface Storage {
    *
    * @example
    * ```ts
+   * import { openPostgresStorage, seedPeople } from 'adis-server';
+   *
+   * const storage = await openPostgresStorage('postgres://adis@db.example/adis');
    * await seedPeople(storage, { tenant: 'demo', count: 10_000, seed: 1 });
    * await storage.analyze();
    * ```
@@ -203,8 +213,16 @@ export type StorageEngineName = 'sqlite' | 'postgres';
  *
  * @example
  * ```ts
- * try { await storage.records.get(1, 'person', id); }
- * catch (error) { if (error instanceof StorageUnavailableError) console.log(error.retryAfterSeconds); }
+ * import { type Storage, StorageUnavailableError } from 'adis-server';
+ *
+ * async function person(storage: Storage, tenantId: number, id: string) {
+ *   try {
+ *     return await storage.records.get(tenantId, 'person', id);
+ *   } catch (error) {
+ *     if (error instanceof StorageUnavailableError) console.log(`retry in ${error.retryAfterSeconds} s`);
+ *     throw error;
+ *   }
+ * }
  * ```
  */
 export class StorageUnavailableError extends Error {

@@ -6,11 +6,6 @@ import { createHash } from 'node:crypto';
 
 /**
  * sha256 of an API key, hex. (The keys are random, so an unsalted fast hash is enough.)
- *
- * @example
- * ```ts
- * hashToken('secret').length; // 64
- * ```
  */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');

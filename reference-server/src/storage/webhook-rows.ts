@@ -69,13 +69,6 @@ function optionalNumber(value: BigintColumn | null): number | undefined {
 
 /**
  * A subscription from its row; optional members are absent, not undefined, when NULL.
- *
- * @example
- * ```ts
- * const { rows } = await connection.query<SubscriptionRow>(
- *   `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = $1`, [id]);
- * const subscription = rows[0] && toSubscription(rows[0]);
- * ```
  */
 export function toSubscription(row: SubscriptionRow): WebhookSubscription {
   const subscription: WebhookSubscription = {
@@ -100,12 +93,6 @@ export function toSubscription(row: SubscriptionRow): WebhookSubscription {
 
 /**
  * A delivery attempt from its row; optional members are absent when NULL.
- *
- * @example
- * ```ts
- * const rows = statement(`SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts`).all() as AttemptRow[];
- * const log = rows.map(toAttempt);
- * ```
  */
 export function toAttempt(row: AttemptRow): DeliveryAttempt {
   const attempt: DeliveryAttempt = {
@@ -129,12 +116,6 @@ export function toAttempt(row: AttemptRow): DeliveryAttempt {
 /**
  * A new attempt's values in the order of {@link NEW_ATTEMPT_COLUMNS} (absent members
  * as NULL), for an engine's INSERT.
- *
- * @example
- * ```ts
- * statement(`INSERT INTO webhook_attempts (${NEW_ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
- *   .run(...attemptValues(attempt));
- * ```
  */
 export function attemptValues(attempt: Omit<DeliveryAttempt, 'id'>): (string | number | null)[] {
   return [

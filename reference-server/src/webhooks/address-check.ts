@@ -399,6 +399,8 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
  *
  * @example
  * ```ts
+ * import { refusedAddress } from './address-check.js';
+ *
  * await refusedAddress('https://hooks.example.org/adis', false); // undefined (if it resolves to public addresses)
  * await refusedAddress('http://169.254.169.254/latest', false);
  * // 'http://169.254.169.254/latest: 169.254.169.254 is a link-local address'

@@ -22,10 +22,12 @@ export interface AttemptAbort {
  *
  * @example
  * ```ts
+ * import { AttemptAborts } from './attempt-aborts.js';
+ *
  * const aborts = new AttemptAborts();
  * const attempt = aborts.begin();
  * try {
- *   await fetch(url, { signal: attempt.signal });
+ *   await fetch('https://hooks.example.org/adis', { method: 'POST', signal: attempt.signal });
  * } finally {
  *   attempt.end();
  * }

@@ -27,6 +27,8 @@ export const DEFAULT_BACKOFF: Readonly<Backoff> = Object.freeze({
  *
  * @example
  * ```ts
+ * import { retryDelayMs } from './backoff.js';
+ *
  * retryDelayMs(1, Math.random); // 1 … 1000
  * retryDelayMs(4, () => 0.5); // 4000
  * retryDelayMs(30, () => 0.999, { baseMs: 1000, maxMs: 3_600_000 }); // just under an hour

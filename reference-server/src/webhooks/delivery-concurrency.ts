@@ -14,6 +14,8 @@ export const DEFAULT_WEBHOOK_CONCURRENCY = 16;
  *
  * @example
  * ```ts
+ * import { defaultTenantConcurrency } from './delivery-concurrency.js';
+ *
  * defaultTenantConcurrency(16); // 8
  * defaultTenantConcurrency(1); // 1
  * ```
@@ -36,6 +38,8 @@ export interface DeliveryConcurrency {
  *
  * @example
  * ```ts
+ * import { deliveryConcurrencyOf } from './delivery-concurrency.js';
+ *
  * deliveryConcurrencyOf(undefined, undefined); // { concurrency: 16, perTenant: 8 }
  * deliveryConcurrencyOf(4, 5); // RangeError: the share of a tenant must be … from 1 to the concurrency (4), got 5
  * ```

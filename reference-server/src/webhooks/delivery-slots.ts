@@ -30,12 +30,16 @@ export type ReleaseSlot = () => void;
  *
  * @example
  * ```ts
+ * import { DeliverySlots } from './delivery-slots.js';
+ *
  * const slots = new DeliverySlots(16, 8);
- * const release = await slots.acquire(tenant.id);
- * try {
- *   await postBatch(post);
- * } finally {
- *   release();
+ * async function deliver(tenantId: number, send: () => Promise<void>): Promise<void> {
+ *   const release = await slots.acquire(tenantId);
+ *   try {
+ *     await send();
+ *   } finally {
+ *     release();
+ *   }
  * }
  * ```
  */

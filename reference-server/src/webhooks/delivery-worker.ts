@@ -134,6 +134,10 @@ export interface WebhookDelivery {
  *
  * @example
  * ```ts
+ * import { createApp, openStorage, startServer, startWebhookDelivery } from 'adis-server';
+ *
+ * const storage = openStorage('data/adis.db');
+ * const app = createApp({ storage });
  * const running = await startServer({ app, port: 8000 });
  * const delivery = startWebhookDelivery({ app, rootUrl: running.url });
  * // … on shutdown, after the requests have drained:

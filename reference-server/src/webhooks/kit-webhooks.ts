@@ -37,6 +37,9 @@ export interface TestWebhookSubscribeOptions {
  *
  * @example
  * ```ts
+ * import { createTestServer } from 'adis-server/testing';
+ *
+ * const kit = createTestServer();
  * await kit.webhooks.deliver({ retry: true }); // the failed ones too, now
  * ```
  */
@@ -104,13 +107,6 @@ const DEFAULT_SECRET = 'test-webhook-secret';
 
 /**
  * Builds `kit.webhooks` for a kit whose server answers at `origin`.
- *
- * @example
- * ```ts
- * const webhooks = kitWebhooks({ origin, defaultTenant: 'demo', backend: () => current() });
- * await webhooks.subscribe({ handler: async () => new Response(null, { status: 204 }) });
- * await webhooks.deliver();
- * ```
  */
 export function kitWebhooks(options: {
   origin: string;

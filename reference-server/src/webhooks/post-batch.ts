@@ -39,12 +39,6 @@ export interface BatchPostResult {
 
 /**
  * POSTs a batch with its signature and reports the outcome; never throws.
- *
- * @example
- * ```ts
- * const result = await postBatch({ url, body: '[]', secret, timestampSeconds: 1764165600, timeoutMs: 10_000, fetch });
- * if (!result.delivered) console.log(result.error); // 'HTTP 503'
- * ```
  */
 export async function postBatch(post: BatchPost): Promise<BatchPostResult> {
   const controller = new AbortController();

@@ -51,6 +51,8 @@ const SCAN_LIMIT_FACTOR = 20;
  *
  * @example
  * ```ts
+ * import { takesEvent } from './subscription-delivery.js';
+ *
  * takesEvent(['*'], 'signature'); // true
  * takesEvent(['attendance'], 'signature'); // false
  * ```
@@ -106,11 +108,6 @@ async function attemptNumber(
 /**
  * Delivers the next batch of `subscriptionId` if one is pending and due (see the top
  * of this module). Throws only when storage does.
- *
- * @example
- * ```ts
- * while ((await deliverNextBatch(context, subscription.id)) === 'sent') {}
- * ```
  */
 export async function deliverNextBatch(
   context: DeliveryContext,

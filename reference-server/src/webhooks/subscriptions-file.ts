@@ -46,11 +46,6 @@ const WebhooksFileSchema = z
 
 /**
  * A `--webhooks` file as read: each entry's triggers defaulted to `['*']`.
- *
- * @example
- * ```ts
- * const file: WebhooksFile = { webhooks: [{ tenant: 'acme', url: 'http://127.0.0.1:9000/hook', secret: 'whsec_0123456789abcdef', triggers: ['*'] }] };
- * ```
  */
 export interface WebhooksFile {
   webhooks: { tenant: string; url: string; secret: string; triggers: string[] }[];
@@ -63,6 +58,8 @@ export interface WebhooksFile {
  *
  * @example
  * ```ts
+ * import { parseWebhooksFile } from './subscriptions-file.js';
+ *
  * parseWebhooksFile('{"webhooks":[{"tenant":"acme","url":"http://127.0.0.1:9000/hook","secret":"whsec_0123456789abcdef"}]}', 'webhooks.json');
  * // { webhooks: [{ tenant: 'acme', url: 'http://127.0.0.1:9000/hook', secret: 'whsec_0123456789abcdef', triggers: ['*'] }] }
  * ```
@@ -81,17 +78,6 @@ export function parseWebhooksFile(text: string, path: string): WebhooksFile {
  * The subscriptions a `--webhooks` file makes, for `storage.webhooks.replaceFileSubscriptions`:
  * ids derived from tenant and URL, tenants by id (`tenantIdOf`: the caller ensures them
  * first, since storage answers asynchronously).
- *
- * @example
- * ```ts
- * await storage.transaction(async () => {
- *   const ids = new Map<string, number>();
- *   for (const { tenant } of file.webhooks) ids.set(tenant, (await storage.tenants.ensure(tenant)).id);
- *   await storage.webhooks.replaceFileSubscriptions(
- *     fileSubscriptions(file, (name) => ids.get(name) ?? 0, Date.now()),
- *   );
- * });
- * ```
  */
 export function fileSubscriptions(
   file: WebhooksFile,

@@ -33,13 +33,6 @@ export type WebhookRenderConfig = Pick<
 /**
  * Renders outbox events as delivery bodies, for one server reached at `root` (its
  * public URL, or where it listens).
- *
- * @example
- * ```ts
- * const bodies = new WebhookBodies(appConfigOf(app)!, 'https://api.example.org');
- * const body = await bodies.body(await storage.webhooks.eventsAfter(tenantId, cursor, 25));
- * // '[{"std:signature":{…},"idempotency_key":"…"}]'
- * ```
  */
 export class WebhookBodies {
   private readonly urls: Urls;
@@ -68,11 +61,6 @@ export class WebhookBodies {
   /**
    * One element of a delivery: the event's record, with its person and added tags, in
    * a closure named by its type, and the idempotency key beside it.
-   *
-   * @example
-   * ```ts
-   * await bodies.element(event); // { 'std:signature': { identifiers: […], person: {…}, _links: {…} }, idempotency_key: '…' }
-   * ```
    */
   async element(event: WebhookEvent): Promise<JsonObject> {
     const payload = event.payload as WebhookEventPayload;
@@ -100,11 +88,6 @@ export class WebhookBodies {
 
   /**
    * The JSON text POSTed for a batch: the array of {@link element}s, in outbox order.
-   *
-   * @example
-   * ```ts
-   * await fetch(url, { method: 'POST', body: await bodies.body(events) });
-   * ```
    */
   async body(events: readonly WebhookEvent[]): Promise<string> {
     // One after the other: each reads storage, and a batch is a few dozen events.

@@ -20,6 +20,9 @@ import { PG_RECORD_COLUMNS, type RecordRow, toRecord } from './record-rows.js';
  *
  * @example
  * ```ts
+ * import { countSql } from '../collection-query.js';
+ * import { POSTGRES_COLLECTION_DIALECT } from './collections.js';
+ *
  * countSql({ tenantId: 1, kind: 'person' }, POSTGRES_COLLECTION_DIALECT).sql;
  * // 'SELECT count(*) AS n FROM records r WHERE r.tenant_id = $1 AND r.kind = $2'
  * ```
@@ -33,13 +36,6 @@ export const POSTGRES_COLLECTION_DIALECT: CollectionDialect = {
 
 /**
  * The collection reads of a {@link PostgresStorage}.
- *
- * @example
- * ```ts
- * const collections = new PostgresCollections(connection, (tenantId, kind, id) => records.seqOf(tenantId, kind, id));
- * await collections.count({ tenantId: 1, kind: 'person' }); // 0
- * await collections.list({ tenantId: 1, kind: 'person', limit: 100 }); // []
- * ```
  */
 export class PostgresCollections {
   constructor(

@@ -85,15 +85,6 @@ export interface QueryOptions {
 
 /**
  * A `pg.Pool` and the units of work on it.
- *
- * @example
- * ```ts
- * const connection = new PostgresConnection('postgres://localhost/adis');
- * await connection.transaction(async () => {
- *   await connection.query('INSERT INTO settings (key, value) VALUES ($1, $2)', ['a', 'b']);
- * });
- * await connection.close();
- * ```
  */
 export class PostgresConnection {
   readonly pool: pg.Pool;
@@ -132,12 +123,6 @@ export class PostgresConnection {
    * one still running, else on any free connection. Rejects with
    * StorageUnavailableError when the database cannot be reached or no connection frees
    * up within `poolWaitMs`.
-   *
-   * @example
-   * ```ts
-   * const { rows } = await connection.query<{ value: string }>(
-   *   'SELECT value FROM settings WHERE key = $1', ['theme']);
-   * ```
    */
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(
     sql: string,
@@ -158,12 +143,6 @@ export class PostgresConnection {
   /**
    * The held writes of the caller's transaction, if it is inside one still running:
    * repositories add to them instead of writing (write-buffer.ts).
-   *
-   * @example
-   * ```ts
-   * const buffer = connection.held();
-   * if (buffer) return buffer.insert(write); // sent with the transaction's next statement or commit
-   * ```
    */
   held(): WriteBuffer | undefined {
     return this.currentScope()?.transaction.buffer;
@@ -233,11 +212,6 @@ export class PostgresConnection {
 
   /**
    * Whether the caller is inside a running transaction or unit.
-   *
-   * @example
-   * ```ts
-   * await connection.transaction(async () => connection.inTransaction()); // true
-   * ```
    */
   inTransaction(): boolean {
     return this.currentScope() !== undefined;
@@ -248,13 +222,6 @@ export class PostgresConnection {
    * connection of its own, run again whole (a few times) when the server aborts it as a
    * serialization failure or a deadlock. Inside a transaction or unit: a savepoint of
    * it, whose throw rolls back its own writes only.
-   *
-   * @example
-   * ```ts
-   * await connection.transaction(async () => {
-   *   await connection.query('UPDATE settings SET value = $2 WHERE key = $1', ['a', 'c']);
-   * });
-   * ```
    */
   transaction<T>(fn: () => T | Promise<T>): Promise<T> {
     const scope = this.currentScope();
@@ -268,14 +235,6 @@ export class PostgresConnection {
    * Transactions inside it are savepoints. Inside a running unit it is a savepoint of
    * it, unless `detached` (work that outlives the caller): then, as at top level, a
    * transaction of its own. Never retried: `fn` may have done more than write.
-   *
-   * @example
-   * ```ts
-   * await connection.unit(async () => {
-   *   await connection.query('INSERT INTO settings (key, value) VALUES ($1, $2)', ['a', 'b']);
-   *   await somethingElse();
-   * });
-   * ```
    */
   unit<T>(fn: () => Promise<T>, options?: UnitOptions): Promise<T> {
     const scope = this.currentScope();
@@ -285,11 +244,6 @@ export class PostgresConnection {
 
   /**
    * Ends the pool (its connections close once released). Safe to call twice.
-   *
-   * @example
-   * ```ts
-   * await connection.close();
-   * ```
    */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -50,6 +50,8 @@ export function errorCode(error: unknown): string | undefined {
  *
  * @example
  * ```ts
+ * import { isUnavailable } from './errors.js';
+ *
  * isUnavailable(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })); // true
  * isUnavailable(Object.assign(new Error('dup'), { code: '23505' })); // false
  * ```
@@ -69,11 +71,6 @@ export function isUnavailable(error: unknown): boolean {
 /**
  * Whether `error` is a serialization failure or a deadlock: the transaction was rolled
  * back by the server and running it again is the documented remedy.
- *
- * @example
- * ```ts
- * isRetryable(Object.assign(new Error('deadlock'), { code: '40P01' })); // true
- * ```
  */
 export function isRetryable(error: unknown): boolean {
   const code = errorCode(error);
@@ -84,11 +81,6 @@ export function isRetryable(error: unknown): boolean {
  * `error` as the storage contract reports it: {@link StorageUnavailableError} (with a
  * Retry-After of 1 to 5 seconds) when the database cannot be reached or take more work,
  * else `error` itself.
- *
- * @example
- * ```ts
- * try { await pool.query(sql); } catch (error) { throw mapError(error); }
- * ```
  */
 export function mapError(error: unknown): unknown {
   if (error instanceof StorageUnavailableError || !isUnavailable(error)) return error;

@@ -64,12 +64,6 @@ function refKey(tenantId: number, ref: ParentRef): string {
 
 /**
  * The statements sending `writes` (the held writes not yet sent, in order).
- *
- * @example
- * ```ts
- * const plan = planFlush(buffer.writes.slice(buffer.sent));
- * if (plan.updates) await client.query(plan.updates.sql, plan.updates.params);
- * ```
  */
 export function planFlush(writes: readonly HeldWrite[]): FlushPlan {
   // The latest write of each record counts (a person created, then merged into, is one

@@ -10,14 +10,6 @@ import { lockLookup } from './lookup-lock.js';
 
 /**
  * The idempotent answers of a {@link PostgresStorage}.
- *
- * @example
- * ```ts
- * const answers = new PostgresIdempotentAnswers(connection);
- * const ref = { tenantId: 1, anonymous: false, key: 'k1' };
- * await answers.save(ref, answer, Date.now() - 86_400_000);
- * (await answers.find(ref, Date.now() - 86_400_000))?.status; // answer.status
- * ```
  */
 export class PostgresIdempotentAnswers {
   constructor(private readonly connection: PostgresConnection) {}

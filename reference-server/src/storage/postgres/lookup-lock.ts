@@ -13,12 +13,6 @@ import type { PostgresConnection } from './connection.js';
  * Text cannot hold NUL, so the parts are joined with U+001F. The lock must be its own
  * statement: a statement's snapshot is taken when it starts,
  * before it would wait.
- *
- * @example
- * ```ts
- * await lockLookup(connection, ['key', tenantId, 'person', 'email', 'ana@example.org']);
- * const { rows } = await connection.query(sql, params); // sees every committed match
- * ```
  */
 export async function lockLookup(
   connection: PostgresConnection,

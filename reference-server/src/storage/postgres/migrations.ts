@@ -139,13 +139,6 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
  * transaction under an advisory lock (a second process starting meanwhile waits, then
  * finds them done); resolves to true when the database had no schema. Refuses a
  * database whose version is newer than this server knows.
- *
- * @example
- * ```ts
- * const connection = new PostgresConnection(url);
- * await migrate(connection); // true: the schema was created
- * await migrate(connection); // false
- * ```
  */
 export async function migrate(connection: PostgresConnection): Promise<boolean> {
   return connection.transaction(async () => {

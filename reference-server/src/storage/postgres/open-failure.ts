@@ -38,6 +38,8 @@ export interface OpenFailureOptions {
  *
  * @example
  * ```ts
+ * import { postgresTarget } from './open-failure.js';
+ *
  * postgresTarget('postgres://adis:pw@db.internal/adis');
  * // { host: 'db.internal', port: '5432', database: 'adis', user: 'adis' }
  * ```
@@ -68,6 +70,8 @@ export function postgresTarget(url: string): PostgresTarget {
  *
  * @example
  * ```ts
+ * import { describeOpenFailure } from './open-failure.js';
+ *
  * const error = Object.assign(new Error('database "nosuchdb" does not exist'), { code: '3D000' });
  * describeOpenFailure(error, 'postgres://adis:pw@127.0.0.1:5432/nosuchdb');
  * // 'cannot use PostgreSQL at 127.0.0.1:5432, database "nosuchdb": the database does not
@@ -93,11 +97,6 @@ export function describeOpenFailure(
  * its message from {@link describeOpenFailure}, the original as `cause`. A database that
  * cannot be reached or take work now stays a {@link StorageUnavailableError} (with its
  * Retry-After); any other cause becomes a plain `Error`.
- *
- * @example
- * ```ts
- * try { await migrate(connection); } catch (error) { throw openFailure(error, url); }
- * ```
  */
 export function openFailure(error: unknown, url: string, options: OpenFailureOptions = {}): Error {
   const message = describeOpenFailure(error, url, options);

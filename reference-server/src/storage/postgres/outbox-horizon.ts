@@ -49,14 +49,6 @@ export interface HorizonParams {
 
 /**
  * The bound of one process's reads of the outbox, and the checkpoints that move it.
- *
- * @example
- * ```ts
- * const horizon = new OutboxHorizon(connection);
- * const params = horizon.params(); // into the read's SQL, with OutboxHorizon.boundSql
- * // … the read returns its bound and the sequence's last value:
- * if (horizon.observe(bound, last)) await horizon.checkpoint(); // then read again
- * ```
  */
 export class OutboxHorizon {
   private bound = 0;
@@ -70,11 +62,6 @@ export class OutboxHorizon {
    * SQL of two CTEs for a read: `horizon` (`xmin` of the statement's snapshot, `last`
    * the sequence's last value) and `settled` (`bound`: the highest seq known final).
    * `$bound`, `$lasts` and `$clocks` are the placeholders of {@link params}.
-   *
-   * @example
-   * ```ts
-   * const sql = `WITH ${OutboxHorizon.boundSql('$4', '$5', '$6')} SELECT bound FROM settled`;
-   * ```
    */
   static boundSql(bound: string, lasts: string, clocks: string): string {
     // xmin: the oldest transaction running at the statement's snapshot that may be of
@@ -98,11 +85,6 @@ export class OutboxHorizon {
 
   /**
    * The bound and checkpoints known now, for the read's placeholders.
-   *
-   * @example
-   * ```ts
-   * const { bound, lasts, clocks } = horizon.params();
-   * ```
    */
   params(): HorizonParams {
     return {
@@ -116,11 +98,6 @@ export class OutboxHorizon {
    * Takes in what a read found: the `bound` its SQL settled and the sequence's `last`
    * value. True when a checkpoint would let a later read go further (seqs were handed
    * out past every bound and checkpoint known).
-   *
-   * @example
-   * ```ts
-   * if (horizon.observe(Number(row.bound), Number(row.last))) await horizon.checkpoint();
-   * ```
    */
   observe(bound: number, last: number): boolean {
     if (bound > this.bound) this.bound = bound;
@@ -132,11 +109,6 @@ export class OutboxHorizon {
   /**
    * Whether a checkpoint taken is not reached yet: seqs are held back by a writer that
    * was running when it was taken.
-   *
-   * @example
-   * ```ts
-   * if (horizon.waiting()) await new Promise((resolve) => setTimeout(resolve, 10));
-   * ```
    */
   waiting(): boolean {
     return this.checkpoints.length > 0;
@@ -146,11 +118,6 @@ export class OutboxHorizon {
    * Takes a checkpoint, unless the caller is inside a transaction (its transaction id
    * may be older than seqs handed out since: it would be no clock). Callers at the
    * same moment share one. Returns whether one was taken.
-   *
-   * @example
-   * ```ts
-   * await horizon.checkpoint();
-   * ```
    */
   checkpoint(): Promise<boolean> {
     if (this.connection.inTransaction()) return Promise.resolve(false);

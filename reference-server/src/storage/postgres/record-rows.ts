@@ -21,12 +21,6 @@ export interface RecordRow {
 
 /**
  * A {@link RecordRow} as a stored record, its document parsed when first read.
- *
- * @example
- * ```ts
- * const { rows } = await connection.query<RecordRow>(`SELECT ${PG_RECORD_COLUMNS} FROM records r`);
- * rows.map(toRecord);
- * ```
  */
 export function toRecord(row: RecordRow): StoredRecord {
   return recordFromJson(

@@ -42,14 +42,6 @@ interface Written {
 
 /**
  * The records of a {@link PostgresStorage}: writes with their side tables, and look-ups.
- *
- * @example
- * ```ts
- * const records = new PostgresRecords(connection);
- * await records.insert({ tenantId: 1, kind: 'petition', id: 'p1', doc: {}, identifiers: [],
- *   created_date: now, modified_date: now });
- * (await records.get(1, 'petition', 'p1'))?.seq; // 1
- * ```
  */
 export class PostgresRecords {
   /** Pages of collections (collections.ts). */

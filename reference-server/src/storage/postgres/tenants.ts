@@ -17,13 +17,6 @@ interface TenantRow {
 
 /**
  * The tenants, API keys and settings of a {@link PostgresStorage}.
- *
- * @example
- * ```ts
- * const tenants = new PostgresTenants(connection, 'adis');
- * await tenants.putApiKey('secret', 'demo', 'write');
- * await tenants.authenticate('secret'); // { access: 'write', tenant: { id: 1, name: 'demo', … } }
- * ```
  */
 export class PostgresTenants {
   private readonly keyCache = new KeyCache();

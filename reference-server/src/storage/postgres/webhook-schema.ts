@@ -15,11 +15,6 @@ export const WEBHOOK_EVENT_SEQUENCE = 'webhook_event_seq';
 /**
  * Creates `webhook_subscriptions`, `webhook_events` (and its sequence) and
  * `webhook_attempts`. Needs `tenants(id)`.
- *
- * @example
- * ```ts
- * await connection.query(WEBHOOK_TABLES_SQL);
- * ```
  */
 export const WEBHOOK_TABLES_SQL = `
   -- A subscription's cursor is the seq of the last outbox event it was sent (or skipped).

@@ -84,17 +84,6 @@ type AttemptEffect = { advanceTo?: number; disabledReason?: string; failingSince
 
 /**
  * The webhook store of a PostgreSQL storage; reach it as `storage.webhooks`.
- *
- * @example
- * ```ts
- * const connection = new PostgresConnection('postgres://localhost/adis');
- * const webhooks = new PostgresWebhookStore(connection);
- * await webhooks.addSubscription({
- *   id: crypto.randomUUID(), tenantId: 1, url: 'https://example.org/hook',
- *   secret: 's3cret', triggers: ['*'], source: 'api', createdMs: Date.now(),
- * });
- * await webhooks.hasSubscribers(1); // true
- * ```
  */
 export class PostgresWebhookStore implements WebhookStore {
   appendedCount = 0;
@@ -447,11 +436,6 @@ export class PostgresWebhookStore implements WebhookStore {
    * tenant without one), oldest first, tenant by tenant through
    * `webhook_events_by_tenant`, at most {@link PRUNE_BATCH}, in one statement. A
    * switched-off subscription holds nothing back: it is sent nothing more.
-   *
-   * @example
-   * ```ts
-   * while ((await storage.webhooks.pruneEvents()) > 0);
-   * ```
    */
   async pruneEvents(): Promise<number> {
     const { rowCount } = await this.connection.query(

@@ -70,13 +70,6 @@ function recordKey(tenantId: number, kind: string, id: string): string {
 
 /**
  * The held writes of one transaction (see the top of this module).
- *
- * @example
- * ```ts
- * const buffer = new WriteBuffer();
- * const record = buffer.insert(write); // record.seq is 0 until sent
- * buffer.latest(write.tenantId, write.kind, write.id)?.record === record; // true
- * ```
  */
 export class WriteBuffer {
   /** Every write held, in order; `sent` of them are in the database already. */

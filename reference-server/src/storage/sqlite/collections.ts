@@ -25,6 +25,9 @@ import { RECORD_COLUMNS, type RecordRow, toRecord } from './record-rows.js';
  *
  * @example
  * ```ts
+ * import { countSql } from '../collection-query.js';
+ * import { SQLITE_COLLECTION_DIALECT } from './collections.js';
+ *
  * countSql({ tenantId: 1, kind: 'person' }, SQLITE_COLLECTION_DIALECT).sql;
  * // 'SELECT n FROM record_counts WHERE tenant_id = ? AND kind = ?'
  * ```
@@ -39,13 +42,6 @@ export const SQLITE_COLLECTION_DIALECT: CollectionDialect = {
 
 /**
  * The collection reads of a {@link SqliteStorage}.
- *
- * @example
- * ```ts
- * const collections = new SqliteCollections(connection, (tenantId, kind, id) => records.seqOf(tenantId, kind, id));
- * collections.count({ tenantId: 1, kind: 'person' }); // 0
- * collections.list({ tenantId: 1, kind: 'person', limit: 100 }); // []
- * ```
  */
 export class SqliteCollections {
   constructor(

@@ -63,15 +63,6 @@ const RESOLVED: Promise<void> = Promise.resolve();
 
 /**
  * The commits of one connection (see the top of this module).
- *
- * @example
- * ```ts
- * const connection = new SqliteConnection(path, { groupCommit: true });
- * const commits = new SqliteCommits(connection, { groupCommit: true, onRollback: () => {} });
- * const mark = commits.commitMark();
- * commits.transaction(() => connection.statement('INSERT INTO settings VALUES (?, ?)').run('a', 'b'));
- * await commits.durable(mark); // committed and fsynced
- * ```
  */
 export class SqliteCommits {
   /** Whether transactions are batched into shared commits (option `groupCommit`). */

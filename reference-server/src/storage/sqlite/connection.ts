@@ -42,13 +42,6 @@ export interface ConnectionOptions {
 
 /**
  * An open SQLite database with the storage's pragmas, and its statement caches.
- *
- * @example
- * ```ts
- * const connection = new SqliteConnection(':memory:', { groupCommit: false });
- * connection.statement('SELECT 1 AS one').get(); // { one: 1 }, prepared once
- * connection.close();
- * ```
  */
 export class SqliteConnection {
   readonly db: Database.Database;

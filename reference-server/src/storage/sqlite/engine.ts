@@ -55,14 +55,6 @@ export interface SqliteStorageOptions {
  * created) or `':memory:'`. Its methods are {@link Storage}'s, answering at once; the
  * server reaches it through {@link SqliteStorage}, which orders them with the units of
  * work of concurrent requests.
- *
- * @example
- * ```ts
- * const engine = new SqliteEngine(':memory:');
- * const tenant = engine.tenants.ensure('demo');
- * engine.records.count({ tenantId: tenant.id, kind: 'person' }); // 0
- * engine.close();
- * ```
  */
 export class SqliteEngine {
   readonly created: boolean;
@@ -117,13 +109,6 @@ export class SqliteEngine {
   /**
    * How many transactions this connection has committed: each batch of group commit
    * counts once, however many units it held. For tests and benchmarks.
-   *
-   * @example
-   * ```ts
-   * const before = storage.commits;
-   * // … concurrent requests …
-   * storage.commits - before; // 1 when they shared one commit
-   * ```
    */
   get commits(): number {
     return this.commitLog.commits;
@@ -136,14 +121,6 @@ export class SqliteEngine {
    * if needed), committed on the next turn of the event loop or at the last release.
    * Inside one: a savepoint, so helpers that call insertRecord inside their own
    * transaction stay atomic, and a part that fails rolls back alone.
-   *
-   * @example
-   * ```ts
-   * storage.transaction(() => {
-   *   storage.records.insert(person);
-   *   storage.records.insert(signature);
-   * });
-   * ```
    */
   transaction<T>(fn: () => T): T {
     return this.commitLog.transaction(fn);
@@ -153,11 +130,6 @@ export class SqliteEngine {
    * {@link transaction} for a function that awaits: commits are held while it runs (its
    * savepoint must not be committed half done). The caller keeps other units out
    * meanwhile ({@link SqliteStorage} does, with its unit lock).
-   *
-   * @example
-   * ```ts
-   * await engine.transactionAsync(async () => engine.records.insert(write));
-   * ```
    */
   transactionAsync<T>(fn: () => T | Promise<T>): Promise<T> {
     return this.commitLog.transactionAsync(fn);
@@ -169,18 +141,6 @@ export class SqliteEngine {
    * and is then committed on the next turn of the event loop, so that requests arriving
    * meanwhile still share it; without, writes meanwhile go into a batch as with group
    * commit, committed at once by the last release.
-   *
-   * @example
-   * ```ts
-   * const release = storage.holdCommit();
-   * try {
-   *   storage.records.insert(write);
-   *   await somethingElse();
-   *   storage.idempotency.save(ref, answer, Date.now() - 86_400_000);
-   * } finally {
-   *   release(); // both commit together
-   * }
-   * ```
    */
   holdCommit(): () => void {
     return this.commitLog.holdCommit();

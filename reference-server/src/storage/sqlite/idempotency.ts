@@ -12,14 +12,6 @@ import type { RepositoryConnection } from './connection.js';
 
 /**
  * The idempotent answers of a {@link SqliteStorage}.
- *
- * @example
- * ```ts
- * const answers = new SqliteIdempotentAnswers(connection);
- * const ref = { tenantId: 1, anonymous: false, key: 'k1' };
- * answers.save(ref, answer, Date.now() - 86_400_000);
- * answers.find(ref, Date.now() - 86_400_000)?.status; // answer.status
- * ```
  */
 export class SqliteIdempotentAnswers {
   constructor(private readonly connection: RepositoryConnection) {}

@@ -34,12 +34,6 @@ function methodNames(store: object): string[] {
 
 /**
  * `store` with every method run under `lock`.
- *
- * @example
- * ```ts
- * const records = locked(engine.records, lock);
- * await records.get(1, 'person', id); // engine.records.get, in its turn
- * ```
  */
 export function locked<T extends object>(store: T, lock: UnitLock): Locked<T> {
   const out: Record<string, unknown> = {};

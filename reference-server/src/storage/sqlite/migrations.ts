@@ -232,13 +232,6 @@ export const MIGRATIONS: readonly Migration[] = [
  * Runs the migrations `db` has not run yet, each step with its version bump in one
  * transaction; returns true when the database was new (version 0). Refuses a database
  * whose version is newer than {@link MIGRATIONS}: this server would not know its schema.
- *
- * @example
- * ```ts
- * const db = new Database(':memory:');
- * migrate(db); // true: the schema was created
- * migrate(db); // false: already at MIGRATIONS.length
- * ```
  */
 export function migrate(db: Database.Database): boolean {
   const version = db.pragma('user_version', { simple: true }) as number;

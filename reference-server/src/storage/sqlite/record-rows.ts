@@ -32,12 +32,6 @@ export const RECORD_COLUMNS =
 /**
  * A {@link RecordRow} as a stored record. The document stays JSON until read: a page
  * renders it spliced (see doc-json.ts).
- *
- * @example
- * ```ts
- * const row = statement.raw().get(seq) as RecordRow;
- * toRecord(row).doc; // parsed when first read
- * ```
  */
 export function toRecord([
   seq,

@@ -23,14 +23,6 @@ import type { TenantRow } from './tenants.js';
 
 /**
  * The records of a {@link SqliteStorage}: writes with their side tables, and look-ups.
- *
- * @example
- * ```ts
- * const records = new SqliteRecords(connection);
- * records.insert({ tenantId: 1, kind: 'petition', id: 'p1', doc: {}, identifiers: [],
- *   created_date: now, modified_date: now });
- * records.get(1, 'petition', 'p1')?.seq; // 1
- * ```
  */
 export class SqliteRecords {
   /** Pages of collections (collections.ts). */

@@ -17,13 +17,6 @@ export interface TenantRow {
 
 /**
  * The tenants, API keys and settings of a {@link SqliteStorage}.
- *
- * @example
- * ```ts
- * const tenants = new SqliteTenants(connection, 'adis');
- * tenants.putApiKey('secret', 'demo', 'write');
- * tenants.authenticate('secret'); // { access: 'write', tenant: { id: 1, name: 'demo', … } }
- * ```
  */
 export class SqliteTenants {
   /** Recent key look-ups (see key-cache.ts); cleared by every change to the keys. */

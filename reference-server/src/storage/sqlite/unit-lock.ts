@@ -16,13 +16,6 @@ type Holder = { readonly unit: true };
 
 /**
  * The lock (see the top of this module).
- *
- * @example
- * ```ts
- * const lock = new UnitLock();
- * await lock.exclusive(async () => { engine.insertRecord(a); await step(); engine.insertRecord(b); });
- * const record = await lock.call(() => engine.getRecord(1, 'person', id));
- * ```
  */
 export class UnitLock {
   private readonly context = new AsyncLocalStorage<Holder>();

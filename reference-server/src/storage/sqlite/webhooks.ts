@@ -47,17 +47,6 @@ const NO_BOUND = Number.MAX_SAFE_INTEGER;
 
 /**
  * The webhook store of a {@link SqliteStorage}; reach it as `storage.webhooks`.
- *
- * @example
- * ```ts
- * const engine = new SqliteEngine(':memory:');
- * const tenant = engine.tenants.ensure('demo');
- * engine.webhooks.addSubscription({
- *   id: crypto.randomUUID(), tenantId: tenant.id, url: 'https://example.org/hook',
- *   secret: 's3cret', triggers: ['*'], source: 'api', createdMs: Date.now(),
- * });
- * engine.webhooks.hasSubscribers(tenant.id); // true
- * ```
  */
 export class SqliteWebhookStore {
   /** Tenants with an active subscription (see {@link hasSubscribers}). */
@@ -341,11 +330,6 @@ export class SqliteWebhookStore {
    * tenant by tenant through `webhook_events_by_tenant` (a tenant whose subscription is
    * stuck costs one seek, not a scan of what it holds back), at most {@link PRUNE_BATCH}.
    * A switched-off subscription holds nothing back: it is sent nothing more.
-   *
-   * @example
-   * ```ts
-   * while (storage.webhooks.pruneEvents() > 0);
-   * ```
    */
   pruneEvents(): number {
     return this.transaction(() => {
