@@ -21,6 +21,8 @@ import type { WebhookPayloadError } from './webhook-payload-error.js';
  *
  * @example
  * ```ts
+ * import type { AdisErrorUnion } from 'adis-sdk';
+ *
  * function describe(error: AdisErrorUnion): string {
  *   switch (error.code) {
  *     case 'HTTP_ERROR': return `status ${error.status}`;

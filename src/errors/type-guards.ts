@@ -19,12 +19,8 @@ import type { WebhookPayloadError } from './webhook-payload-error.js';
 // ky's own HTTPError/TimeoutError share our names but not the brand.
 
 /**
- * Whether a value is an error thrown by this SDK, from any copy of it.
- *
- * @example
- * ```ts
- * catch (error) { if (isAdisError(error)) switch (error.code) { case 'HTTP_ERROR': ... } }
- * ```
+ * Whether a value is an error thrown by this SDK, from any copy of it. The guards below
+ * narrow to one class each; each class's own example shows its guard in a `catch`.
  */
 export function isAdisError(error: unknown): error is AdisErrorUnion {
   return hasAdisBrand(error);
@@ -36,11 +32,6 @@ function isAdisErrorNamed(error: unknown, name: string): boolean {
 
 /**
  * Whether a value is an {@link HTTPError} (a non-2xx answer).
- *
- * @example
- * ```ts
- * if (isHTTPError(error) && error.status === 404) return undefined;
- * ```
  */
 export function isHTTPError(error: unknown): error is HTTPError {
   return isAdisErrorNamed(error, 'HTTPError');
@@ -48,11 +39,6 @@ export function isHTTPError(error: unknown): error is HTTPError {
 
 /**
  * Whether a value is a {@link TimeoutError}.
- *
- * @example
- * ```ts
- * if (isTimeoutError(error)) console.warn(error.timeout);
- * ```
  */
 export function isTimeoutError(error: unknown): error is TimeoutError {
   return isAdisErrorNamed(error, 'TimeoutError');
@@ -60,11 +46,6 @@ export function isTimeoutError(error: unknown): error is TimeoutError {
 
 /**
  * Whether a value is a {@link NetworkError}.
- *
- * @example
- * ```ts
- * if (isNetworkError(error)) scheduleRetryLater();
- * ```
  */
 export function isNetworkError(error: unknown): error is NetworkError {
   return isAdisErrorNamed(error, 'NetworkError');
@@ -72,11 +53,6 @@ export function isNetworkError(error: unknown): error is NetworkError {
 
 /**
  * Whether a value is a {@link ResponseFormatError}.
- *
- * @example
- * ```ts
- * if (isResponseFormatError(error)) console.error(error.bodyText);
- * ```
  */
 export function isResponseFormatError(error: unknown): error is ResponseFormatError {
   return isAdisErrorNamed(error, 'ResponseFormatError');
@@ -84,11 +60,6 @@ export function isResponseFormatError(error: unknown): error is ResponseFormatEr
 
 /**
  * Whether a value is a {@link SchemaValidationError}.
- *
- * @example
- * ```ts
- * if (isSchemaValidationError(error)) for (const issue of error.issues) console.log(issue.path);
- * ```
  */
 export function isSchemaValidationError(error: unknown): error is SchemaValidationError {
   return isAdisErrorNamed(error, 'SchemaValidationError');
@@ -96,11 +67,6 @@ export function isSchemaValidationError(error: unknown): error is SchemaValidati
 
 /**
  * Whether a value is a {@link RedirectError}.
- *
- * @example
- * ```ts
- * if (isRedirectError(error)) console.error(error.reason);
- * ```
  */
 export function isRedirectError(error: unknown): error is RedirectError {
   return isAdisErrorNamed(error, 'RedirectError');
@@ -108,11 +74,6 @@ export function isRedirectError(error: unknown): error is RedirectError {
 
 /**
  * Whether a value is a {@link LinkNotFoundError}.
- *
- * @example
- * ```ts
- * if (isLinkNotFoundError(error)) console.error(error.available);
- * ```
  */
 export function isLinkNotFoundError(error: unknown): error is LinkNotFoundError {
   return isAdisErrorNamed(error, 'LinkNotFoundError');
@@ -121,11 +82,6 @@ export function isLinkNotFoundError(error: unknown): error is LinkNotFoundError 
 /**
  * Whether a value is a {@link RateLimitError} (the server asked for a longer wait than
  * `retry.maxRetryAfter` allows).
- *
- * @example
- * ```ts
- * if (isRateLimitError(error)) await sleep(error.retryAfter);
- * ```
  */
 export function isRateLimitError(error: unknown): error is RateLimitError {
   return isAdisErrorNamed(error, 'RateLimitError');
@@ -133,11 +89,6 @@ export function isRateLimitError(error: unknown): error is RateLimitError {
 
 /**
  * Whether a value is an {@link InvalidLinkError} (an address that cannot be used).
- *
- * @example
- * ```ts
- * if (isInvalidLinkError(error)) console.error(error.rel, error.documentUrl);
- * ```
  */
 export function isInvalidLinkError(error: unknown): error is InvalidLinkError {
   return isAdisErrorNamed(error, 'InvalidLinkError');
@@ -146,11 +97,6 @@ export function isInvalidLinkError(error: unknown): error is InvalidLinkError {
 /**
  * Whether a value is an {@link InvalidIdempotencyKeyError} (an `idempotencyKey` that
  * cannot be sent).
- *
- * @example
- * ```ts
- * if (isInvalidIdempotencyKeyError(error)) console.error(error.key);
- * ```
  */
 export function isInvalidIdempotencyKeyError(error: unknown): error is InvalidIdempotencyKeyError {
   return isAdisErrorNamed(error, 'InvalidIdempotencyKeyError');
@@ -158,11 +104,6 @@ export function isInvalidIdempotencyKeyError(error: unknown): error is InvalidId
 
 /**
  * Whether a value is a {@link ResponseTooLargeError} (a body past `maxBodyBytes`).
- *
- * @example
- * ```ts
- * if (isResponseTooLargeError(error)) console.error(error.bytesRead, error.maxBodyBytes);
- * ```
  */
 export function isResponseTooLargeError(error: unknown): error is ResponseTooLargeError {
   return isAdisErrorNamed(error, 'ResponseTooLargeError');
@@ -171,11 +112,6 @@ export function isResponseTooLargeError(error: unknown): error is ResponseTooLar
 /**
  * Whether a value is an {@link UnknownKindError} (a relation to a kind the connection
  * does not know).
- *
- * @example
- * ```ts
- * if (isUnknownKindError(error)) console.error(`give the ${error.kind} kind to connectWith`);
- * ```
  */
 export function isUnknownKindError(error: unknown): error is UnknownKindError {
   return isAdisErrorNamed(error, 'UnknownKindError');
@@ -184,11 +120,6 @@ export function isUnknownKindError(error: unknown): error is UnknownKindError {
 /**
  * Whether a value is a {@link WebhookPayloadError} (a webhook delivery that is not the
  * array of typed elements `parseWebhook` reads).
- *
- * @example
- * ```ts
- * if (isWebhookPayloadError(error)) console.error(error.index, error.problem);
- * ```
  */
 export function isWebhookPayloadError(error: unknown): error is WebhookPayloadError {
   return isAdisErrorNamed(error, 'WebhookPayloadError');

@@ -31,6 +31,8 @@ export type RequestedWait =
  *
  * @example
  * ```ts
+ * import { requestedWait } from './retry-after.js';
+ *
  * requestedWait(new Headers({ 'retry-after': '120' })); // { kind: 'wait', ms: 120_000 }
  * requestedWait(new Headers({ 'retry-after': 'soon' })); // { kind: 'unparsable', … }
  * ```
