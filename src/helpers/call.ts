@@ -33,8 +33,12 @@ import { type HelperResult, isPartialSuccess, partialResult, successResult } fro
  *
  * @example
  * ```ts
+ * import { recordSignature } from 'adis-sdk/helpers';
+ *
+ * const href = 'https://api.example.org/api/v1/petitions/1/record_signature_helper';
+ * const input = { person: { given_name: 'Ana' } };
  * // From a web page: no key, the helper answers {} or an error.
- * await recordSignature(href, { person: { given_name: 'Ana' } });
+ * await recordSignature(href, input);
  * // From a server: with the key, the helper answers with the records.
  * await recordSignature(href, input, { apiKey: process.env.ADIS_KEY, signal: AbortSignal.timeout(10_000) });
  * ```
@@ -87,8 +91,11 @@ export interface HelperCallOptions {
    *
    * @example
    * ```ts
+   * import { recordSignature } from 'adis-sdk/helpers';
+   *
+   * const href = 'https://api.example.org/api/v1/petitions/1/record_signature_helper';
    * // The reference server honours keys (and says so with Idempotency-Key-Honoured: true).
-   * await recordSignature(href, input, { idempotencyKeysHonoured: true });
+   * await recordSignature(href, { person: { given_name: 'Ana' } }, { idempotencyKeysHonoured: true });
    * ```
    */
   idempotencyKeysHonoured?: boolean;
@@ -107,11 +114,6 @@ export interface HelperCallOptions {
 /**
  * Options of {@link callHelper}: those of every helper function, and the name of the
  * main record's relation, which picks the record out of a non-atomic answer.
- *
- * @example
- * ```ts
- * await callHelper(href, body, { apiKey, record: 'signature' });
- * ```
  */
 export interface CallHelperOptions extends HelperCallOptions {
   /**
@@ -144,7 +146,9 @@ const ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.1';
  * @example
  * ```ts
  * import { callHelper } from 'adis-sdk/helpers';
- * const result = await callHelper(petition.helperHref, { person: { given_name: 'Ana' } }, { record: 'signature' });
+ *
+ * const href = 'https://api.example.org/api/v1/petitions/1/record_signature_helper';
+ * const result = await callHelper(href, { person: { given_name: 'Ana' } }, { record: 'signature' });
  * console.log(result.status, result.complete);
  * ```
  */

@@ -9,7 +9,10 @@
  *
  * @example
  * ```ts
- * import { isHTTPError, recordSignature } from 'adis-sdk/helpers';
+ * import { helperHref, isHTTPError, recordSignature } from 'adis-sdk/helpers';
+ *
+ * const petition = await (await fetch('/petition.json')).json(); // from your own site
+ * const href = helperHref(petition, 'record_signature_helper');
  * try {
  *   await recordSignature(href, { person: { given_name: 'Ana' } });
  * } catch (error) {

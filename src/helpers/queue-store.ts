@@ -38,12 +38,6 @@ const STORE = 'calls';
  * Opens (or makes) the queue's database. Rejects when IndexedDB is missing or refused
  * (a private mode, storage blocked by the user): the queue then says it cannot keep
  * anything and sends directly.
- *
- * @example
- * ```ts
- * const store = await openQueueStore(indexedDB, 'adis-signup-queue');
- * await store.put(call);
- * ```
  */
 export function openQueueStore(factory: IDBFactory | undefined, name: string): Promise<QueueStore> {
   return new Promise((resolve, reject) => {

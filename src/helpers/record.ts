@@ -31,6 +31,8 @@ import type { HelperResult } from './result.js';
  * @example
  * ```ts
  * import { recordSignature } from 'adis-sdk/helpers';
+ *
+ * const form = document.querySelector('form')!; // <form data-helper-href="…">
  * await recordSignature(form.dataset.helperHref!, {
  *   comments: 'Keep it public!',
  *   person: { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org', primary: true }] },
@@ -52,6 +54,8 @@ export function recordSignature(
  * @example
  * ```ts
  * import { recordOutreach } from 'adis-sdk/helpers';
+ *
+ * const href = 'https://api.example.org/api/v1/advocacy_campaigns/1/record_outreach_helper';
  * await recordOutreach(href, { type: 'phone', duration: 120, person: { given_name: 'Ana' } });
  * ```
  */
@@ -70,6 +74,8 @@ export function recordOutreach(
  * @example
  * ```ts
  * import { recordAttendance } from 'adis-sdk/helpers';
+ *
+ * const href = 'https://api.example.org/api/v1/events/1/record_attendance_helper';
  * await recordAttendance(href, { status: 'accepted', person: { given_name: 'Ana' } });
  * ```
  */
@@ -88,6 +94,8 @@ export function recordAttendance(
  * @example
  * ```ts
  * import { recordDonation } from 'adis-sdk/helpers';
+ *
+ * const href = 'https://api.example.org/api/v1/fundraising_pages/1/record_donation_helper';
  * await recordDonation(href, { amount: 25, currency: 'USD', person: { given_name: 'Ana' } });
  * ```
  */
@@ -106,6 +114,9 @@ export function recordDonation(
  * @example
  * ```ts
  * import { recordCanvass } from 'adis-sdk/helpers';
+ *
+ * const href = 'https://api.example.org/api/v1/people/1/record_canvass_helper';
+ * const apiKey = process.env.ADIS_KEY;
  * await recordCanvass(href, { canvass: { contact_type: 'door', success: true } }, { apiKey });
  * ```
  */
@@ -124,6 +135,8 @@ export function recordCanvass(
  * @example
  * ```ts
  * import { recordSubmission } from 'adis-sdk/helpers';
+ *
+ * const href = 'https://api.example.org/api/v1/forms/1/record_submission_helper';
  * await recordSubmission(href, { person: { given_name: 'Ana' } }, { apiKey: process.env.ADIS_KEY });
  * ```
  */
@@ -143,6 +156,9 @@ export function recordSubmission(
  * @example
  * ```ts
  * import { personSignup } from 'adis-sdk/helpers';
+ *
+ * const href = 'https://api.example.org/api/v1/people/person_signup_helper';
+ * const apiKey = process.env.ADIS_KEY;
  * const { record, status } = await personSignup(href, { person: { given_name: 'Ana' } }, { apiKey });
  * ```
  */

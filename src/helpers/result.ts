@@ -18,6 +18,10 @@ import { isJsonObject } from '../wire/json-object.js';
  *
  * @example
  * ```ts
+ * import { recordSignature } from 'adis-sdk/helpers';
+ *
+ * const href = 'https://api.example.org/api/v1/petitions/1/record_signature_helper';
+ * const apiKey = process.env.ADIS_KEY;
  * const result = await recordSignature(href, { person: { given_name: 'Ana' }, add_tags: ['x'] }, { apiKey });
  * if (!result.complete) {
  *   for (const part of result.failures) console.warn(part.resource, part.error_descriptions);
@@ -30,12 +34,6 @@ export type HelperResult<R, P> = ProcessedHelperResult<R, P> | AcceptedHelperRes
 /**
  * A helper call the server carried out and answered with its outcome: the records it
  * wrote (when it sends them back) and the parts that failed.
- *
- * @example
- * ```ts
- * const result = await recordSignature(href, input, { apiKey });
- * if (!result.accepted) console.log(result.status, result.record?.comments);
- * ```
  */
 export interface ProcessedHelperResult<R, P> {
   /** Always false: the answer is the outcome of the call, not a promise to do it later. */
@@ -68,8 +66,11 @@ export interface ProcessedHelperResult<R, P> {
  *
  * @example
  * ```ts
- * const result = await recordSignature(href, input, { background: true });
- * if (result.accepted) showThanks('Your signature will be counted shortly.');
+ * import { recordSignature } from 'adis-sdk/helpers';
+ *
+ * const href = 'https://api.example.org/api/v1/petitions/1/record_signature_helper';
+ * const result = await recordSignature(href, { person: { given_name: 'Ana' } }, { background: true });
+ * if (result.accepted) console.log('Your signature will be counted shortly.');
  * ```
  */
 export interface AcceptedHelperResult {
@@ -100,6 +101,8 @@ export interface AcceptedHelperResult {
  *
  * @example
  * ```ts
+ * import { acceptedResult } from './result.js';
+ *
  * acceptedResult(202, false); // { accepted: true, status: 202, complete: true, record: undefined, ... }
  * acceptedResult(200, true); // { accepted: true, status: 200, ... }: Action Network's 200 OK {}
  * acceptedResult(200, false); // undefined
@@ -128,6 +131,8 @@ export function acceptedResult(
  *
  * @example
  * ```ts
+ * import { findMember } from './result.js';
+ *
  * findMember({ 'osdi:person': { given_name: 'Ana' } }, 'person'); // { given_name: 'Ana' }
  * ```
  */
@@ -149,11 +154,6 @@ export function findMember(
 /**
  * Whether an error answer is a helper's partial success rather than a failure: a 400
  * whose `std:error` is non-atomic, or that carries records beside the error.
- *
- * @example
- * ```ts
- * if (isHTTPError(error) && isPartialSuccess(error.status, error.stdError)) { ... }
- * ```
  */
 export function isPartialSuccess(status: number, stdError: StdError | undefined): boolean {
   if (status !== 400 || stdError === undefined) return false;
@@ -166,11 +166,6 @@ export function isPartialSuccess(status: number, stdError: StdError | undefined)
 /**
  * The parts of a non-atomic answer that failed: statuses of 400 or more, and statuses
  * without a code that still carry error descriptions.
- *
- * @example
- * ```ts
- * helperFailures(error.stdError).map((part) => part.resource); // ['std:tagging']
- * ```
  */
 export function helperFailures(stdError: StdError | undefined): ResourceStatus[] {
   return (stdError?.resource_status ?? []).filter((status) =>
@@ -188,6 +183,8 @@ export function helperFailures(stdError: StdError | undefined): ResourceStatus[]
  *
  * @example
  * ```ts
+ * import { successResult } from './result.js';
+ *
  * successResult(200, {}, 'signature'); // { accepted: false, status: 200, complete: true, record: undefined, ... }
  * successResult(202, {}, 'signature', true); // { accepted: true, status: 202, ... }
  * ```
@@ -218,11 +215,6 @@ export function successResult<R, P>(
  * The result of a non-atomic helper answer, as plain data: the person and the main
  * record are the members beside the error (none for calls without a key). Without a
  * `recordName`, the record is the first member that is not the person.
- *
- * @example
- * ```ts
- * partialResult(400, decodeStdError(body)!, 'signature').failures;
- * ```
  */
 export function partialResult<R, P>(
   status: number,

@@ -141,6 +141,10 @@ const DAY = 86_400_000;
  * ```ts
  * import { createSignupQueue } from 'adis-sdk/helpers';
  *
+ * const badge = document.querySelector('#pending')!;
+ * const status = document.querySelector('#status')!;
+ * const helperHref = 'https://api.example.org/api/v1/petitions/1/record_signature_helper';
+ * const person = { given_name: 'Ana', email_addresses: [{ address: 'ana@example.org' }] };
  * const queue = createSignupQueue({ idempotencyKeysHonoured: true });
  * queue.on((event) => {
  *   if (event.type === 'pending') badge.textContent = `${event.count} waiting`;

@@ -39,13 +39,6 @@ export const HEAD_TEXT_LIMIT = 64 * 1024;
  *   chunk that passes the cap arrives (memory never holds much more than the cap);
  * - the attempt is aborted (the caller, or the attempt's total timeout): the abort's
  *   own error, for the caller of the attempt to report.
- *
- * @example
- * ```ts
- * const source = { method: 'GET', url, idleTimeout: 10_000, maxBodyBytes: 33_554_432, signal };
- * const whole = await bufferResponse(await fetch(url), source);
- * const text = await textOf(whole); // decoded once, no second read
- * ```
  */
 export async function bufferResponse(response: Response, source: BodySource): Promise<Response> {
   const text = await readText(response, source);
@@ -68,11 +61,6 @@ export async function bufferResponse(response: Response, source: BodySource): Pr
 /**
  * The text of a response: the buffered text when the transport already read it (the
  * only way to read a buffered copy), otherwise the body read now.
- *
- * @example
- * ```ts
- * const text = await textOf(response);
- * ```
  */
 export async function textOf(response: Response): Promise<string> {
   return bufferedText.get(response) ?? (await response.text());

@@ -7,11 +7,6 @@ import { originOf } from './origins.js';
  * true`, on any answer, so that the entry point read by `connect` already tells. The
  * specification defines no such header; the reference server sends it on every answer
  * past authentication.
- *
- * @example
- * ```ts
- * response.headers.get(IDEMPOTENCY_KEY_HONOURED_HEADER); // 'true' from the reference server
- * ```
  */
 export const IDEMPOTENCY_KEY_HONOURED_HEADER = 'Idempotency-Key-Honoured';
 
@@ -23,6 +18,8 @@ export const IDEMPOTENCY_KEY_HONOURED_HEADER = 'Idempotency-Key-Honoured';
  *
  * @example
  * ```ts
+ * import { showsHonouredKeys } from './honoured-keys.js';
+ *
  * showsHonouredKeys(new Headers({ 'Idempotency-Key': 'k1' }), 'k1'); // true
  * showsHonouredKeys(new Headers(), 'k1'); // false
  * ```
@@ -41,34 +38,19 @@ export function showsHonouredKeys(headers: Headers, sentKey: string | undefined)
  * (`idempotencyKeys: 'honoured'`), else those whose answers showed it
  * ({@link showsHonouredKeys}). Known per origin: one server's word says nothing of
  * another's.
- *
- * @example
- * ```ts
- * const honouring = new KeyHonouringOrigins(false);
- * honouring.learn(entryPointUrl, entryPointResponse.headers, undefined);
- * honouring.has(`${entryPointUrl}people`); // true when the entry point said so
- * ```
  */
 export class KeyHonouringOrigins {
   readonly #origins = new Set<string>();
 
   /**
-   * @param all - True when every server this transport talks to honours the key.
+   * Knows no origin yet, unless `all`.
    *
-   * @example
-   * ```ts
-   * new KeyHonouringOrigins(options.idempotencyKeys === 'honoured');
-   * ```
+   * @param all - True when every server this transport talks to honours the key.
    */
   constructor(private readonly all: boolean) {}
 
   /**
    * Whether the origin of a URL is known to honour `Idempotency-Key`.
-   *
-   * @example
-   * ```ts
-   * honouring.has('https://api.example.org/api/v1/people'); // false until learned
-   * ```
    */
   has(url: string): boolean {
     return this.all || this.#origins.has(originOf(url) ?? '');
@@ -77,11 +59,6 @@ export class KeyHonouringOrigins {
   /**
    * Remembers the origin of an answer that shows it honours the key (any status, any
    * method); an answer that does not show it forgets nothing.
-   *
-   * @example
-   * ```ts
-   * honouring.learn(response.url, response.headers, sentKey);
-   * ```
    */
   learn(url: string, headers: Headers, sentKey: string | undefined): void {
     if (this.all || !showsHonouredKeys(headers, sentKey)) return;

@@ -24,10 +24,15 @@ const VALID_KEY = /^[!-~]{1,255}$/;
  *
  * @example
  * ```ts
+ * import { isNetworkError, isTimeoutError, newIdempotencyKey, recordSignature } from 'adis-sdk/helpers';
+ *
+ * const form = document.querySelector('form')!;
+ * const href = form.dataset.helperHref!;
  * let idempotencyKey = newIdempotencyKey(); // '1b4e28ba-2fa1-41d2-883f-0016d3cca427'
  * form.addEventListener('submit', async () => {
+ *   const person = { given_name: String(new FormData(form).get('given_name')) };
  *   try {
- *     await recordSignature(href, read(form), { idempotencyKey });
+ *     await recordSignature(href, { person }, { idempotencyKey });
  *     idempotencyKey = newIdempotencyKey(); // answered: the next submit is a new request
  *   } catch (error) {
  *     if (!isNetworkError(error) && !isTimeoutError(error)) idempotencyKey = newIdempotencyKey();
@@ -52,6 +57,9 @@ export function newIdempotencyKey(): string {
  *
  * @example
  * ```ts
+ * import { idempotencyKeyFor } from './idempotency-key.js';
+ *
+ * const url = 'https://api.example.org/api/v1/people';
  * idempotencyKeyFor(undefined, true, 'POST', url); // a new UUID
  * idempotencyKeyFor('job-42', false, 'POST', url); // 'job-42'
  * idempotencyKeyFor(false, true, 'POST', url); // undefined

@@ -9,12 +9,6 @@ export type ReadBody =
  * `application/hal+json`, `application/json`, `text/plain` or with no type at all.
  * Whitespace-only bodies count as empty (a 200 "with no content"). Never throws: text
  * that is not JSON (an HTML page, a truncated body) comes back as `text`.
- *
- * @example
- * ```ts
- * const body = parseBody(await response.text());
- * if (body.kind === 'json') use(body.value);
- * ```
  */
 export function parseBody(text: string): ReadBody {
   if (text.trim() === '') return { kind: 'empty' };
@@ -27,11 +21,6 @@ export function parseBody(text: string): ReadBody {
 
 /**
  * The value an error report keeps of a body: the JSON, else the text, else undefined.
- *
- * @example
- * ```ts
- * bodyValue({ kind: 'text', text: 'Bad Gateway', error }); // 'Bad Gateway'
- * ```
  */
 export function bodyValue(body: ReadBody): unknown {
   if (body.kind === 'json') return body.value;
@@ -45,6 +34,8 @@ export function bodyValue(body: ReadBody): unknown {
  *
  * @example
  * ```ts
+ * import { jsonPreview } from './json-body.js';
+ *
  * jsonPreview({ given_name: 'Ana' }, 10); // '{"given_na'
  * ```
  */

@@ -7,6 +7,8 @@ import { httpUrlOrUndefined } from '../wire/http-url.js';
  *
  * @example
  * ```ts
+ * import { originOf } from './origins.js';
+ *
  * originOf('https://API.example.org:443/api/v1/'); // 'https://api.example.org'
  * originOf('mailto:a@example.org'); // undefined
  * ```
@@ -22,6 +24,8 @@ export function originOf(urlOrOrigin: string): string | undefined {
  *
  * @example
  * ```ts
+ * import { TrustedOrigins } from './origins.js';
+ *
  * const origins = new TrustedOrigins(['https://api.example.org']);
  * origins.has('https://api.example.org/api/v1/people'); // true
  * origins.has('https://cdn.example.org/x'); // false
@@ -36,11 +40,6 @@ export class TrustedOrigins {
 
   /**
    * Trusts the origin of a URL (or an origin given as such).
-   *
-   * @example
-   * ```ts
-   * origins.add('https://api.example.org/api/v1/');
-   * ```
    */
   add(urlOrOrigin: string): void {
     const origin = originOf(urlOrOrigin);
@@ -53,11 +52,6 @@ export class TrustedOrigins {
 
   /**
    * Whether a URL's origin is trusted; false for anything that is not an http(s) URL.
-   *
-   * @example
-   * ```ts
-   * origins.has('https://api.example.org/api/v1/people/1'); // true
-   * ```
    */
   has(url: string): boolean {
     const origin = originOf(url);

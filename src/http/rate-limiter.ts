@@ -29,8 +29,10 @@ const monotonicClock: Clock = { now: () => performance.now() };
  *
  * @example
  * ```ts
+ * import { RateLimiter } from './rate-limiter.js';
+ *
  * const limiter = new RateLimiter(4);
- * await limiter.acquire(signal); // resolves when this request may start
+ * await limiter.acquire(AbortSignal.timeout(5_000)); // resolves when this request may start
  * ```
  */
 export class RateLimiter {
@@ -53,11 +55,6 @@ export class RateLimiter {
   /**
    * Waits for this caller's turn to start a request. Rejects with the signal's reason
    * if it aborts first; an aborted waiter gives its turn to the next one.
-   *
-   * @example
-   * ```ts
-   * await limiter.acquire(AbortSignal.timeout(5_000));
-   * ```
    */
   acquire(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);

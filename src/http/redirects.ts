@@ -17,6 +17,8 @@ export interface Hop {
  *
  * @example
  * ```ts
+ * import { isRedirectStatus } from './redirects.js';
+ *
  * isRedirectStatus(308); // true
  * isRedirectStatus(304); // false
  * ```
@@ -32,6 +34,8 @@ export function isRedirectStatus(status: number): boolean {
  *
  * @example
  * ```ts
+ * import { nextHop } from './redirects.js';
+ *
  * nextHop({ method: 'POST', url: 'https://a/x', body: {} }, 303, 'https://a/y');
  * // { method: 'GET', url: 'https://a/y', body: undefined }
  * ```

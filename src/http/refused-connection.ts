@@ -12,8 +12,12 @@ const MAX_CAUSES = 6;
  *
  * @example
  * ```ts
- * // fetch('http://127.0.0.1:1/') → TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } })
- * refusedBeforeSending(new NetworkError('POST', url, fetchError)); // true
+ * import { NetworkError } from 'adis-sdk';
+ * import { refusedBeforeSending } from './refused-connection.js';
+ *
+ * // What fetch('http://127.0.0.1:1/') rejects with under Node:
+ * const fetchError = new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
+ * refusedBeforeSending(new NetworkError('POST', 'http://127.0.0.1:1/', fetchError)); // true
  * refusedBeforeSending(new TypeError('Failed to fetch')); // false
  * ```
  */

@@ -84,6 +84,8 @@ const ONLY_RETRY_AFTER = ['retry-after'];
  *
  * @example
  * ```ts
+ * import { isIdempotentMethod } from './retry-policy.js';
+ *
  * isIdempotentMethod('PUT'); // true
  * isIdempotentMethod('POST'); // false
  * ```
@@ -112,6 +114,8 @@ const DEFAULT_RETRY_POLICY: RetryPolicy = {
  *
  * @example
  * ```ts
+ * import { retryPolicy } from './retry-policy.js';
+ *
  * retryPolicy(5).limit; // 5
  * retryPolicy(undefined).maxRetryAfter; // 60_000
  * ```
@@ -172,6 +176,8 @@ export interface RetryVerdict {
  *
  * @example
  * ```ts
+ * import { retryPolicy, retryVerdict } from './retry-policy.js';
+ *
  * const policy = retryPolicy(undefined);
  * const answer = { status: 503, headers: new Headers({ 'retry-after': '2' }) };
  * retryVerdict(policy, answer, { repeatSafe: true, keyed: true }); // { retry: true, wait: 2000 }
@@ -210,6 +216,8 @@ export function retryVerdict(
  *
  * @example
  * ```ts
+ * import { backoffSchedule } from './retry-policy.js';
+ *
  * backoffSchedule(3); // 1200
  * ```
  */
@@ -224,6 +232,8 @@ export function backoffSchedule(retry: number): number {
  *
  * @example
  * ```ts
+ * import { backoffDelay, retryPolicy } from './retry-policy.js';
+ *
  * backoffDelay({ ...retryPolicy(undefined), jitter: false }, 3); // 1200
  * ```
  */

@@ -32,6 +32,8 @@ export interface RetryEvent extends AttemptEvent {
  *
  * @example
  * ```ts
+ * import { createTransport } from 'adis-sdk';
+ *
  * createTransport({
  *   hooks: {
  *     afterResponse: ({ method, url, status, durationMs }) =>
@@ -46,6 +48,8 @@ export interface TransportHooks {
    *
    * @example
    * ```ts
+   * import type { TransportHooks } from 'adis-sdk';
+   *
    * const hooks: TransportHooks = {
    *   beforeRequest: ({ method, url, attempt }) => console.log(`${method} ${url} #${attempt}`),
    * };
@@ -55,13 +59,6 @@ export interface TransportHooks {
   /**
    * Called when an attempt gets a response, whatever its status (a 503 that will be
    * retried included), once its headers have arrived.
-   *
-   * @example
-   * ```ts
-   * const hooks: TransportHooks = {
-   *   afterResponse: ({ url, status, durationMs }) => console.log(url, status, Math.round(durationMs)),
-   * };
-   * ```
    */
   afterResponse?(event: ResponseEvent): void | Promise<void>;
   /**
@@ -71,6 +68,8 @@ export interface TransportHooks {
    *
    * @example
    * ```ts
+   * import type { TransportHooks } from 'adis-sdk';
+   *
    * const hooks: TransportHooks = {
    *   beforeRetry: ({ url, attempt, error }) => console.warn(`attempt ${attempt} of ${url}`, error),
    * };

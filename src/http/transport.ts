@@ -145,8 +145,10 @@ export interface TransportOptions {
    *
    * @example
    * ```ts
+   * import { createTransport } from 'adis-sdk';
+   *
    * // A server of your own that stores Idempotency-Key answers but does not say so:
-   * createTransport({ apiKey, idempotencyKeys: 'honoured' });
+   * createTransport({ apiKey: process.env.ADIS_KEY, idempotencyKeys: 'honoured' });
    * ```
    */
   idempotencyKeys?: boolean | 'honoured';
@@ -158,6 +160,8 @@ export interface TransportOptions {
    *
    * @example
    * ```ts
+   * import { createTransport } from 'adis-sdk';
+   *
    * createTransport({ maxBodyBytes: 4 * 1024 * 1024 }); // 4 MiB: memory is tight here
    * ```
    */
@@ -168,29 +172,14 @@ export interface TransportOptions {
 export interface Transport {
   /**
    * Sends one request; resolves with a 2xx response or rejects with an SDK error.
-   *
-   * @example
-   * ```ts
-   * const { status, body } = await transport.request({ method: 'GET', url: peopleUrl });
-   * ```
    */
   request(request: HttpRequest): Promise<HttpResponse>;
   /**
    * Lets the origin of this URL receive the API key (the navigator adds the entry point).
-   *
-   * @example
-   * ```ts
-   * transport.trustOrigin('https://files.example.org/exports/');
-   * ```
    */
   trustOrigin(urlOrOrigin: string): void;
   /**
    * Whether the API key would be sent to this URL.
-   *
-   * @example
-   * ```ts
-   * transport.isTrusted('https://elsewhere.example.com/'); // false
-   * ```
    */
   isTrusted(url: string): boolean;
 }
@@ -208,6 +197,8 @@ export const DEFAULT_IDLE_TIMEOUT = 10_000;
  *
  * @example
  * ```ts
+ * import { createTransport, DEFAULT_MAX_BODY_BYTES } from 'adis-sdk';
+ *
  * createTransport({ maxBodyBytes: 2 * DEFAULT_MAX_BODY_BYTES }); // a server with huge pages
  * ```
  */
@@ -248,6 +239,8 @@ async function runHook<E>(hook: ((event: E) => void | Promise<void>) | undefined
  *
  * @example
  * ```ts
+ * import { createTransport } from 'adis-sdk';
+ *
  * const transport = createTransport({ apiKey: process.env.ADIS_KEY, rateLimit: 4 });
  * transport.trustOrigin('https://api.example.org/api/v1/');
  * const { body } = await transport.request({ method: 'GET', url: 'https://api.example.org/api/v1/' });
