@@ -393,16 +393,17 @@ function resendWait(
   repeatSafe: boolean,
 ): number | QueueFailureReason {
   const code = (error as { code?: unknown } | null)?.code;
+  // As the policy tells failures apart; offline, or refused, nothing reached the server.
   const failure: RetryFailure | undefined =
     code === 'HTTP_ERROR'
       ? (error as HTTPError)
-      : code === 'NETWORK'
-        ? online() && !refusedBeforeSending(error)
-          ? 'lost'
-          : 'unsent'
-        : code === 'TIMEOUT'
-          ? 'lost'
-          : undefined;
+      : code === 'TIMEOUT'
+        ? 'lost'
+        : code !== 'NETWORK'
+          ? undefined
+          : online() && !refusedBeforeSending(error)
+            ? 'lost'
+            : 'unsent';
   if (!failure) return 'refused';
   const verdict = retryVerdict(policy, failure, { repeatSafe, keyed: true });
   if (verdict.retry || verdict.wait !== undefined) {

@@ -10,6 +10,7 @@ import { TimeoutError } from '../errors/timeout-error.js';
 import { isAdisError, isNetworkError, isTimeoutError } from '../errors/type-guards.js';
 import { bufferResponse, textOf } from './body-reader.js';
 import { KeyHonouringOrigins } from './honoured-keys.js';
+import type { HttpMethod } from './http-method.js';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyFor } from './idempotency-key.js';
 import { bodyValue, parseBody } from './json-body.js';
 import { toKyRetry } from './ky-retry.js';
@@ -41,11 +42,8 @@ import { DEFAULT_API_KEY_HEADER } from '../wire/api-key-header.js';
 import { BODY_PREVIEW_LENGTH } from '../wire/body-preview.js';
 import { isHttpUrl } from '../wire/http-url.js';
 
-export { DEFAULT_API_KEY_HEADER };
-
-import type { HttpMethod } from './http-method.js';
-
 export type { HttpMethod } from './http-method.js';
+export { DEFAULT_API_KEY_HEADER };
 
 /** One request as the rest of the SDK describes it. */
 export interface HttpRequest {
@@ -350,17 +348,16 @@ export function createTransport(options: TransportOptions = {}): Transport {
     const event = { method: hop.method, url: hop.url, authenticated: withKey };
     let attempt = 0;
     let attemptStart = 0;
-    const shouldRetry = ({ error }: ShouldRetryState): boolean | undefined => {
-      if (signal?.aborted) return false;
-      const failure = retryFailure(error);
-      if (failure === undefined) return false;
-      const verdict = retryVerdict(policy, failure, retryCall());
-      // ky waits what the answer names (it reads the headers as the policy does), or backs off.
-      return verdict.retry && (verdict.wait === undefined ? true : undefined);
-    };
     const verdictOf = (error: unknown): RetryVerdict | undefined => {
       const failure = retryFailure(error);
       return failure && retryVerdict(policy, failure, retryCall());
+    };
+    const shouldRetry = ({ error }: ShouldRetryState): boolean | undefined => {
+      if (signal?.aborted) return false;
+      const verdict = verdictOf(error);
+      if (!verdict?.retry) return false;
+      // ky waits what the answer names (it reads the headers as the policy does), or backs off.
+      return verdict.wait === undefined ? true : undefined;
     };
     try {
       return await ky(hop.url, {
