@@ -165,6 +165,12 @@ export interface LookupOptions {
    * a look-up waits for nobody (a tag found by name, a hot key read by every call).
    */
   forInsert?: boolean;
+  /**
+   * The caller will read the records found (`get`) in this transaction: a storage may
+   * fetch them with the look-up, as `get` would (PostgreSQL does: one statement instead
+   * of two, the rows locked shared as `get` locks them). Only for {@link RecordStore.findByKey}.
+   */
+  read?: boolean;
 }
 
 /** The records sub-store: every kind's records, their side rows and collections. */

@@ -137,7 +137,11 @@ async function findNamed(
     // Closed to this caller: not even looked up.
     if (!mayApply(context, fn.kind, element)) return undefined;
     // Names are unique per tenant ignoring case (catalog's name key): one match at most.
-    return (await storage.records.findByKey(tenantId, fn.kind, 'name', nameKey(element)))[0];
+    // The record found is read next (its links, its totals): it comes with the look-up.
+    const found = await storage.records.findByKey(tenantId, fn.kind, 'name', nameKey(element), {
+      read: true,
+    });
+    return found[0];
   }
   const target = context.resolveHref(element);
   const kind = target && context.records.registry.byPlural(target.plural);

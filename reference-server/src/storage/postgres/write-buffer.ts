@@ -80,6 +80,11 @@ export class WriteBuffer {
   private byRecord = new Map<string, HeldRecord | HeldDelete>();
   /** The seq and creation date of records read in the transaction, for their updates. */
   private readonly known = new Map<string, { seq: number; createdDate: string }>();
+  /**
+   * Records read with a look-up for the caller's `get` (`LookupOptions.read`), locked
+   * shared: no other transaction can change them until this one ends.
+   */
+  private reads = new Map<string, StoredRecord>();
 
   /** Holds an insert; the record as the caller will see it (seq set when sent). */
   insert(write: RecordWrite): StoredRecord {
@@ -102,6 +107,16 @@ export class WriteBuffer {
     this.sent = this.writes.length;
     this.byRecord.delete(recordKey(tenantId, kind, id));
     this.byRecord.set(recordKey(tenantId, kind, id), held);
+  }
+
+  /** Keeps a record a look-up read, locked shared, for the transaction's `get` of it. */
+  keepRead(tenantId: number, record: StoredRecord): void {
+    this.reads.set(recordKey(tenantId, record.kind, record.id), record);
+  }
+
+  /** A record kept by {@link keepRead}, unless the transaction wrote it since. */
+  readOf(tenantId: number, kind: string, id: string): StoredRecord | undefined {
+    return this.reads.get(recordKey(tenantId, kind, id));
   }
 
   /** Remembers a record read from the database, so that its update can be held. */
@@ -149,6 +164,9 @@ export class WriteBuffer {
 
   /** Forgets the writes held after `mark` (those sent were rolled back by a savepoint). */
   rollbackTo(mark: number): void {
+    // A savepoint rolled back releases the row locks taken after it: the reads kept
+    // may no longer be locked, and are read again.
+    this.reads = new Map();
     if (mark >= this.writes.length) return;
     this.writes.length = mark;
     this.sent = Math.min(this.sent, mark);
