@@ -20,6 +20,10 @@ export type AdisErrorCode =
   | 'WEBHOOK_PAYLOAD'
   | 'SYNC_SETUP';
 
+// A subclass declares the members its constructor assigns (`declare readonly url`): a
+// class field would compile to a definition beside the assignment, which every bundle
+// with the class carries (60 B gzipped of the signature page's, issue 47).
+
 /**
  * Base class of every error the SDK throws. Each subclass fixes a literal `code`, so
  * `catch (error) { if (isAdisError(error)) switch (error.code) ... }` narrows.

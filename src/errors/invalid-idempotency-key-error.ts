@@ -22,11 +22,11 @@ export class InvalidIdempotencyKeyError extends AdisError {
   /** Always `'InvalidIdempotencyKeyError'`. */
   override readonly name = 'InvalidIdempotencyKeyError' as const;
   /** The method of the call that was not sent. */
-  readonly method: string;
+  declare readonly method: string;
   /** The URL of the call that was not sent. */
-  readonly url: string;
+  declare readonly url: string;
   /** The key as given (a caller without types may pass anything). */
-  readonly key: unknown;
+  declare readonly key: unknown;
 
   /**
    * Builds the error; the message names the call and the key.

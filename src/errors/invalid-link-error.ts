@@ -39,13 +39,13 @@ export class InvalidLinkError extends AdisError {
   /** Always `'InvalidLinkError'`. */
   override readonly name = 'InvalidLinkError' as const;
   /** The relation of the link, `Location`, or undefined for an address the caller gave. */
-  readonly rel: string | undefined;
+  declare readonly rel: string | undefined;
   /** The address as written. */
-  readonly href: string;
+  declare readonly href: string;
   /** The document the link came from; undefined for an address the caller gave. */
-  readonly documentUrl: string | undefined;
+  declare readonly documentUrl: string | undefined;
   /** What is wrong with the address. */
-  readonly reason: string;
+  declare readonly reason: string;
 
   /**
    * Builds the error; the message names the relation, the address and the document.

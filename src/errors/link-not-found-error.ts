@@ -37,16 +37,16 @@ export class LinkNotFoundError extends AdisError {
   /** Always `'LinkNotFoundError'`. */
   override readonly name = 'LinkNotFoundError' as const;
   /** The relation that was asked for, for example `std:people`. */
-  readonly rel: string;
+  declare readonly rel: string;
   /** The URL of the document that lacks the link. */
-  readonly url: string;
+  declare readonly url: string;
   /** The relations the document does have. */
-  readonly available: readonly string[];
+  declare readonly available: readonly string[];
   /**
    * The curies in force in the document whose href names no relation, each with what
    * is wrong with it; empty when every curie is sound.
    */
-  readonly curieProblems: readonly CurieProblem[];
+  declare readonly curieProblems: readonly CurieProblem[];
 
   /**
    * Builds the error; the message lists the relations the document has, and what is

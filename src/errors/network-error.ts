@@ -21,9 +21,9 @@ export class NetworkError extends AdisError {
   /** Always `'NetworkError'`. */
   override readonly name = 'NetworkError' as const;
   /** The request's method. */
-  readonly method: string;
+  declare readonly method: string;
   /** The request's URL. */
-  readonly url: string;
+  declare readonly url: string;
 
   /**
    * Builds the error; the message names what failed, from `cause` and its own `cause`.

@@ -34,9 +34,9 @@ export class RateLimitError extends ResponseStatusError {
   /** Always `'RateLimitError'`. */
   override readonly name = 'RateLimitError' as const;
   /** The wait the server asked for, in milliseconds. */
-  readonly retryAfter: number;
+  declare readonly retryAfter: number;
   /** The cap it exceeded (`retry.maxRetryAfter`), in milliseconds. */
-  readonly maxRetryAfter: number;
+  declare readonly maxRetryAfter: number;
 
   /**
    * Builds the error; the message gives both waits in seconds.

@@ -36,11 +36,11 @@ export class RedirectError extends AdisError {
   /** Always `'RedirectError'`. */
   override readonly name = 'RedirectError' as const;
   /** The method of the hop that answered with the redirect. */
-  readonly method: string;
+  declare readonly method: string;
   /** The URL of the hop that answered with the redirect. */
-  readonly url: string;
+  declare readonly url: string;
   /** Why the redirect could not be followed. */
-  readonly reason: RedirectFailure;
+  declare readonly reason: RedirectFailure;
 
   /**
    * Builds the error; the message explains `reason`.

@@ -40,17 +40,17 @@ export class ResponseFormatError extends AdisError {
   /** Always `'ResponseFormatError'`. */
   override readonly name = 'ResponseFormatError' as const;
   /** The request's method. */
-  readonly method: string;
+  declare readonly method: string;
   /** The request's URL. */
-  readonly url: string;
+  declare readonly url: string;
   /** The response status (a 2xx). */
-  readonly status: number;
+  declare readonly status: number;
   /** The response's `Content-Type`, or null when it had none. */
-  readonly contentType: string | null;
+  declare readonly contentType: string | null;
   /** The start of the body. */
-  readonly bodyText: string;
+  declare readonly bodyText: string;
   /** What was wrong when the body is JSON; undefined when it is not JSON at all. */
-  readonly reason: string | undefined;
+  declare readonly reason: string | undefined;
 
   /**
    * Builds the error; the message says what was expected (`init.reason`, by default a

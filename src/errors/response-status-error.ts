@@ -40,19 +40,19 @@ export interface HTTPErrorInit {
  */
 export abstract class ResponseStatusError extends AdisError {
   /** The request's method. */
-  readonly method: string;
+  declare readonly method: string;
   /** The URL that answered (after any redirects). */
-  readonly url: string;
+  declare readonly url: string;
   /** The response status. */
-  readonly status: number;
+  declare readonly status: number;
   /** The response status text (often empty over HTTP/2). */
-  readonly statusText: string;
+  declare readonly statusText: string;
   /** The response headers, for `Retry-After` and the like. */
-  readonly headers: Headers;
+  declare readonly headers: Headers;
   /** The parsed JSON body when the body was JSON, else its text; undefined when empty. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** The body decoded as a `std:error`, when it is one; see {@link errorDescriptions}. */
-  readonly stdError: StdError | undefined;
+  declare readonly stdError: StdError | undefined;
 
   /**
    * Called by the subclasses with their message and the answer; decodes `init.body` as

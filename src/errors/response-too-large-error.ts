@@ -38,15 +38,15 @@ export class ResponseTooLargeError extends AdisError {
   /** Always `'ResponseTooLargeError'`. */
   override readonly name = 'ResponseTooLargeError' as const;
   /** The request's method. */
-  readonly method: string;
+  declare readonly method: string;
   /** The request's URL. */
-  readonly url: string;
+  declare readonly url: string;
   /** The response status. */
-  readonly status: number;
+  declare readonly status: number;
   /** The cap that was passed, in bytes. */
-  readonly maxBodyBytes: number;
+  declare readonly maxBodyBytes: number;
   /** The bytes of the body read when reading stopped. */
-  readonly bytesRead: number;
+  declare readonly bytesRead: number;
 
   /**
    * Builds the error; the message names the request, the cap and the bytes read.

@@ -66,11 +66,11 @@ export class SchemaValidationError extends AdisError {
   /** Always `'SchemaValidationError'`. */
   override readonly name = 'SchemaValidationError' as const;
   /** Every failing path (the message lists the first five). */
-  readonly issues: ValidationIssue[];
+  declare readonly issues: ValidationIssue[];
   /** The URL the document came from or was going to, when known. */
-  readonly url: string | undefined;
+  declare readonly url: string | undefined;
   /** The resource name, for example `std:person`, when known. */
-  readonly resource: string | undefined;
+  declare readonly resource: string | undefined;
 
   /**
    * Builds the error from a zod error's issues; the message lists the first five

@@ -29,13 +29,13 @@ export class TimeoutError extends AdisError {
   /** Always `'TimeoutError'`. */
   override readonly name = 'TimeoutError' as const;
   /** The request's method. */
-  readonly method: string;
+  declare readonly method: string;
   /** The request's URL. */
-  readonly url: string;
+  declare readonly url: string;
   /** The timeout that ran out, in milliseconds. */
-  readonly timeout: number;
+  declare readonly timeout: number;
   /** Which timeout ran out: the attempt's, or the idle time between body chunks. */
-  readonly phase: TimeoutPhase;
+  declare readonly phase: TimeoutPhase;
 
   /**
    * Builds the error; the message names the timeout and the request.

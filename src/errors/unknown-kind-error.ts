@@ -23,9 +23,9 @@ export class UnknownKindError extends AdisError {
   /** Always `'UnknownKindError'`. */
   override readonly name = 'UnknownKindError' as const;
   /** The singular name of the kind nothing declares, for example `review`. */
-  readonly kind: string;
+  declare readonly kind: string;
   /** What led to it: the kind and relation or helper that names it (`petition.reviews`). */
-  readonly from: string;
+  declare readonly from: string;
 
   /**
    * Builds the error; the message names the kind and what led to it.

@@ -66,11 +66,11 @@ export class WebhookPayloadError extends AdisError {
   /** Always `'WebhookPayloadError'`. */
   override readonly name = 'WebhookPayloadError' as const;
   /** What is wrong. */
-  readonly problem: WebhookPayloadProblem;
+  declare readonly problem: WebhookPayloadProblem;
   /** The index of the element at fault; undefined when the whole body is. */
-  readonly index: number | undefined;
+  declare readonly index: number | undefined;
   /** The member at fault, when one is. */
-  readonly member: string | undefined;
+  declare readonly member: string | undefined;
 
   /**
    * Builds the error; the message names the element and the member at fault.
