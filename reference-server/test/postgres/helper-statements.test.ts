@@ -69,7 +69,9 @@ describe('a record signature helper call on PostgreSQL', () => {
     const from = sent.length;
     const second = await sign(1);
     expect(second.status).toBe(201);
-    const statements = sent.slice(from);
+    // The API key's look-up is not the call's: the key cache reads it again a second
+    // after the first call, which a slow run can reach.
+    const statements = sent.slice(from).filter((text) => !/\bFROM api_keys\b/.test(text));
     // The petition, BEGIN, the email's lock, the person's key, the tag's key with its
     // record, the flush, COMMIT.
     expect(statements, statements.join('\n---\n')).toHaveLength(7);
