@@ -374,6 +374,8 @@ export class PostgresRecords {
   ): Promise<string[]> {
     const held = this.connection.held();
     if (options.forInsert) await lockLookup(this.connection, ['key', tenantId, kind, name, value]);
+    const matches = (write: RecordWrite) =>
+      (write.keys ?? []).some((key) => key.name === name && key.value === value);
     if (held && options.read) {
       // The records come with the look-up, locked as `get` locks them: the caller's `get`
       // of them is answered from the transaction (one statement of a helper call less).
@@ -389,8 +391,6 @@ export class PostgresRecords {
         held.remember(tenantId, record);
         if (!held.latest(tenantId, kind, record.id)) held.keepRead(tenantId, record);
       }
-      const matches = (write: RecordWrite) =>
-        (write.keys ?? []).some((key) => key.name === name && key.value === value);
       return merged(held, tenantId, kind, found.rows, matches).map((row) => row.id);
     }
     const { rows } = await this.connection.query<{ id: string; seq: string }>(
@@ -400,8 +400,6 @@ export class PostgresRecords {
       { readOnly: true },
     );
     if (!held) return rows.map((row) => row.id);
-    const matches = (write: RecordWrite) =>
-      (write.keys ?? []).some((key) => key.name === name && key.value === value);
     return merged(held, tenantId, kind, rows, matches).map((row) => row.id);
   }
 

@@ -114,7 +114,7 @@ export class WriteBuffer {
     this.reads.set(recordKey(tenantId, record.kind, record.id), record);
   }
 
-  /** A record kept by {@link keepRead}, unless the transaction wrote it since. */
+  /** A record kept by {@link keepRead} (what the transaction wrote since is in {@link latest}). */
   readOf(tenantId: number, kind: string, id: string): StoredRecord | undefined {
     return this.reads.get(recordKey(tenantId, kind, id));
   }
