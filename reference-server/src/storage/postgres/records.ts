@@ -374,32 +374,25 @@ export class PostgresRecords {
   ): Promise<string[]> {
     const held = this.connection.held();
     if (options.forInsert) await lockLookup(this.connection, ['key', tenantId, kind, name, value]);
-    const matches = (write: RecordWrite) =>
-      (write.keys ?? []).some((key) => key.name === name && key.value === value);
-    if (held && options.read) {
-      // The records come with the look-up, locked as `get` locks them: the caller's `get`
-      // of them is answered from the transaction (one statement of a helper call less).
-      const found = await this.connection.query<RecordRow>(
-        `SELECT ${PG_RECORD_COLUMNS} FROM record_keys k JOIN records r ON r.seq = k.seq
-         WHERE k.tenant_id = $1 AND k.kind = $2 AND k.name = $3 AND k.value = $4 ORDER BY k.seq
-         FOR SHARE OF r`,
-        [tenantId, kind, name, value],
-        { readOnly: true },
-      );
-      for (const row of found.rows) {
-        const record = toRecord(row);
-        held.remember(tenantId, record);
-        if (!held.latest(tenantId, kind, record.id)) held.keepRead(tenantId, record);
-      }
-      return merged(held, tenantId, kind, found.rows, matches).map((row) => row.id);
-    }
-    const { rows } = await this.connection.query<{ id: string; seq: string }>(
-      `SELECT r.id, r.seq FROM record_keys k JOIN records r ON r.seq = k.seq
-       WHERE k.tenant_id = $1 AND k.kind = $2 AND k.name = $3 AND k.value = $4 ORDER BY k.seq`,
+    // With `read`, the records come with the look-up, locked as `get` locks them: the
+    // caller's `get` of them is answered from the transaction (a statement less).
+    const read = held !== undefined && options.read === true;
+    const { rows } = await this.connection.query<Found & Partial<RecordRow>>(
+      `SELECT ${read ? PG_RECORD_COLUMNS : 'r.id, r.seq'} FROM record_keys k JOIN records r ON r.seq = k.seq
+       WHERE k.tenant_id = $1 AND k.kind = $2 AND k.name = $3 AND k.value = $4 ORDER BY k.seq${read ? ' FOR SHARE OF r' : ''}`,
       [tenantId, kind, name, value],
       { readOnly: true },
     );
     if (!held) return rows.map((row) => row.id);
+    if (read) {
+      for (const row of rows) {
+        const record = toRecord(row as RecordRow);
+        held.remember(tenantId, record);
+        if (!held.latest(tenantId, kind, record.id)) held.keepRead(tenantId, record);
+      }
+    }
+    const matches = (write: RecordWrite) =>
+      (write.keys ?? []).some((key) => key.name === name && key.value === value);
     return merged(held, tenantId, kind, rows, matches).map((row) => row.id);
   }
 
