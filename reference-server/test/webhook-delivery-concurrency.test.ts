@@ -121,8 +121,13 @@ describe('the bound on webhook POSTs in flight', () => {
     const hooks = receivers();
     const idle = worker(h, hooks.fetch).idle();
 
-    await waitFor(() => hooks.inFlightAt('b.example') === 1, "the other tenant's delivery");
-    expect(hooks.inFlightAt('a.example')).toBe(2);
+    // Each lane reads storage (its claim, its batch) between taking a slot and its POST,
+    // so the other tenant's POST may go out before or after acme's second: wait for both.
+    // None is answered yet, so b's POST went out while acme held its share.
+    await waitFor(
+      () => hooks.inFlightAt('b.example') === 1 && hooks.inFlightAt('a.example') === 2,
+      "the other tenant's delivery beside acme's share",
+    );
     expect(hooks.inFlight()).toBe(3);
 
     hooks.release();
