@@ -18,6 +18,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './median.js';
 import { PAGING_VARIANTS, type PagingVariant } from './paging-client.js';
 import { startServer } from './reference-server.js';
 
@@ -58,11 +59,6 @@ async function runClient(args: string[]): Promise<unknown> {
   const code = await new Promise<number | null>((done) => child.on('exit', done));
   if (code !== 0) throw new Error(`paging client ${args[0]} exited with ${code}`);
   return JSON.parse(output.trim().split('\n').at(-1) ?? '');
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 /**

@@ -19,6 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from '../../bench/median.js';
 import { openPostgresStorage, type PostgresStorage } from '../src/storage/postgres.js';
 import type { ParentRef, RecordWrite } from '../src/storage/storage.js';
 import { startPostgresCluster } from '../test/postgres/cluster.js';
@@ -161,12 +162,6 @@ async function signupTransaction(
     );
     await storage.records.insert(only(make('tagging', { parents: [ref(tag), ref(person)] })));
   });
-}
-
-/** The middle figure. */
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 async function main(): Promise<void> {
